@@ -1,0 +1,227 @@
+package dev.troupe.actor;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.troupe.actor.spi.ActorSystemProvider;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.ServiceLoader;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+
+/**
+ * A hierarchy of actors sharing configuration, dispatchers, a scheduler and an event stream.
+ *
+ * <p>Create one per application with {@link #create(String)}; user actors live under {@code
+ * /user}, the system's own under {@code /system}. {@link #terminate()} stops them all, children
+ * before parents, and shuts the system's threads down.
+ *
+ * <p>The implementation is found with {@link ServiceLoader} through {@link ActorSystemProvider}:
+ * put {@code troupe-actor-runtime} (or a module depending on it) on the class path.
+ */
+public abstract class ActorSystem {
+
+  /** For the runtime's implementation. */
+  protected ActorSystem() {}
+
+  /**
+   * Creates a system named {@code "default"} from the default configuration.
+   *
+   * @return the started system
+   */
+  public static ActorSystem create() {
+    return create("default");
+  }
+
+  /**
+   * Creates a system from {@code application.conf}, {@code reference.conf} and {@code -D}
+   * overrides.
+   *
+   * @param name the system name: ASCII letters, digits, {@code -} and {@code _}
+   * @return the started system
+   */
+  public static ActorSystem create(String name) {
+    Address.validSystem(name, name);
+    ConfigFactory.invalidateCaches();
+    return create(name, ConfigFactory.load());
+  }
+
+  /**
+   * Creates a system from the given configuration; keys it does not set come from {@code
+   * reference.conf}, and {@code -D} system properties override it.
+   *
+   * @param name the system name
+   * @param config the configuration
+   * @return the started system
+   */
+  public static ActorSystem create(String name, Config config) {
+    Address.validSystem(name, name);
+    Objects.requireNonNull(config, "config");
+    Config full =
+        ConfigFactory.defaultOverrides()
+            .withFallback(config)
+            .withFallback(ConfigFactory.defaultReference())
+            .resolve();
+    return provider().create(name, full);
+  }
+
+  private static ActorSystemProvider provider() {
+    Iterator<ActorSystemProvider> it =
+        ServiceLoader.load(ActorSystemProvider.class, ActorSystem.class.getClassLoader())
+            .iterator();
+    if (!it.hasNext()) {
+      throw new ConfigurationException(
+          "no Troupe runtime found on the class path: add the troupe-actor-runtime dependency");
+    }
+    return it.next();
+  }
+
+  static boolean isValidSystemName(String name) {
+    if (name.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+      if (!alnum && (i == 0 || (c != '-' && c != '_'))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** @return the system's name */
+  public abstract String name();
+
+  /** @return the parsed settings, including the full configuration */
+  public abstract Settings settings();
+
+  /** @return the system's logger */
+  public abstract LoggingAdapter log();
+
+  /**
+   * Creates a top-level actor under {@code /user} with a generated name.
+   *
+   * @param props how to create it
+   * @return its ref
+   */
+  public abstract ActorRef actorOf(Props props);
+
+  /**
+   * Creates a named top-level actor under {@code /user}.
+   *
+   * @param props how to create it
+   * @param name a name unique under {@code /user}, not starting with {@code $}
+   * @return its ref
+   * @throws InvalidActorNameException if the name is invalid or taken
+   */
+  public abstract ActorRef actorOf(Props props, String name);
+
+  /**
+   * Selects actors by absolute path or full URI.
+   *
+   * @param path e.g. {@code /user/worker} or {@code troupe://demo/user/work*}
+   * @return the selection
+   */
+  public abstract ActorSelection actorSelection(String path);
+
+  /**
+   * Selects the actor at a path.
+   *
+   * @param path the path
+   * @return the selection
+   */
+  public abstract ActorSelection actorSelection(ActorPath path);
+
+  /**
+   * Stops an actor asynchronously.
+   *
+   * @param actor the actor
+   */
+  public abstract void stop(ActorRef actor);
+
+  /**
+   * Stops all actors and the system's threads. Idempotent.
+   *
+   * @return the stage of {@link #getWhenTerminated()}
+   */
+  public abstract CompletionStage<Terminated> terminate();
+
+  /** @return a stage completed once every actor stopped and the system shut down */
+  public abstract CompletionStage<Terminated> getWhenTerminated();
+
+  /**
+   * Runs {@code hook} when the system terminates (in registration order reversed, like a stack).
+   *
+   * @param hook the task
+   */
+  public abstract void registerOnTermination(Runnable hook);
+
+  /** @return the system's scheduler */
+  public abstract Scheduler scheduler();
+
+  /** @return the system's event stream */
+  public abstract EventStream eventStream();
+
+  /** @return the ref that collects undeliverable messages */
+  public abstract ActorRef deadLetters();
+
+  /** @return the executor of the default dispatcher */
+  public abstract Executor dispatcher();
+
+  /**
+   * The executor of a configured dispatcher.
+   *
+   * @param id the dispatcher's config path, e.g. {@code my-dispatcher}
+   * @return its executor
+   * @throws ConfigurationException if no such dispatcher is configured
+   */
+  public abstract Executor dispatcher(String id);
+
+  /**
+   * The path of a top-level user actor.
+   *
+   * @param name the actor's name
+   * @return {@code troupe://<system>/user/<name>}
+   */
+  public abstract ActorPath child(String name);
+
+  /** @return the system's address */
+  public abstract Address address();
+
+  /** @return how long the system has been running */
+  public abstract Duration uptime();
+
+  /** The parsed, validated settings of a system. */
+  public static final class Settings {
+    private final String name;
+    private final Config config;
+
+    /**
+     * For the runtime.
+     *
+     * @param name the system name
+     * @param config the fully resolved configuration
+     */
+    public Settings(String name, Config config) {
+      this.name = name;
+      this.config = config;
+    }
+
+    /** @return the system's name */
+    public String name() {
+      return name;
+    }
+
+    /** @return the fully resolved configuration the system was created with */
+    public Config config() {
+      return config;
+    }
+
+    @Override
+    public String toString() {
+      return "Settings[" + name + "]";
+    }
+  }
+}

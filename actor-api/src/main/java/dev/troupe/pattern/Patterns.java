@@ -1,0 +1,195 @@
+package dev.troupe.pattern;
+
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSelection;
+import dev.troupe.actor.PoisonPill;
+import dev.troupe.actor.Status;
+import dev.troupe.actor.spi.Engine;
+import dev.troupe.actor.spi.EngineRef;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/** Request-reply and future helpers for actors. */
+public final class Patterns {
+  private Patterns() {}
+
+  /**
+   * Sends {@code message} to {@code target} with a temporary sender and completes with the first
+   * reply. A {@link Status.Failure} reply fails the stage with its cause; no reply within {@code
+   * timeout} fails it with {@link AskTimeoutException}.
+   *
+   * @param target the actor
+   * @param message the question
+   * @param timeout how long to wait
+   * @return the reply
+   */
+  public static CompletionStage<Object> ask(ActorRef target, Object message, Duration timeout) {
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(message, "message");
+    return engine(target).ask(tmp -> target.tell(message, tmp), checked(timeout), describe(target, message));
+  }
+
+  /**
+   * Asks with a message built around the temporary reply ref, for protocols that carry the
+   * reply-to inside the message.
+   *
+   * @param target the actor
+   * @param messageFactory builds the question from the reply ref
+   * @param timeout how long to wait
+   * @return the reply
+   */
+  public static CompletionStage<Object> askWithReplyTo(
+      ActorRef target, Function<ActorRef, Object> messageFactory, Duration timeout) {
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(messageFactory, "messageFactory");
+    return engine(target)
+        .ask(tmp -> target.tell(messageFactory.apply(tmp), tmp), checked(timeout), target.toString());
+  }
+
+  /**
+   * Asks every actor a selection matches and completes with the first reply.
+   *
+   * @param target the selection
+   * @param message the question
+   * @param timeout how long to wait
+   * @return the first reply
+   */
+  public static CompletionStage<Object> ask(
+      ActorSelection target, Object message, Duration timeout) {
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(message, "message");
+    return engine(target.anchor())
+        .ask(tmp -> target.tell(message, tmp), checked(timeout), describe(target, message));
+  }
+
+  /**
+   * Sends the outcome of a stage to an actor when it completes: the value itself, or a {@link
+   * Status.Failure} with the cause.
+   *
+   * @param stage the stage
+   * @param executor where the send runs
+   * @param <T> the value type
+   * @return a handle whose {@code to(...)} names the recipient
+   */
+  public static <T> PipeableStage<T> pipe(CompletionStage<T> stage, Executor executor) {
+    return new PipeableStage<>(Objects.requireNonNull(stage, "stage"), Objects.requireNonNull(executor, "executor"));
+  }
+
+  /**
+   * Sends {@link PoisonPill} to {@code target} and completes with {@code true} once it terminated.
+   *
+   * @param target the actor to stop
+   * @param timeout how long to wait; the stage fails with {@link AskTimeoutException} after it
+   * @return the outcome
+   */
+  public static CompletionStage<Boolean> gracefulStop(ActorRef target, Duration timeout) {
+    return gracefulStop(target, timeout, PoisonPill.getInstance());
+  }
+
+  /**
+   * Sends {@code stopMessage} to {@code target} and completes with {@code true} once it terminated.
+   *
+   * @param target the actor to stop
+   * @param timeout how long to wait
+   * @param stopMessage a message that makes the actor stop
+   * @return the outcome
+   */
+  public static CompletionStage<Boolean> gracefulStop(
+      ActorRef target, Duration timeout, Object stopMessage) {
+    Objects.requireNonNull(target, "target");
+    Objects.requireNonNull(stopMessage, "stopMessage");
+    return engine(target).gracefulStop(target, checked(timeout), stopMessage);
+  }
+
+  private static Engine engine(ActorRef ref) {
+    if (ref instanceof EngineRef e) {
+      return e.engine();
+    }
+    throw new IllegalArgumentException("not a ref of a running actor system: " + ref);
+  }
+
+  private static Duration checked(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("ask timeout must be positive, was " + timeout);
+    }
+    return timeout;
+  }
+
+  private static String describe(Object target, Object message) {
+    return target + " (message of type " + message.getClass().getName() + ")";
+  }
+
+  /**
+   * A stage waiting for a recipient.
+   *
+   * @param <T> the value type
+   */
+  public static final class PipeableStage<T> {
+    private final CompletionStage<T> stage;
+    private final Executor executor;
+
+    PipeableStage(CompletionStage<T> stage, Executor executor) {
+      this.stage = stage;
+      this.executor = executor;
+    }
+
+    /**
+     * Sends the outcome to {@code recipient} with no sender.
+     *
+     * @param recipient the actor
+     * @return the original stage
+     */
+    public CompletionStage<T> to(ActorRef recipient) {
+      return to(recipient, ActorRef.noSender());
+    }
+
+    /**
+     * Sends the outcome to {@code recipient}.
+     *
+     * @param recipient the actor
+     * @param sender the sender it sees
+     * @return the original stage
+     */
+    public CompletionStage<T> to(ActorRef recipient, ActorRef sender) {
+      Objects.requireNonNull(recipient, "recipient");
+      stage.whenCompleteAsync(
+          (value, failure) -> {
+            if (failure != null) {
+              recipient.tell(new Status.Failure(unwrap(failure)), sender);
+            } else if (value == null) {
+              recipient.tell(new Status.Failure(new NullPointerException("the stage completed with null")), sender);
+            } else {
+              recipient.tell(value, sender);
+            }
+          },
+          executor);
+      return stage;
+    }
+
+    /**
+     * Sends the outcome to every actor a selection matches.
+     *
+     * @param recipient the selection
+     * @return the original stage
+     */
+    public CompletionStage<T> to(ActorSelection recipient) {
+      Objects.requireNonNull(recipient, "recipient");
+      stage.whenCompleteAsync(
+          (value, failure) ->
+              recipient.tell(
+                  failure != null ? new Status.Failure(unwrap(failure)) : value,
+                  ActorRef.noSender()),
+          executor);
+      return stage;
+    }
+
+    private static Throwable unwrap(Throwable t) {
+      return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    }
+  }
+}
