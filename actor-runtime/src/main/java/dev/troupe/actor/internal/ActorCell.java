@@ -1,0 +1,898 @@
+package dev.troupe.actor.internal;
+
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.Actor;
+import dev.troupe.actor.ActorIdentity;
+import dev.troupe.actor.ActorInitializationException;
+import dev.troupe.actor.ActorKilledException;
+import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSelection;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Cancellable;
+import dev.troupe.actor.DeathPactException;
+import dev.troupe.actor.Directive;
+import dev.troupe.actor.Identify;
+import dev.troupe.actor.InvalidActorNameException;
+import dev.troupe.actor.Kill;
+import dev.troupe.actor.NotInfluenceReceiveTimeout;
+import dev.troupe.actor.PoisonPill;
+import dev.troupe.actor.Procedure;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.ReceiveTimeout;
+import dev.troupe.actor.SupervisorStrategy;
+import dev.troupe.actor.Terminated;
+import dev.troupe.actor.UnhandledMessage;
+import dev.troupe.actor.internal.SystemMessages.Create;
+import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
+import dev.troupe.actor.internal.SystemMessages.Failed;
+import dev.troupe.actor.internal.SystemMessages.Recreate;
+import dev.troupe.actor.internal.SystemMessages.Resume;
+import dev.troupe.actor.internal.SystemMessages.Suspend;
+import dev.troupe.actor.internal.SystemMessages.Terminate;
+import dev.troupe.actor.internal.SystemMessages.Unwatch;
+import dev.troupe.actor.internal.SystemMessages.Watch;
+import dev.troupe.actor.internal.dispatch.Dispatcher;
+import dev.troupe.actor.internal.dispatch.Envelope;
+import dev.troupe.actor.internal.dispatch.Mailbox;
+import dev.troupe.actor.internal.dispatch.MailboxOwner;
+import dev.troupe.actor.internal.dispatch.MailboxType;
+import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.actor.spi.ActorConstruction;
+import dev.troupe.actor.spi.CellSpi;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.Executor;
+
+/**
+ * One actor's runtime state: its instance, behaviour, children, watchers and supervision, driven
+ * by its {@link Mailbox}. Everything not marked otherwise is touched only on the thread that
+ * currently runs the mailbox ("actor thread"); the mailbox's scheduling hand-off orders
+ * consecutive runs.
+ *
+ * <p>Lifecycle: created → (Create) alive → (Terminate) terminating, waiting for children →
+ * terminated (postStop ran, mailbox closed, watchers and parent notified). A failure suspends the
+ * mailbox and the children and reports {@link Failed} to the parent, which answers with Resume,
+ * Recreate or Terminate, or fails itself (escalate).
+ */
+public final class ActorCell implements CellSpi, MailboxOwner {
+  private static final VarHandle NAME_COUNTER;
+
+  static {
+    try {
+      NAME_COUNTER =
+          MethodHandles.lookup().findVarHandle(ActorCell.class, "nameCounter", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  static final int ALIVE = 0;
+  static final int TERMINATING = 1;
+  static final int TERMINATED = 2;
+
+  /** Builds the cell of a ref inside the ref's constructor (the two point at each other). */
+  @FunctionalInterface
+  interface Factory {
+    ActorCell create(LocalActorRef self);
+  }
+
+  final ActorSystemImpl system;
+  final LocalActorRef self;
+  final InternalActorRef parent;
+  final Props props;
+  final Mailbox mailbox;
+
+  // any thread
+  private volatile Children children; // lazily created: most actors have none
+  private volatile int state = ALIVE; // written on the actor thread, read by child creators
+  @SuppressWarnings("unused") // through NAME_COUNTER
+  private volatile long nameCounter;
+
+  // actor thread only
+  private Actor actor;
+  private AbstractActor.Receive initialBehavior;
+  private AbstractActor.Receive behavior;
+  private ArrayDeque<AbstractActor.Receive> behaviorStack;
+  private Envelope current;
+  private boolean currentStashed;
+  private boolean failed;
+  private Object failedMessage;
+  private Throwable pendingRecreate;
+  private DeathWatch watch;
+  private ArrayDeque<Envelope> stash;
+  private long receiveTimeoutNanos;
+  private long lastActivityNanos;
+  private int receiveTimeoutGeneration;
+  private Cancellable receiveTimeoutTask;
+
+  ActorCell(
+      ActorSystemImpl system,
+      LocalActorRef self,
+      InternalActorRef parent,
+      Props props,
+      Dispatcher dispatcher,
+      MailboxType mailboxType) {
+    this.system = system;
+    this.self = self;
+    this.parent = parent;
+    this.props = props;
+    this.mailbox = dispatcher.newMailbox(mailboxType);
+    this.mailbox.setOwner(this);
+  }
+
+  /** Enqueues the Create message; the instance is built on the actor's own thread. */
+  void start() {
+    mailbox.systemEnqueue(SystemMessages.CREATE);
+  }
+
+  boolean isTerminated() {
+    return state == TERMINATED;
+  }
+
+  // =============================================================== message processing
+
+  @Override
+  public void invoke(Envelope envelope) {
+    Object message = envelope.message();
+    current = envelope;
+    try {
+      if (message instanceof Terminated t) {
+        receiveTerminated(t);
+      } else if (message instanceof ReceiveTimeoutTick tick) {
+        receiveTimeoutTick(tick);
+      } else if (message == PoisonPill.getInstance()) {
+        self.stop();
+      } else if (message == Kill.getInstance()) {
+        throw new ActorKilledException("Kill");
+      } else if (message instanceof Identify id) {
+        sender().tell(new ActorIdentity(id.messageId(), Optional.of(self)), self);
+      } else if (!behavior.receive(message)) {
+        actor.unhandled(message);
+      }
+    } catch (Throwable t) {
+      handleInvokeFailure(t, message);
+    } finally {
+      if (receiveTimeoutNanos != 0 && !(message instanceof NotInfluenceReceiveTimeout)) {
+        lastActivityNanos = system.nanoTime();
+      }
+      current = null;
+      currentStashed = false;
+      envelope.clear();
+    }
+  }
+
+  private void receiveTerminated(Terminated t) throws Exception {
+    if (watch != null && watch.takeQueuedTerminated(t.actor())) {
+      if (!behavior.receive(t)) {
+        actor.unhandled(t);
+      }
+    }
+  }
+
+  @Override
+  public void systemInvoke(SystemMessage message) {
+    if (state == TERMINATED) {
+      afterTermination(message);
+      return;
+    }
+    try {
+      if (message instanceof Create) {
+        create();
+      } else if (message instanceof Failed f) {
+        handleFailure(f);
+      } else if (message instanceof DeathWatchNotification d) {
+        watchedActorTerminated(d);
+      } else if (message instanceof Watch w) {
+        addWatcher(w);
+      } else if (message instanceof Unwatch u) {
+        if (watch != null) {
+          watch.removeWatcher(u.watcher());
+        }
+      } else if (message instanceof Suspend) {
+        mailbox.suspend();
+        forEachChild(c -> c.sendSystemMessage(SystemMessages.SUSPEND));
+      } else if (message instanceof Resume r) {
+        faultResume(r.cause());
+      } else if (message instanceof Recreate r) {
+        faultRecreate(r.cause());
+      } else if (message instanceof Terminate) {
+        terminate();
+      }
+    } catch (Throwable t) {
+      handleInvokeFailure(t, null);
+    }
+  }
+
+  /** System messages reaching an actor that already terminated. */
+  private void afterTermination(SystemMessage message) {
+    if (message instanceof Watch w && w.watchee() == self && w.watcher() != self) {
+      w.watcher().sendSystemMessage(new DeathWatchNotification(self, false, false));
+    }
+  }
+
+  @Override
+  public void deadLetter(Object message, ActorRef sender) {
+    system.deadLetters.publish(message, sender, self);
+  }
+
+  // =============================================================== lifecycle
+
+  private void create() {
+    try {
+      newInstance();
+      actor.preStart();
+      if (system.settings.debugLifecycle()) {
+        system.log.debug("started {} ({})", self.path(), actor.getClass().getName());
+      }
+    } catch (Throwable t) {
+      handleInvokeFailure(initFailure("exception during creation", t), null);
+    }
+  }
+
+  private ActorInitializationException initFailure(String what, Throwable t) {
+    return t instanceof ActorInitializationException a
+        ? a
+        : new ActorInitializationException(self, what, t);
+  }
+
+  private void newInstance() throws Exception {
+    Actor a;
+    ActorConstruction.begin(this);
+    try {
+      a = props.newActor();
+    } finally {
+      ActorConstruction.end();
+    }
+    AbstractActor.Receive initial = a.createReceive();
+    if (initial == null) {
+      throw new IllegalStateException(a.getClass().getName() + ".createReceive() returned null");
+    }
+    actor = a;
+    initialBehavior = initial;
+    behavior = initial;
+    behaviorStack = null;
+  }
+
+  private void terminate() {
+    if (state != ALIVE) {
+      return;
+    }
+    state = TERMINATING;
+    cancelReceiveTimeout();
+    mailbox.suspend(); // no user message is processed while children stop
+    stopChildren();
+    if (childrenEmpty()) {
+      finishTerminate();
+    }
+  }
+
+  private void stopChildren() {
+    Children c = children;
+    if (c != null) {
+      for (ChildStats s : c.all()) {
+        if (!s.isStopping()) {
+          s.markStopping();
+          s.child.stop();
+        }
+      }
+    }
+  }
+
+  private void finishTerminate() {
+    Actor a = actor;
+    try {
+      if (a != null) {
+        unstashAll();
+        a.postStop();
+      }
+    } catch (Throwable t) {
+      system.log.error(t, "postStop of {} failed", self.path());
+    } finally {
+      state = TERMINATED;
+      mailbox.close(); // what is still queued, or arrives later, is drained to dead letters
+      if (watch != null) {
+        watch.notifyWatchers(self);
+        watch.unwatchAll(self);
+        watch = null;
+      }
+      parent.sendSystemMessage(new DeathWatchNotification(self, true, false));
+      if (system.settings.debugLifecycle()) {
+        system.log.debug("stopped {}", self.path());
+      }
+      actor = null;
+      behavior = null;
+      initialBehavior = null;
+      behaviorStack = null;
+      failedMessage = null;
+    }
+  }
+
+  // =============================================================== supervision
+
+  private void handleInvokeFailure(Throwable cause, Object message) {
+    if (failed || state == TERMINATED) {
+      system.log.error(cause, "{} failed again while its failure was being handled", self.path());
+      return;
+    }
+    failed = true;
+    failedMessage = message;
+    mailbox.suspend();
+    forEachChild(c -> c.sendSystemMessage(SystemMessages.SUSPEND));
+    parent.sendSystemMessage(new Failed(self, cause, self.path().uid()));
+  }
+
+  private void handleFailure(Failed f) {
+    Children c = children;
+    ChildStats stats = c == null ? null : c.statsFor(f.child());
+    if (stats == null || state != ALIVE) {
+      return; // an earlier incarnation, or we are stopping it anyway
+    }
+    SupervisorStrategy strategy =
+        actor != null ? actor.supervisorStrategy() : SupervisorStrategy.defaultStrategy();
+    Throwable cause = f.cause();
+    Directive directive;
+    try {
+      directive = strategy.decider().decide(cause);
+    } catch (RuntimeException e) {
+      directive = Directive.ESCALATE;
+    }
+    if (directive == null) {
+      directive = Directive.ESCALATE;
+    }
+    List<ChildStats> targets = strategy.appliesToAllChildren() ? c.all() : List.of(stats);
+    if (strategy.loggingEnabled() && directive != Directive.ESCALATE) {
+      logFailure(f.child(), cause, directive);
+    }
+    switch (directive) {
+      case RESUME -> f.child().sendSystemMessage(new Resume(cause));
+      case RESTART -> {
+        long now = system.nanoTime();
+        boolean allowed = true;
+        for (ChildStats s : targets) {
+          allowed &= s.requestRestartPermission(strategy, now);
+        }
+        for (ChildStats s : targets) {
+          if (!allowed) {
+            stopChild(s);
+          } else if (!s.isStopping()) {
+            if (s != stats) {
+              s.child.sendSystemMessage(SystemMessages.SUSPEND);
+            }
+            s.child.sendSystemMessage(new Recreate(cause));
+          }
+        }
+      }
+      case STOP -> targets.forEach(this::stopChild);
+      case ESCALATE -> throwUnchecked(cause);
+    }
+  }
+
+  private void logFailure(ActorRef child, Throwable cause, Directive directive) {
+    if (directive == Directive.RESUME) {
+      system.log.warning("{} failed and is resumed: {}", child.path(), cause.toString());
+    } else {
+      system.log.error(cause, "{} failed ({})", child.path(), directive.name().toLowerCase());
+    }
+  }
+
+  private void stopChild(ChildStats s) {
+    if (!s.isStopping()) {
+      s.markStopping();
+      s.child.stop();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> void throwUnchecked(Throwable t) throws T {
+    throw (T) t;
+  }
+
+  private void faultResume(Throwable cause) {
+    if (actor == null && cause != null) {
+      faultRecreate(cause); // creation failed: resuming means trying again
+      return;
+    }
+    if (cause != null) {
+      failed = false;
+      failedMessage = null;
+    }
+    mailbox.resume();
+    forEachChild(c -> c.sendSystemMessage(new Resume(null)));
+  }
+
+  private void faultRecreate(Throwable cause) {
+    if (state != ALIVE) {
+      return;
+    }
+    Actor failedActor = actor;
+    if (failedActor != null) {
+      try {
+        unstashAll();
+        failedActor.preRestart(cause, Optional.ofNullable(failedMessage));
+      } catch (Throwable t) {
+        system.log.error(t, "preRestart of {} failed; restarting anyway", self.path());
+      }
+    }
+    cancelReceiveTimeout();
+    actor = null;
+    behavior = null;
+    initialBehavior = null;
+    behaviorStack = null;
+    failedMessage = null;
+    if (hasStoppingChildren()) {
+      pendingRecreate = cause; // finish once the children stopped in preRestart are gone
+    } else {
+      finishRecreate(cause);
+    }
+  }
+
+  private void finishRecreate(Throwable cause) {
+    failed = false;
+    mailbox.resume();
+    try {
+      newInstance();
+      actor.postRestart(cause);
+    } catch (Throwable t) {
+      handleInvokeFailure(initFailure("exception during restart", t), null);
+      return;
+    }
+    forEachChild(c -> c.sendSystemMessage(new Resume(cause)));
+  }
+
+  // =============================================================== children
+
+  /**
+   * Creates, registers and starts a child. Called on the actor thread, or on any thread for the
+   * guardians.
+   */
+  ActorRef attachChild(Props props, String name, boolean internal) {
+    if (props == null) {
+      throw new NullPointerException("props");
+    }
+    Dispatcher dispatcher =
+        props.dispatcher() == null
+            ? system.dispatchers.defaultDispatcher()
+            : system.dispatchers.lookup(props.dispatcher());
+    MailboxType mailboxType =
+        props.mailbox() == null ? system.defaultMailbox : system.dispatchers.mailboxType(props.mailbox());
+    String childName;
+    if (name == null) {
+      childName = "$" + Long.toString((long) NAME_COUNTER.getAndAdd(this, 1L), 36);
+    } else {
+      if (!ActorPath.isValidPathElement(name)) {
+        throw new InvalidActorNameException(
+            "invalid actor name ["
+                + name
+                + "]: use ASCII letters, digits and -_.*$+:@&=,!~'; (or %XX escapes), not empty");
+      }
+      if (name.startsWith("$") && !internal) {
+        throw new InvalidActorNameException(
+            "invalid actor name [" + name + "]: names starting with '$' are reserved");
+      }
+      childName = name;
+    }
+    if (state != ALIVE) {
+      throw new IllegalStateException("cannot create child " + childName + ": " + self.path() + " is stopping");
+    }
+    Children c = childrenForUpdate();
+    c.reserve(childName);
+    LocalActorRef child;
+    try {
+      ActorPath path = self.path().child(childName).withUid(newUid());
+      child =
+          new LocalActorRef(
+              system,
+              path,
+              ref -> new ActorCell(system, ref, self, props, dispatcher, mailboxType));
+      c.init(childName, new ChildStats(child));
+    } catch (RuntimeException | Error e) {
+      c.unreserve(childName);
+      throw e;
+    }
+    child.cell().start();
+    if (state != ALIVE) {
+      child.stop(); // we began stopping while it was being created
+    }
+    return child;
+  }
+
+  private static long newUid() {
+    long uid;
+    do {
+      uid = ThreadLocalRandom.current().nextLong();
+    } while (uid == ActorPath.UNDEFINED_UID);
+    return uid;
+  }
+
+  private Children childrenForUpdate() {
+    Children c = children;
+    if (c == null) {
+      synchronized (this) { // once per parent; never on the message path
+        c = children;
+        if (c == null) {
+          c = new Children();
+          children = c;
+        }
+      }
+    }
+    return c;
+  }
+
+  private boolean childrenEmpty() {
+    Children c = children;
+    return c == null || c.isEmpty();
+  }
+
+  private boolean hasStoppingChildren() {
+    Children c = children;
+    if (c != null) {
+      for (ChildStats s : c.all()) {
+        if (s.isStopping()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private void forEachChild(java.util.function.Consumer<InternalActorRef> f) {
+    Children c = children;
+    if (c != null) {
+      for (ChildStats s : c.all()) {
+        f.accept(s.child);
+      }
+    }
+  }
+
+  /** @return the live child with this name (used by path lookup and selections), or null */
+  InternalActorRef childByName(String name) {
+    Children c = children;
+    ChildStats s = c == null ? null : c.byName(name);
+    return s == null ? null : s.child;
+  }
+
+  List<InternalActorRef> childrenSnapshot() {
+    Children c = children;
+    if (c == null) {
+      return List.of();
+    }
+    List<InternalActorRef> out = new ArrayList<>();
+    for (ChildStats s : c.all()) {
+      out.add(s.child);
+    }
+    return out;
+  }
+
+  private void handleChildTerminated(ActorRef child) {
+    Children c = children;
+    ChildStats s = c == null ? null : c.statsFor(child);
+    if (s == null) {
+      return;
+    }
+    c.remove(s);
+    if (state == TERMINATING) {
+      if (c.isEmpty()) {
+        finishTerminate();
+      }
+    } else if (pendingRecreate != null && !hasStoppingChildren()) {
+      Throwable cause = pendingRecreate;
+      pendingRecreate = null;
+      finishRecreate(cause);
+    }
+  }
+
+  // =============================================================== death watch
+
+  private DeathWatch watchState() {
+    DeathWatch w = watch;
+    if (w == null) {
+      w = new DeathWatch();
+      watch = w;
+    }
+    return w;
+  }
+
+  private void addWatcher(Watch w) {
+    if (w.watchee() == self && w.watcher() != self) {
+      watchState().addWatcher(w.watcher());
+    }
+  }
+
+  private void watchedActorTerminated(DeathWatchNotification d) {
+    ActorRef dead = d.actor();
+    if (watch != null && watch.isWatching(dead)) {
+      Object custom = watch.stopWatching(dead);
+      if (state == ALIVE) {
+        if (custom != null) {
+          self.tell(custom, dead);
+        } else {
+          watch.queuedTerminated(dead);
+          self.tell(new Terminated(dead, d.existenceConfirmed(), d.addressTerminated()), dead);
+        }
+      }
+    }
+    handleChildTerminated(dead);
+  }
+
+  @Override
+  public ActorRef watch(ActorRef subject) {
+    return watchWith(subject, null);
+  }
+
+  @Override
+  public ActorRef watchWith(ActorRef subject, Object message) {
+    InternalActorRef target = InternalActorRef.internal(subject);
+    if (!target.equals(self) && watchState().startWatching(target, message)) {
+      target.sendSystemMessage(new Watch(target, self));
+    }
+    return subject;
+  }
+
+  @Override
+  public ActorRef unwatch(ActorRef subject) {
+    InternalActorRef target = InternalActorRef.internal(subject);
+    if (watch != null && watch.isWatching(target)) {
+      watch.stopWatching(target);
+      target.sendSystemMessage(new Unwatch(target, self));
+    }
+    if (watch != null) {
+      watch.dropQueuedTerminated(target);
+    }
+    return subject;
+  }
+
+  // =============================================================== receive timeout
+
+  @Override
+  public void setReceiveTimeout(Duration timeout) {
+    long nanos = timeout == null || timeout.isNegative() ? 0L : timeout.toNanos();
+    cancelReceiveTimeout();
+    receiveTimeoutNanos = nanos;
+    if (nanos > 0) {
+      lastActivityNanos = system.nanoTime();
+      scheduleTimeoutCheck(nanos);
+    }
+  }
+
+  @Override
+  public Duration getReceiveTimeout() {
+    return Duration.ofNanos(receiveTimeoutNanos);
+  }
+
+  private void cancelReceiveTimeout() {
+    receiveTimeoutGeneration++;
+    receiveTimeoutNanos = 0;
+    if (receiveTimeoutTask != null) {
+      receiveTimeoutTask.cancel();
+      receiveTimeoutTask = null;
+    }
+  }
+
+  private void scheduleTimeoutCheck(long delayNanos) {
+    ReceiveTimeoutTick tick = new ReceiveTimeoutTick(receiveTimeoutGeneration);
+    receiveTimeoutTask =
+        system.scheduler().scheduleOnce(
+            Duration.ofNanos(delayNanos), () -> self.tell(tick, null), mailbox.dispatcher().executor());
+  }
+
+  /**
+   * One timer per actor, not one per message: messages only record their time, and the tick
+   * checks how long the actor has really been idle, re-arming itself for the remainder.
+   */
+  private void receiveTimeoutTick(ReceiveTimeoutTick tick) throws Exception {
+    if (tick.generation() != receiveTimeoutGeneration || receiveTimeoutNanos == 0) {
+      return;
+    }
+    long idle = system.nanoTime() - lastActivityNanos;
+    if (idle >= receiveTimeoutNanos) {
+      lastActivityNanos = system.nanoTime();
+      scheduleTimeoutCheck(receiveTimeoutNanos);
+      Object m = ReceiveTimeout.getInstance();
+      if (!behavior.receive(m)) {
+        actor.unhandled(m);
+      }
+    } else {
+      scheduleTimeoutCheck(receiveTimeoutNanos - idle);
+    }
+  }
+
+  /** The scheduler's nudge; not a user-visible message and never resets the timeout. */
+  record ReceiveTimeoutTick(int generation) implements NotInfluenceReceiveTimeout {}
+
+  // =============================================================== CellSpi / ActorContext
+
+  @Override
+  public void unhandled(Object message) {
+    if (message instanceof Terminated t) {
+      throw new DeathPactException(t.actor());
+    }
+    system.eventStream.publish(new UnhandledMessage(message, sender(), self));
+    if (system.settings.debugUnhandled()) {
+      system.log.debug("unhandled message {} from {} at {}", message, sender(), self.path());
+    }
+  }
+
+  private ActorRef sender() {
+    Envelope e = current;
+    ActorRef s = e == null ? null : e.sender();
+    return s == null ? system.deadLetters : s;
+  }
+
+  @Override
+  public void stash() {
+    Envelope e = current;
+    if (e == null) {
+      throw new IllegalStateException("stash() called outside message processing");
+    }
+    if (currentStashed) {
+      throw new IllegalStateException("the current message was already stashed");
+    }
+    ArrayDeque<Envelope> s = stash;
+    if (s == null) {
+      s = new ArrayDeque<>();
+      stash = s;
+    }
+    int capacity = system.settings.stashCapacity();
+    if (capacity >= 0 && s.size() >= capacity) {
+      throw new StashOverflowException(
+          "stash of " + self.path() + " is full (capacity " + capacity + ")");
+    }
+    s.addLast(new Envelope(e.message(), e.sender()));
+    currentStashed = true;
+  }
+
+  @Override
+  public void unstash() {
+    ArrayDeque<Envelope> s = stash;
+    if (s != null && !s.isEmpty()) {
+      mailbox.prependAll(List.of(s.pollFirst()));
+    }
+  }
+
+  @Override
+  public void unstashAll() {
+    ArrayDeque<Envelope> s = stash;
+    if (s != null && !s.isEmpty()) {
+      mailbox.prependAll(s);
+      s.clear();
+    }
+  }
+
+  @Override
+  public ActorRef actorOf(Props p) {
+    return attachChild(p, null, false);
+  }
+
+  @Override
+  public ActorRef actorOf(Props p, String name) {
+    if (name == null) {
+      throw new InvalidActorNameException("actor name must not be null");
+    }
+    return attachChild(p, name, false);
+  }
+
+  @Override
+  public void stop(ActorRef subject) {
+    InternalActorRef target = InternalActorRef.internal(subject);
+    Children c = children;
+    ChildStats s = c == null ? null : c.statsFor(target);
+    if (s != null) {
+      stopChild(s);
+    } else {
+      target.stop();
+    }
+  }
+
+  @Override
+  public void become(AbstractActor.Receive b) {
+    become(b, true);
+  }
+
+  @Override
+  public void become(AbstractActor.Receive b, boolean discardOld) {
+    if (b == null) {
+      throw new NullPointerException("behaviour");
+    }
+    if (behaviorStack == null) {
+      behaviorStack = new ArrayDeque<>(4);
+    }
+    if (discardOld && !behaviorStack.isEmpty()) {
+      behaviorStack.pop();
+    }
+    behaviorStack.push(b);
+    behavior = b;
+  }
+
+  @Override
+  public void become(Procedure<Object> b) {
+    become(AbstractActor.Receive.of(b), true);
+  }
+
+  @Override
+  public void become(Procedure<Object> b, boolean discardOld) {
+    become(AbstractActor.Receive.of(b), discardOld);
+  }
+
+  @Override
+  public void unbecome() {
+    if (behaviorStack != null && !behaviorStack.isEmpty()) {
+      behaviorStack.pop();
+    }
+    AbstractActor.Receive top = behaviorStack == null ? null : behaviorStack.peek();
+    behavior = top != null ? top : initialBehavior;
+  }
+
+  @Override
+  public Iterable<ActorRef> getChildren() {
+    Children c = children;
+    if (c == null) {
+      return List.of();
+    }
+    List<ActorRef> out = new ArrayList<>();
+    for (ChildStats s : c.all()) {
+      if (!s.isStopping()) {
+        out.add(s.child);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public Optional<ActorRef> findChild(String name) {
+    Children c = children;
+    ChildStats s = c == null ? null : c.byName(name);
+    return s == null || s.isStopping() ? Optional.empty() : Optional.of(s.child);
+  }
+
+  @Override
+  public ActorRef getParent() {
+    return parent;
+  }
+
+  @Override
+  public ActorRef getSelf() {
+    return self;
+  }
+
+  @Override
+  public ActorRef getSender() {
+    return sender();
+  }
+
+  @Override
+  public ActorSystem getSystem() {
+    return system;
+  }
+
+  @Override
+  public Props getProps() {
+    return props;
+  }
+
+  @Override
+  public Executor dispatcher() {
+    return mailbox.dispatcher().executor();
+  }
+
+  @Override
+  public ActorSelection actorSelection(String path) {
+    return system.selection(self, path);
+  }
+
+  @Override
+  public ActorSelection actorSelection(ActorPath path) {
+    return system.actorSelection(path);
+  }
+
+  @Override
+  public String toString() {
+    return "ActorCell[" + self.path() + "]";
+  }
+}

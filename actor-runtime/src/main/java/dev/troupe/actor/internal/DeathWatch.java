@@ -1,0 +1,80 @@
+package dev.troupe.actor.internal;
+
+import dev.troupe.actor.ActorRef;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Who an actor watches (with an optional custom message), who watches it, and which {@code
+ * Terminated} messages it has queued to itself but not processed (so that {@code unwatch} can drop
+ * them). Actor thread only; allocated on first use.
+ */
+final class DeathWatch {
+  private static final Object NO_MESSAGE = new Object();
+  private final Map<ActorRef, Object> watching = new HashMap<>();
+  private Set<InternalActorRef> watchedBy;
+  private Set<ActorRef> terminatedQueued;
+
+  /** @return whether this is a new watch */
+  boolean startWatching(ActorRef subject, Object message) {
+    return watching.put(subject, message == null ? NO_MESSAGE : message) == null;
+  }
+
+  boolean isWatching(ActorRef subject) {
+    return watching.containsKey(subject);
+  }
+
+  /** @return the custom message of the watch, or null for a plain {@code Terminated} */
+  Object stopWatching(ActorRef subject) {
+    Object m = watching.remove(subject);
+    return m == NO_MESSAGE ? null : m;
+  }
+
+  void queuedTerminated(ActorRef subject) {
+    if (terminatedQueued == null) {
+      terminatedQueued = new HashSet<>();
+    }
+    terminatedQueued.add(subject);
+  }
+
+  boolean takeQueuedTerminated(ActorRef subject) {
+    return terminatedQueued != null && terminatedQueued.remove(subject);
+  }
+
+  void dropQueuedTerminated(ActorRef subject) {
+    if (terminatedQueued != null) {
+      terminatedQueued.remove(subject);
+    }
+  }
+
+  void addWatcher(InternalActorRef watcher) {
+    if (watchedBy == null) {
+      watchedBy = new HashSet<>();
+    }
+    watchedBy.add(watcher);
+  }
+
+  void removeWatcher(InternalActorRef watcher) {
+    if (watchedBy != null) {
+      watchedBy.remove(watcher);
+    }
+  }
+
+  void notifyWatchers(InternalActorRef self) {
+    if (watchedBy != null) {
+      for (InternalActorRef w : watchedBy) {
+        w.sendSystemMessage(new SystemMessages.DeathWatchNotification(self, true, false));
+      }
+      watchedBy = null;
+    }
+  }
+
+  void unwatchAll(InternalActorRef self) {
+    for (ActorRef w : watching.keySet()) {
+      InternalActorRef.internal(w).sendSystemMessage(new SystemMessages.Unwatch(InternalActorRef.internal(w), self));
+    }
+    watching.clear();
+  }
+}

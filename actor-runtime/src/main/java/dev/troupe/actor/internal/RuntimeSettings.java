@@ -1,0 +1,86 @@
+package dev.troupe.actor.internal;
+
+import com.typesafe.config.Config;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.internal.dispatch.Settings;
+import java.time.Duration;
+
+/**
+ * The system-wide {@code troupe.*} settings, parsed and validated once at system start; each error
+ * names the full key.
+ */
+record RuntimeSettings(
+    boolean daemonic,
+    int logDeadLetters,
+    Duration logDeadLettersSuspendDuration,
+    boolean logDeadLettersDuringShutdown,
+    boolean debugUnhandled,
+    boolean debugLifecycle,
+    String provider,
+    int stashCapacity,
+    Duration schedulerTick,
+    int ticksPerWheel) {
+
+  static RuntimeSettings from(Config c) {
+    String p = "troupe";
+    Config t = c.getConfig(p);
+    int logDeadLetters = logCount(t);
+    String provider = Settings.string(t, p, "actor.provider");
+    if (!provider.equals("local") && !provider.equals("remote")) {
+      throw new ConfigurationException(
+          "invalid configuration value at 'troupe.actor.provider': expected local or remote, was '"
+              + provider + "'");
+    }
+    if (provider.equals("remote")) {
+      throw new ConfigurationException(
+          "troupe.actor.provider = remote needs the troupe-remoting module, which is not available yet");
+    }
+    Duration tick = Settings.durationAtLeastZero(t, p, "scheduler.tick-duration");
+    if (tick.isZero()) {
+      throw new ConfigurationException(
+          "invalid configuration value at 'troupe.scheduler.tick-duration': must be positive");
+    }
+    int ticks = Settings.intAtLeast(t, p, "scheduler.ticks-per-wheel", 1);
+    if (Integer.bitCount(ticks) != 1) {
+      throw new ConfigurationException(
+          "invalid configuration value at 'troupe.scheduler.ticks-per-wheel': must be a power of two, was " + ticks);
+    }
+    return new RuntimeSettings(
+        Settings.bool(t, p, "daemonic"),
+        logDeadLetters,
+        Settings.durationAtLeastZero(t, p, "log-dead-letters-suspend-duration"),
+        Settings.bool(t, p, "log-dead-letters-during-shutdown"),
+        Settings.bool(t, p, "actor.debug.unhandled"),
+        Settings.bool(t, p, "actor.debug.lifecycle"),
+        provider,
+        Settings.intAtLeast(t, p, "actor.stash-capacity", -1),
+        tick,
+        ticks);
+  }
+
+  /** {@code log-dead-letters}: on = 10, off = 0, or a count; -1 = all. */
+  private static int logCount(Config t) {
+    String v = Settings.string(t, "troupe", "log-dead-letters");
+    switch (v) {
+      case "on", "true", "yes" -> {
+        return 10;
+      }
+      case "off", "false", "no" -> {
+        return 0;
+      }
+      default -> {
+        try {
+          int n = Integer.parseInt(v);
+          if (n >= -1) {
+            return n;
+          }
+        } catch (NumberFormatException ignored) {
+          // fall through to the error
+        }
+        throw new ConfigurationException(
+            "invalid configuration value at 'troupe.log-dead-letters': expected on, off, -1 or a count, was '"
+                + v + "'");
+      }
+    }
+  }
+}

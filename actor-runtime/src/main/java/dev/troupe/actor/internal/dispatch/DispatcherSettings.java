@@ -1,0 +1,203 @@
+package dev.troupe.actor.internal.dispatch;
+
+import com.typesafe.config.Config;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.executors.AffinityPool;
+import dev.troupe.executors.ExecutorFactories;
+import dev.troupe.executors.NamedThreadFactory;
+import dev.troupe.executors.RejectionHandler;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * A dispatcher section parsed and validated once: every key falls back to {@code
+ * troupe.actor.default-dispatcher}, and every error names the full key.
+ *
+ * @param id the section's path
+ * @param type {@code Dispatcher} (more kinds come with the executors work)
+ * @param executor which executor backs it
+ * @param throughput messages per mailbox run, {@code >= 1}
+ * @param throughputDeadline time limit of a run, zero for none
+ * @param executorConfig the chosen executor's own section
+ */
+public record DispatcherSettings(
+    String id,
+    String type,
+    String executor,
+    int throughput,
+    Duration throughputDeadline,
+    Config executorConfig) {
+
+  /** The id of the default dispatcher. */
+  public static final String DEFAULT_ID = "troupe.actor.default-dispatcher";
+
+  static final String AFFINITY = "affinity-pool-executor";
+  static final String FORK_JOIN = "fork-join-executor";
+  static final String THREAD_POOL = "thread-pool-executor";
+
+  /**
+   * Parses the dispatcher section at {@code id}.
+   *
+   * @param root the system's full configuration
+   * @param id the dispatcher's config path
+   * @return the settings
+   * @throws ConfigurationException if there is no such section or a value is malformed
+   */
+  public static DispatcherSettings from(Config root, String id) {
+    Config section = section(root, id, "dispatcher");
+    Config full = section.withFallback(root.getConfig(DEFAULT_ID));
+    String type = Settings.string(full, id, "type");
+    if (!type.equals("Dispatcher")) {
+      throw new ConfigurationException(
+          "unsupported dispatcher type '" + type + "' at " + id + ".type: expected Dispatcher");
+    }
+    String executor = Settings.string(full, id, "executor");
+    if (!executor.equals(AFFINITY) && !executor.equals(FORK_JOIN) && !executor.equals(THREAD_POOL)) {
+      throw new ConfigurationException(
+          "unknown executor '"
+              + executor
+              + "' at "
+              + id
+              + ".executor: expected "
+              + AFFINITY
+              + ", "
+              + FORK_JOIN
+              + " or "
+              + THREAD_POOL);
+    }
+    int throughput = Settings.intAtLeast(full, id, "throughput", 1);
+    Duration deadline = Settings.durationAtLeastZero(full, id, "throughput-deadline-time");
+    Config exec;
+    try {
+      exec = full.getConfig(executor);
+    } catch (com.typesafe.config.ConfigException e) {
+      throw new ConfigurationException("invalid section at '" + id + "." + executor + "'", e);
+    }
+    DispatcherSettings s = new DispatcherSettings(id, type, executor, throughput, deadline, exec);
+    s.validateExecutor();
+    return s;
+  }
+
+  /**
+   * Finds a section by id: the exact path, or the same path under {@code troupe.actor}.
+   *
+   * @param root the full configuration
+   * @param id the id
+   * @param what "dispatcher" or "mailbox", for the error message
+   * @return the section
+   */
+  static Config section(Config root, String id, String what) {
+    if (id == null || id.isEmpty()) {
+      throw new ConfigurationException("empty " + what + " id");
+    }
+    try {
+      if (root.hasPath(id) && root.getValue(id).valueType() == com.typesafe.config.ConfigValueType.OBJECT) {
+        return root.getConfig(id);
+      }
+      String nested = "troupe.actor." + id;
+      if (root.hasPath(nested)) {
+        return root.getConfig(nested);
+      }
+    } catch (com.typesafe.config.ConfigException e) {
+      throw new ConfigurationException("invalid " + what + " id '" + id + "'", e);
+    }
+    throw new ConfigurationException(
+        "unknown " + what + " id '" + id + "': no config section at '" + id + "'");
+  }
+
+  private void validateExecutor() {
+    String path = id + "." + executor;
+    switch (executor) {
+      case AFFINITY -> {
+        Settings.scaledPoolSize(executorConfig, path, "parallelism");
+        Settings.intAtLeast(executorConfig, path, "task-queue-size", 1);
+        rejectionHandler(path);
+        int level = Settings.intAtLeast(executorConfig, path, "idle-cpu-level", 1);
+        if (level > 10) {
+          throw new ConfigurationException(
+              "invalid configuration value at '" + path + ".idle-cpu-level': must be 1..10, was " + level);
+        }
+        Settings.intAtLeast(executorConfig, path, "fair-work-distribution.threshold", 0);
+      }
+      case FORK_JOIN -> {
+        Settings.scaledPoolSize(executorConfig, path, "parallelism");
+        taskPeekingFifo(path);
+      }
+      default -> {
+        int core = Settings.scaledPoolSize(executorConfig, path, "core-pool-size");
+        int max = Settings.scaledPoolSize(executorConfig, path, "max-pool-size");
+        if (max < core) {
+          throw new ConfigurationException(
+              "invalid configuration value at '" + path + ".max-pool-size-max': the scaled maximum ("
+                  + max + ") is below the scaled core size (" + core + ")");
+        }
+        Settings.durationAtLeastZero(executorConfig, path, "keep-alive-time");
+        Settings.intAtLeast(executorConfig, path, "task-queue-size", -1);
+      }
+    }
+  }
+
+  private RejectionHandler rejectionHandler(String path) {
+    String name = Settings.string(executorConfig, path, "rejection-handler");
+    return switch (name) {
+      case "lossless" -> RejectionHandler.lossless();
+      case "spill" -> RejectionHandler.spillToOverflow();
+      default -> throw new ConfigurationException(
+          "invalid configuration value at '" + path + ".rejection-handler': expected lossless or spill, was '"
+              + name + "'");
+    };
+  }
+
+  private boolean taskPeekingFifo(String path) {
+    String mode = Settings.string(executorConfig, path, "task-peeking-mode");
+    return switch (mode) {
+      case "FIFO" -> true;
+      case "LIFO" -> false;
+      default -> throw new ConfigurationException(
+          "invalid configuration value at '" + path + ".task-peeking-mode': expected FIFO or LIFO, was '"
+              + mode + "'");
+    };
+  }
+
+  /**
+   * Builds the executor these settings describe.
+   *
+   * @param threadNamePrefix {@code <system>-<id>}
+   * @param daemon whether threads are daemons
+   * @param onError where task failures go (they never kill a worker)
+   * @return the executor
+   */
+  public ExecutorService newExecutor(
+      String threadNamePrefix, boolean daemon, Thread.UncaughtExceptionHandler onError) {
+    String path = id + "." + executor;
+    NamedThreadFactory threads = new NamedThreadFactory(threadNamePrefix, daemon);
+    return switch (executor) {
+      case AFFINITY -> AffinityPool.builder()
+          .parallelism(Settings.scaledPoolSize(executorConfig, path, "parallelism"))
+          .taskQueueSize(Settings.intAtLeast(executorConfig, path, "task-queue-size", 1))
+          .idleCpuLevel(Settings.intAtLeast(executorConfig, path, "idle-cpu-level", 1))
+          .fairDistributionThreshold(
+              Settings.intAtLeast(executorConfig, path, "fair-work-distribution.threshold", 0))
+          .rejectionHandler(rejectionHandler(path))
+          .threadFactory(threads)
+          .errorHandler(t -> onError.uncaughtException(Thread.currentThread(), t))
+          .build();
+      case FORK_JOIN -> ExecutorFactories.forkJoin(
+          Settings.scaledPoolSize(executorConfig, path, "parallelism"),
+          taskPeekingFifo(path),
+          threadNamePrefix,
+          daemon,
+          onError);
+      default -> {
+        int core = Settings.scaledPoolSize(executorConfig, path, "core-pool-size");
+        int max = Settings.scaledPoolSize(executorConfig, path, "max-pool-size");
+        yield ExecutorFactories.threadPool(
+            core,
+            max,
+            Settings.durationAtLeastZero(executorConfig, path, "keep-alive-time"),
+            Settings.intAtLeast(executorConfig, path, "task-queue-size", -1),
+            threads);
+      }
+    };
+  }
+}

@@ -1,0 +1,374 @@
+package dev.troupe.actor.internal.dispatch;
+
+import static dev.troupe.actor.internal.dispatch.MailboxStatus.CLOSED;
+import static dev.troupe.actor.internal.dispatch.MailboxStatus.SCHEDULED;
+import static dev.troupe.actor.internal.dispatch.MailboxStatus.SUSPEND_UNIT;
+
+import dev.troupe.executors.Affine;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.concurrent.ForkJoinTask;
+
+/**
+ * An actor's mailbox: a user-message queue, a system-message stack, and the scheduling state
+ * machine of {@link MailboxStatus}. It is also the task handed to the dispatcher's executor: one
+ * run processes all system messages, then up to {@code throughput} user messages (or until the
+ * throughput deadline), then gives the thread back and reschedules itself if work is left.
+ *
+ * <p>It extends {@link ForkJoinTask} so that a fork-join executor runs it without wrapping (a
+ * submission from a worker is a push onto that worker's own deque), and implements {@link Affine}
+ * so that the affinity pool keeps it on one thread.
+ *
+ * <p>Thread ownership: {@code status} and {@code systemStack} are shared (CAS); the user queue is
+ * many-producer single-consumer; {@code prepended} and everything of the owner are touched only by
+ * the thread that currently runs the mailbox, and the SCHEDULED bit hand-off (CAS then executor
+ * hand-off) orders consecutive runs on different threads: happens-before between consecutive
+ * messages of an actor.
+ */
+public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affine {
+  private static final long serialVersionUID = 1L;
+  private static final VarHandle STATUS;
+  private static final VarHandle SYSTEM;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      STATUS = l.findVarHandle(Mailbox.class, "status", int.class);
+      SYSTEM = l.findVarHandle(Mailbox.class, "systemStack", SysNode.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final transient MessageQueue queue;
+  private final transient Dispatcher dispatcher;
+  private transient MailboxOwner owner; // set once before the first enqueue (publication by the ref)
+
+  @SuppressWarnings("unused") // accessed through STATUS
+  private volatile int status;
+
+  @SuppressWarnings("unused") // accessed through SYSTEM: a Treiber stack, newest first
+  private volatile SysNode systemStack;
+
+  private transient ArrayDeque<Envelope> prepended; // running thread only: unstashed messages
+  private int affinity = NO_AFFINITY; // plain: a stale value only changes placement
+
+  Mailbox(MessageQueue queue, Dispatcher dispatcher) {
+    this.queue = queue;
+    this.dispatcher = dispatcher;
+  }
+
+  /**
+   * Binds the mailbox to its actor; called once, before the mailbox is reachable.
+   *
+   * @param o the owner
+   */
+  public void setOwner(MailboxOwner o) {
+    this.owner = o;
+  }
+
+  /** @return the dispatcher that runs this mailbox */
+  public Dispatcher dispatcher() {
+    return dispatcher;
+  }
+
+  // ---------------------------------------------------------------- producer side (any thread)
+
+  /**
+   * Enqueues a user message and schedules the mailbox if it was idle. A full bounded mailbox
+   * sends the message to dead letters.
+   *
+   * @param e the envelope
+   */
+  public void enqueue(Envelope e) {
+    if (queue.offer(e)) {
+      trySchedule(true, false);
+    } else {
+      owner.deadLetter(e.message, e.sender);
+    }
+  }
+
+  /**
+   * Enqueues a system message and schedules the mailbox (even when suspended or closed).
+   *
+   * @param m the message
+   */
+  public void systemEnqueue(SystemMessage m) {
+    SysNode n = new SysNode(m);
+    SysNode head;
+    do {
+      head = lvSystem();
+      n.next = head; // plain: published by the CAS below
+    } while (!casSystem(head, n));
+    trySchedule(false, true);
+  }
+
+  /**
+   * Moves the mailbox from idle to scheduled and hands it to the executor, if it has work it may
+   * do now.
+   *
+   * @param hasMessageHint the caller just enqueued a user message
+   * @param hasSystemMessageHint the caller just enqueued a system message
+   */
+  void trySchedule(boolean hasMessageHint, boolean hasSystemMessageHint) {
+    for (; ; ) {
+      int s = lvStatus();
+      if (MailboxStatus.isScheduled(s)) {
+        return; // the running (or queued) run will see the message; its re-check guarantees it
+      }
+      boolean work;
+      if (MailboxStatus.isClosed(s)) {
+        work = hasMessageHint || hasSystemMessageHint || queue.hasMessages() || lvSystem() != null;
+      } else if (MailboxStatus.isSuspended(s)) {
+        work = hasSystemMessageHint || lvSystem() != null;
+      } else {
+        work = hasMessageHint || hasSystemMessageHint || queue.hasMessages() || lvSystem() != null;
+      }
+      if (!work) {
+        return;
+      }
+      if (casStatus(s, s | SCHEDULED)) {
+        dispatcher.execute(this);
+        return;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- consumer side
+
+  @Override
+  public void run() {
+    try {
+      if (!MailboxStatus.isClosed(lvStatus())) {
+        processAllSystemMessages();
+        processMailbox();
+      } else {
+        drainClosed();
+      }
+    } finally {
+      setAsIdle();
+      // Re-check after the full fence of setAsIdle: a producer that enqueued during the run and
+      // saw SCHEDULED relied on us. Prepended messages are ours alone, so check them here too.
+      boolean prependedLeft = prepended != null && !prepended.isEmpty();
+      trySchedule(prependedLeft && canProcess(), false);
+    }
+  }
+
+  private boolean canProcess() {
+    return MailboxStatus.canProcessUserMessages(lvStatus());
+  }
+
+  private void processMailbox() {
+    int left = dispatcher.throughput;
+    long deadlineNanos = dispatcher.throughputDeadlineNanos;
+    long deadline = deadlineNanos > 0 ? System.nanoTime() + deadlineNanos : 0L;
+    MailboxOwner o = owner;
+    while (MailboxStatus.canProcessUserMessages(lvStatus())) {
+      Envelope e = nextEnvelope();
+      if (e == null) {
+        return;
+      }
+      o.invoke(e);
+      if (lvSystem() != null) {
+        processAllSystemMessages();
+      }
+      if (--left == 0 || (deadline != 0L && System.nanoTime() - deadline >= 0)) {
+        return;
+      }
+    }
+  }
+
+  private Envelope nextEnvelope() {
+    ArrayDeque<Envelope> p = prepended;
+    if (p != null) {
+      Envelope e = p.pollFirst();
+      if (e != null) {
+        return e;
+      }
+    }
+    return queue.poll();
+  }
+
+  /** Runs system messages in the order they were sent, until none is left. */
+  private void processAllSystemMessages() {
+    SysNode list;
+    while ((list = xchgSystem()) != null) {
+      // The stack is newest-first: reverse it in place (we own the detached nodes).
+      SysNode reversed = null;
+      while (list != null) {
+        SysNode next = list.next;
+        list.next = reversed;
+        reversed = list;
+        list = next;
+      }
+      MailboxOwner o = owner;
+      for (SysNode n = reversed; n != null; n = n.next) {
+        o.systemInvoke(n.message);
+      }
+    }
+  }
+
+  private void drainClosed() {
+    processAllSystemMessages();
+    Envelope e;
+    MailboxOwner o = owner;
+    while ((e = nextEnvelope()) != null) {
+      Object m = e.message;
+      dev.troupe.actor.ActorRef s = e.sender;
+      e.clear();
+      o.deadLetter(m, s);
+    }
+  }
+
+  /**
+   * Puts envelopes back in front of the queue, in order; running thread only (the stash).
+   *
+   * @param envelopes copies of stashed envelopes, oldest first
+   */
+  public void prependAll(Collection<Envelope> envelopes) {
+    if (envelopes.isEmpty()) {
+      return;
+    }
+    if (prepended == null) {
+      prepended = new ArrayDeque<>(envelopes.size());
+    }
+    // The new ones go before anything prepended earlier but not yet processed.
+    Object[] arr = envelopes.toArray();
+    for (int i = arr.length - 1; i >= 0; i--) {
+      prepended.addFirst((Envelope) arr[i]);
+    }
+  }
+
+  // ---------------------------------------------------------------- state transitions
+
+  /** Running thread: one more reason not to process user messages. */
+  public void suspend() {
+    for (; ; ) {
+      int s = lvStatus();
+      if (MailboxStatus.isClosed(s) || casStatus(s, s + SUSPEND_UNIT)) {
+        return;
+      }
+    }
+  }
+
+  /** Running thread: one reason less; user messages flow again when none is left. */
+  public void resume() {
+    for (; ; ) {
+      int s = lvStatus();
+      if (MailboxStatus.isClosed(s) || !MailboxStatus.isSuspended(s)) {
+        return;
+      }
+      if (casStatus(s, s - SUSPEND_UNIT)) {
+        return;
+      }
+    }
+  }
+
+  /** Running thread, once: the actor terminated. Pending and later messages go to dead letters. */
+  public void close() {
+    for (; ; ) {
+      int s = lvStatus();
+      if (casStatus(s, (s & SCHEDULED) | CLOSED)) {
+        return;
+      }
+    }
+  }
+
+  /** @return whether the mailbox is closed */
+  public boolean isClosed() {
+    return MailboxStatus.isClosed(lvStatus());
+  }
+
+  /** @return whether user messages are on hold */
+  public boolean isSuspended() {
+    return MailboxStatus.isSuspended(lvStatus());
+  }
+
+  /** @return an O(1) hint of the number of queued user messages (see {@link MessageQueue}) */
+  public int sizeHint() {
+    return queue.sizeHint();
+  }
+
+  /** @return whether user messages may be waiting (hint) */
+  public boolean hasMessages() {
+    return queue.hasMessages();
+  }
+
+  /** @return whether the mailbox is queued or running on a thread (hint) */
+  public boolean isScheduled() {
+    return MailboxStatus.isScheduled(lvStatus());
+  }
+
+  private void setAsIdle() {
+    for (; ; ) {
+      int s = lvStatus();
+      if (casStatus(s, s & ~SCHEDULED)) {
+        return;
+      }
+    }
+  }
+
+  /** Called by the dispatcher when its executor refused the mailbox (it is shutting down). */
+  void rejected() {
+    setAsIdle();
+  }
+
+  // ---------------------------------------------------------------- accessors
+
+  /** Volatile load: the status decides whether to schedule, so it must be current. */
+  private int lvStatus() {
+    return (int) STATUS.getVolatile(this);
+  }
+
+  /** Full-fence CAS: orders our enqueue before, and the re-check after, each transition. */
+  private boolean casStatus(int expect, int update) {
+    return STATUS.compareAndSet(this, expect, update);
+  }
+
+  /** Volatile load of the system stack head. */
+  private SysNode lvSystem() {
+    return (SysNode) SYSTEM.getVolatile(this);
+  }
+
+  /** Full-fence CAS: publishes the node and its {@code next}. */
+  private boolean casSystem(SysNode expect, SysNode update) {
+    return SYSTEM.compareAndSet(this, expect, update);
+  }
+
+  /** Full-fence exchange: detaches the whole stack for the consumer. */
+  private SysNode xchgSystem() {
+    return (SysNode) SYSTEM.getAndSet(this, (SysNode) null);
+  }
+
+  // ---------------------------------------------------------------- executor integration
+
+  @Override
+  public int affinity() {
+    return affinity;
+  }
+
+  @Override
+  public void affinity(int stripe) {
+    this.affinity = stripe;
+  }
+
+  @Override
+  public Void getRawResult() {
+    return null;
+  }
+
+  @Override
+  protected void setRawResult(Void value) {}
+
+  /**
+   * Runs the mailbox on a fork-join worker. Returns {@code false} so the task never counts as
+   * completed and can be executed again.
+   */
+  @Override
+  protected boolean exec() {
+    run();
+    return false;
+  }
+}

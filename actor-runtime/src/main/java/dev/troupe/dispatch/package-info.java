@@ -1,0 +1,2 @@
+/** Mailbox and dispatcher types that users name in configuration. */
+package dev.troupe.dispatch;

@@ -1,0 +1,27 @@
+package dev.troupe.executors;
+
+/**
+ * Spins with {@link Thread#onSpinWait()}: the lowest wake-up latency, one core busy per idle
+ * worker. Stateless, so one instance may be shared.
+ */
+public final class BusySpinIdleStrategy implements IdleStrategy {
+
+  /** A shared instance. */
+  public static final BusySpinIdleStrategy INSTANCE = new BusySpinIdleStrategy();
+
+  /** Creates a busy-spin strategy. */
+  public BusySpinIdleStrategy() {}
+
+  @Override
+  public void idle() {
+    Thread.onSpinWait();
+  }
+
+  @Override
+  public void reset() {}
+
+  @Override
+  public String toString() {
+    return "BusySpinIdleStrategy";
+  }
+}
