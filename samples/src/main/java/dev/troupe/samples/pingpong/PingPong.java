@@ -1,0 +1,236 @@
+package dev.troupe.samples.pingpong;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Props;
+import dev.troupe.samples.Flags;
+import dev.troupe.samples.Sample;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * N pairs of actors ping-ponging on one dispatcher for a few seconds; prints messages per second.
+ *
+ * <pre>
+ * java -jar samples/target/troupe-samples.jar pingpong --pairs 4 --throughput 20 --executor affinity --seconds 5
+ * </pre>
+ *
+ * This is a demo, not a benchmark: for numbers to compare, use {@code PingPongThroughput} in the
+ * JMH suite ({@code bench}), which runs the same workload on Apache Pekko side by side.
+ */
+public final class PingPong implements Sample {
+  private static final Set<String> FLAGS =
+      Set.of("pairs", "throughput", "executor", "seconds", "in-flight", "help");
+  private static final Set<String> EXECUTORS = Set.of("affinity", "fork-join", "thread-pool");
+
+  /** The ball. */
+  public enum Ball {
+    /** Sent by the pinger. */
+    PING,
+    /** Sent back by the ponger. */
+    PONG
+  }
+
+  /** Sends pings while the run lasts and counts the pongs. */
+  static final class Pinger extends AbstractActor {
+    private final ActorRef ponger;
+    private final Run run;
+    private final AtomicLong published;
+    private long count;
+
+    Pinger(ActorRef ponger, Run run, AtomicLong published) {
+      this.ponger = ponger;
+      this.run = run;
+      this.published = published;
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .matchEquals(Ball.PONG, b -> {
+            if ((++count & 1023) == 0) {
+              published.lazySet(count); // a release store every 1024 pongs: cheap, good enough
+            }
+            if (run.running) {
+              ponger.tell(Ball.PING, getSelf());
+            } else {
+              published.lazySet(count);
+            }
+          })
+          .match(Integer.class, inFlight -> {
+            for (int i = 0; i < inFlight; i++) {
+              ponger.tell(Ball.PING, getSelf());
+            }
+          })
+          .build();
+    }
+  }
+
+  /** Answers every ping. */
+  static final class Ponger extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder().matchEquals(Ball.PING, b -> getSender().tell(Ball.PONG, getSelf())).build();
+    }
+  }
+
+  /** Whether the run goes on; read by every pinger. */
+  static final class Run {
+    volatile boolean running = true;
+  }
+
+  @Override
+  public String name() {
+    return "pingpong";
+  }
+
+  @Override
+  public String description() {
+    return "N actor pairs ping-ponging; prints messages/s (flags: --pairs --throughput --executor --seconds --in-flight)";
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out) throws Exception {
+    Flags f;
+    try {
+      f = new Flags(args, FLAGS);
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      return 2;
+    }
+    if (f.help()) {
+      out.println("pingpong flags:");
+      out.println("  --pairs N        actor pairs (default: 2 per core)");
+      out.println("  --throughput N   messages per actor per scheduling (default 5)");
+      out.println("  --executor E     affinity | fork-join | thread-pool (default affinity)");
+      out.println("  --seconds N      measured seconds after a 1 s warm-up (default 5)");
+      out.println("  --in-flight N    messages in flight per pair (default 1)");
+      return 0;
+    }
+    int pairs;
+    int throughput;
+    String executor;
+    int seconds;
+    int inFlight;
+    try {
+      pairs = f.intValue("pairs", 2 * Runtime.getRuntime().availableProcessors(), 1);
+      throughput = f.intValue("throughput", 5, 1);
+      executor = f.choice("executor", "affinity", EXECUTORS);
+      seconds = f.intValue("seconds", 5, 1);
+      inFlight = f.intValue("in-flight", 1, 1);
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      return 2;
+    }
+    Result r = measure(pairs, throughput, executor, seconds, inFlight, out);
+    out.printf("%d pairs, throughput %d, %s executor: %,.0f messages/s on average%n",
+        pairs, throughput, executor, r.messagesPerSecond());
+    return 0;
+  }
+
+  /**
+   * The outcome of a run.
+   *
+   * @param messages messages sent (pings + pongs) during the measured seconds
+   * @param seconds the measured time
+   */
+  public record Result(long messages, double seconds) {
+    /** @return messages per second */
+    public double messagesPerSecond() {
+      return messages / seconds;
+    }
+  }
+
+  /**
+   * Runs the ping-pong.
+   *
+   * @param pairs actor pairs
+   * @param throughput the dispatcher's throughput
+   * @param executor affinity | fork-join | thread-pool
+   * @param seconds measured seconds
+   * @param inFlight messages in flight per pair
+   * @param out where per-second figures go
+   * @return the measured result
+   * @throws Exception on failure
+   */
+  public static Result measure(
+      int pairs, int throughput, String executor, int seconds, int inFlight, PrintStream out)
+      throws Exception {
+    ActorSystem system = ActorSystem.create("pingpong", dispatcherConfig(throughput, executor));
+    Run run = new Run();
+    List<AtomicLong> counters = new ArrayList<>();
+    try {
+      List<ActorRef> pingers = new ArrayList<>();
+      for (int i = 0; i < pairs; i++) {
+        ActorRef ponger =
+            system.actorOf(Props.create(Ponger.class).withDispatcher("pingpong-dispatcher"), "ponger-" + i);
+        AtomicLong c = new AtomicLong();
+        counters.add(c);
+        pingers.add(
+            system.actorOf(
+                Props.create(Pinger.class, ponger, run, c).withDispatcher("pingpong-dispatcher"),
+                "pinger-" + i));
+      }
+      for (ActorRef p : pingers) {
+        p.tell(inFlight, ActorRef.noSender());
+      }
+      TimeUnit.SECONDS.sleep(1); // warm-up
+      long start = System.nanoTime();
+      long startCount = total(counters);
+      long last = startCount;
+      long lastTime = start;
+      for (int s = 1; s <= seconds; s++) {
+        long target = start + TimeUnit.SECONDS.toNanos(s);
+        long wait;
+        while ((wait = target - System.nanoTime()) > 0) {
+          TimeUnit.NANOSECONDS.sleep(wait);
+        }
+        long now = System.nanoTime();
+        long c = total(counters);
+        out.printf("  second %d: %,.0f messages/s%n", s, 2.0 * (c - last) * 1e9 / (now - lastTime));
+        last = c;
+        lastTime = now;
+      }
+      long end = System.nanoTime();
+      long messages = 2 * (total(counters) - startCount);
+      return new Result(messages, (end - start) / 1e9);
+    } finally {
+      run.running = false;
+      system.terminate().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /**
+   * The {@code pingpong-dispatcher} section: the chosen executor sized to the cores (the defaults
+   * of fork-join and thread-pool start 8 threads, too many for a ping-pong on a small machine).
+   */
+  static Config dispatcherConfig(int throughput, String executor) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    String section =
+        switch (executor) {
+          case "fork-join" -> "executor = fork-join-executor\n"
+              + "fork-join-executor { parallelism-min = 1, parallelism-max = " + cores + " }";
+          case "thread-pool" -> "executor = thread-pool-executor\n"
+              + "thread-pool-executor { core-pool-size-min = 1, core-pool-size-factor = 1.0, "
+              + "core-pool-size-max = " + cores + " }";
+          default -> "executor = affinity-pool-executor";
+        };
+    return ConfigFactory.parseString(
+        "pingpong-dispatcher { throughput = " + throughput + "\n" + section + " }");
+  }
+
+  private static long total(List<AtomicLong> counters) {
+    long t = 0;
+    for (AtomicLong c : counters) {
+      t += c.get();
+    }
+    return t;
+  }
+}

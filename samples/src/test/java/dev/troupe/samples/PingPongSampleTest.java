@@ -1,0 +1,49 @@
+package dev.troupe.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class PingPongSampleTest {
+
+  private static String run(int expectedExit, String... args) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    int exit = Main.run(args, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertEquals(expectedExit, exit, "exit code; output was:\n" + out);
+    return out;
+  }
+
+  @Test
+  void launcherWithoutArgumentsListsTheSamples() throws Exception {
+    String out = run(0);
+    assertTrue(out.contains("pingpong"), out);
+  }
+
+  @Test
+  void unknownSampleIsReportedWithTheList() throws Exception {
+    String out = run(2, "no-such-sample");
+    assertTrue(out.contains("unknown sample 'no-such-sample'") && out.contains("pingpong"), out);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"affinity", "fork-join", "thread-pool"})
+  void pingpongRunsOnEveryExecutorAndReportsThroughput(String executor) throws Exception {
+    String out = run(0, "pingpong", "--pairs", "2", "--seconds", "1", "--executor", executor, "--in-flight", "2");
+    assertTrue(out.contains("second 1:") && out.contains("messages/s on average"), out);
+    assertTrue(!out.contains(" 0 messages/s on average"), "no messages were exchanged:\n" + out);
+  }
+
+  @Test
+  void badFlagsGetAClearMessage() throws Exception {
+    assertTrue(run(2, "pingpong", "--pairs", "zero").contains("--pairs must be a whole number"));
+    assertTrue(run(2, "pingpong", "--executor", "magic").contains("--executor must be one of"));
+    assertTrue(run(2, "pingpong", "--bogus", "1").contains("unknown flag --bogus"));
+  }
+}
