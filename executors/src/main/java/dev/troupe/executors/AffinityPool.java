@@ -140,6 +140,8 @@ public final class AffinityPool extends AbstractExecutorService {
   private final int id = POOL_IDS.incrementAndGet();
   final AffinityWorker[] workers;
   final IdleWorkers idleWorkers = new IdleWorkers();
+  /** Whether idle workers steal from loaded stripes (and busy ones call for help). */
+  final boolean workStealing;
   private final QueueSelector selector;
   private final RejectionHandler rejectionHandler;
   private final Consumer<? super Throwable> errorHandler;
@@ -150,6 +152,7 @@ public final class AffinityPool extends AbstractExecutorService {
   private AffinityPool(Builder b, Supplier<? extends IdleStrategy> idle, QueueSelector selector) {
     int n = b.parallelism;
     this.selector = selector;
+    this.workStealing = b.workStealing;
     this.rejectionHandler = b.rejectionHandler;
     this.errorHandler = b.errorHandler;
     this.terminated = new CountDownLatch(n);
@@ -171,7 +174,7 @@ public final class AffinityPool extends AbstractExecutorService {
 
   /**
    * Returns a builder with the defaults: parallelism = available processors, taskQueueSize 512,
-   * idleCpuLevel 5, fairDistributionThreshold 128, non-daemon threads named
+   * idleCpuLevel 5, fairDistributionThreshold 128, work stealing on, non-daemon threads named
    * {@code troupe-affinity-pool-<pool>-<n>}, {@link RejectionHandler#lossless()}, the default
    * selector, and the running thread's uncaught-exception handler as error handler.
    *
@@ -454,6 +457,7 @@ public final class AffinityPool extends AbstractExecutorService {
     private int idleCpuLevel = IdleStrategies.DEFAULT_CPU_LEVEL;
     private Supplier<? extends IdleStrategy> idleStrategy;
     private int fairDistributionThreshold = 128;
+    private boolean workStealing = true;
     private ThreadFactory threadFactory;
     private RejectionHandler rejectionHandler = RejectionHandler.lossless();
     private QueueSelector queueSelector;
@@ -532,6 +536,20 @@ public final class AffinityPool extends AbstractExecutorService {
                 + AffinityFirstSelector.MAX_THRESHOLD + ", was " + fairDistributionThreshold);
       }
       this.fairDistributionThreshold = fairDistributionThreshold;
+      return this;
+    }
+
+    /**
+     * Enables or disables work stealing. Without it a task runs only on the stripe it was placed
+     * on (strict affinity, as long as its worker is busy its queue waits); with it (the default)
+     * idle workers take tasks from loaded stripes, including a single task from a worker that has
+     * not finished a task for over a millisecond (busy in a long task, or descheduled).
+     *
+     * @param workStealing whether idle workers steal; default {@code true}
+     * @return this builder
+     */
+    public Builder workStealing(boolean workStealing) {
+      this.workStealing = workStealing;
       return this;
     }
 

@@ -268,9 +268,6 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
           Thread.interrupted(); // a stray interrupt must not leak into the next task
         }
         runTask(task);
-        if (stolen) {
-          incrementTasksStolen();
-        }
         continue;
       }
       if (runState != AffinityPool.RUNNING) {
@@ -333,7 +330,7 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
    * some peer is idle.
    */
   private void callForHelpIfBacklogged() {
-    if (pool.idleWorkers.lv() > 0 && backlog() >= STEAL_MIN_BACKLOG) {
+    if (pool.workStealing && pool.idleWorkers.lv() > 0 && backlog() >= STEAL_MIN_BACKLOG) {
       pool.wakeOneIdle(index);
     }
   }
@@ -344,13 +341,6 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     return overflow.isEmpty() ? size : size + queue.capacity();
   }
 
-  /**
-   * Takes one task from the most loaded other stripe (the last victim first, while it still has a
-   * backlog) and binds it to this stripe. A stripe is a victim if it holds at least {@link
-   * #STEAL_MIN_BACKLOG} tasks, or one task behind a worker stuck in a long task (see {@link
-   * #stealableLoad}). MPMC polls make a task's removal exclusive, so a stolen task is never also
-   * run by its owner.
-   */
   /**
    * The peer's backlog, except that a single queued task counts as stealable only while the peer
    * is RUNNING without having finished a task for {@link #STUCK_NANOS}: a peer that just ran dry
@@ -372,10 +362,17 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     return now - seenSince[i] >= STUCK_NANOS ? STEAL_MIN_BACKLOG : load;
   }
 
+  /**
+   * Takes one task from the most loaded other stripe (the last victim first, while it still has a
+   * backlog) and binds it to this stripe. A stripe is a victim if it holds at least {@link
+   * #STEAL_MIN_BACKLOG} tasks, or one task behind a worker stuck in a long task (see {@link
+   * #stealableLoad}). MPMC polls make a task's removal exclusive, so a stolen task is never also
+   * run by its owner.
+   */
   private Runnable steal() {
     AffinityWorker[] workers = pool.workers;
     int n = workers.length;
-    if (n == 1) {
+    if (n == 1 || !pool.workStealing) {
       return null;
     }
     AffinityWorker victim = null;
@@ -406,6 +403,7 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
       return null;
     }
     lastVictim = victim.index;
+    incrementTasksStolen();
     if (task instanceof Affine) {
       ((Affine) task).affinity(index); // plain racy write: see Affine
     }

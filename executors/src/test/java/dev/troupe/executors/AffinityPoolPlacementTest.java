@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Timeout;
 class AffinityPoolPlacementTest {
 
   private final RecordingThreadFactory threads = new RecordingThreadFactory("placement");
+  // No stealing: on a loaded machine a descheduled owner looks stuck, and a thief may rightly take
+  // its single task; placement itself is what these tests pin.
   private final AffinityPool pool =
-      AffinityPool.builder().parallelism(4).threadFactory(threads).build();
+      AffinityPool.builder().parallelism(4).workStealing(false).threadFactory(threads).build();
 
   @AfterEach
   void shutdown() throws InterruptedException {

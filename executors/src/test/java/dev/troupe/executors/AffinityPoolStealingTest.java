@@ -84,6 +84,51 @@ class AffinityPoolStealingTest {
   }
 
   @Test
+  void withoutWorkStealingTasksWaitForTheirOwnStripe() throws Exception {
+    RecordingThreadFactory threads = new RecordingThreadFactory("no-steal");
+    AffinityPool pool =
+        AffinityPool.builder().parallelism(2).workStealing(false).threadFactory(threads).build();
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AffineTask blocker =
+        new AffineTask() {
+          @Override
+          public void run() {
+            started.countDown();
+            try {
+              release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        };
+    blocker.affinity(0);
+    pool.execute(blocker);
+    assertTrue(started.await(5, TimeUnit.SECONDS), "blocker started on stripe 0");
+    Set<Thread> ranOn = ConcurrentHashMap.newKeySet();
+    CountDownLatch done = new CountDownLatch(20);
+    for (int i = 0; i < 20; i++) {
+      AffineTask t =
+          new AffineTask() {
+            @Override
+            public void run() {
+              ranOn.add(Thread.currentThread());
+              done.countDown();
+            }
+          };
+      t.affinity(0);
+      pool.execute(t);
+    }
+    // A bounded negative check: stripe 1 idles with a 10 ms maximum park, so 50 ms is plenty.
+    assertTrue(!done.await(50, TimeUnit.MILLISECONDS), "nothing ran while stripe 0 was blocked");
+    release.countDown();
+    assertTrue(done.await(5, TimeUnit.SECONDS), "all ran once stripe 0 was free");
+    TestSupport.shutdownAndVerify(pool, threads);
+    assertEquals(Set.of(threads.threads.get(0)), ranOn, "only on stripe 0");
+    assertEquals(0, pool.stolenTaskCount(), "nothing stolen");
+  }
+
+  @Test
   void anIdleWorkerStealsFromAStripeWhoseWorkerIsBlockedAndRebindsTheTasks() throws Exception {
     RecordingThreadFactory threads = new RecordingThreadFactory("blocked");
     AffinityPool pool = AffinityPool.builder().parallelism(2).threadFactory(threads).build();

@@ -14,7 +14,7 @@ import org.jctools.queues.atomic.MpscAtomicArrayQueue;
  * consumer thread. Run it with:
  *
  * <pre>
- * mvn -q -pl executors test-compile exec:java ... or simply:
+ * mvn -q -pl executors test-compile
  * java -cp executors/target/classes:executors/target/test-classes:$HOME/.m2/repository/org/jctools/jctools-core/4.0.5/jctools-core-4.0.5.jar \
  *     dev.troupe.executors.QueueChoiceMeasurement
  * </pre>

@@ -20,6 +20,7 @@ import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Procedure;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.ReceiveTimeout;
+import dev.troupe.actor.StashOverflowException;
 import dev.troupe.actor.SupervisorStrategy;
 import dev.troupe.actor.Terminated;
 import dev.troupe.actor.UnhandledMessage;
