@@ -104,7 +104,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   private Envelope current;
   private boolean currentStashed;
   private boolean failed;
-  private Object failedMessage;
+  private Envelope failedEnvelope; // a copy: preRestart sees the message and its sender
   private Throwable pendingRecreate;
   private DeathWatch watch;
   private ArrayDeque<Envelope> stash;
@@ -144,8 +144,8 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     Object message = envelope.message();
     current = envelope;
     try {
-      if (message instanceof Terminated t) {
-        receiveTerminated(t);
+      if (message instanceof WatchedTerminated w) {
+        receiveTerminated(w.terminated());
       } else if (message instanceof ReceiveTimeoutTick tick) {
         receiveTimeoutTick(tick);
       } else if (message == PoisonPill.getInstance()) {
@@ -158,7 +158,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
         actor.unhandled(message);
       }
     } catch (Throwable t) {
-      handleInvokeFailure(t, message);
+      handleInvokeFailure(t, envelope);
     } finally {
       if (receiveTimeoutNanos != 0 && !(message instanceof NotInfluenceReceiveTimeout)) {
         lastActivityNanos = system.nanoTime();
@@ -311,19 +311,19 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       behavior = null;
       initialBehavior = null;
       behaviorStack = null;
-      failedMessage = null;
+      failedEnvelope = null;
     }
   }
 
   // =============================================================== supervision
 
-  private void handleInvokeFailure(Throwable cause, Object message) {
+  private void handleInvokeFailure(Throwable cause, Envelope failedOn) {
     if (failed || state == TERMINATED) {
       system.log.error(cause, "{} failed again while its failure was being handled", self.path());
       return;
     }
     failed = true;
-    failedMessage = message;
+    failedEnvelope = failedOn == null ? null : new Envelope(failedOn.message(), failedOn.sender());
     mailbox.suspend();
     forEachChild(c -> c.sendSystemMessage(SystemMessages.SUSPEND));
     parent.sendSystemMessage(new Failed(self, cause, self.path().uid()));
@@ -402,7 +402,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     }
     if (cause != null) {
       failed = false;
-      failedMessage = null;
+      failedEnvelope = null;
     }
     mailbox.resume();
     forEachChild(c -> c.sendSystemMessage(new Resume(null)));
@@ -414,11 +414,15 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     }
     Actor failedActor = actor;
     if (failedActor != null) {
+      Envelope failedOn = failedEnvelope;
+      current = failedOn; // getSender() in preRestart is the failed message's sender (retry idiom)
       try {
         unstashAll();
-        failedActor.preRestart(cause, Optional.ofNullable(failedMessage));
+        failedActor.preRestart(cause, Optional.ofNullable(failedOn == null ? null : failedOn.message()));
       } catch (Throwable t) {
         system.log.error(t, "preRestart of {} failed; restarting anyway", self.path());
+      } finally {
+        current = null;
       }
     }
     cancelReceiveTimeout();
@@ -426,7 +430,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     behavior = null;
     initialBehavior = null;
     behaviorStack = null;
-    failedMessage = null;
+    failedEnvelope = null;
     if (hasStoppingChildren()) {
       pendingRecreate = cause; // finish once the children stopped in preRestart are gone
     } else {
@@ -615,7 +619,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
           self.tell(custom, dead);
         } else {
           watch.queuedTerminated(dead);
-          self.tell(new Terminated(dead, d.existenceConfirmed(), d.addressTerminated()), dead);
+          self.tell(
+              new WatchedTerminated(new Terminated(dead, d.existenceConfirmed(), d.addressTerminated())),
+              dead);
         }
       }
     }
@@ -703,6 +709,13 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       scheduleTimeoutCheck(receiveTimeoutNanos - idle);
     }
   }
+
+  /**
+   * A death-watch notification queued behind the dead actor's earlier messages. The wrapper tells
+   * it apart from a {@code Terminated} that user code sends or forwards (an ordinary message):
+   * only this one is dropped if the actor unwatched in the meantime.
+   */
+  record WatchedTerminated(Terminated terminated) {}
 
   /** The scheduler's nudge; not a user-visible message and never resets the timeout. */
   record ReceiveTimeoutTick(int generation) implements NotInfluenceReceiveTimeout {}

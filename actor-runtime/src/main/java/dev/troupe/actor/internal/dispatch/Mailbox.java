@@ -84,7 +84,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
    */
   public void enqueue(Envelope e) {
     if (queue.offer(e)) {
-      trySchedule(true, false);
+      trySchedule(true, false, false);
     } else {
       owner.deadLetter(e.message, e.sender);
     }
@@ -102,7 +102,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       head = lvSystem();
       n.next = head; // plain: published by the CAS below
     } while (!casSystem(head, n));
-    trySchedule(false, true);
+    trySchedule(false, true, false);
   }
 
   /**
@@ -111,8 +111,9 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
    *
    * @param hasMessageHint the caller just enqueued a user message
    * @param hasSystemMessageHint the caller just enqueued a system message
+   * @param afterRun the caller is this mailbox's own run, rescheduling what is left
    */
-  void trySchedule(boolean hasMessageHint, boolean hasSystemMessageHint) {
+  void trySchedule(boolean hasMessageHint, boolean hasSystemMessageHint, boolean afterRun) {
     for (; ; ) {
       int s = lvStatus();
       if (MailboxStatus.isScheduled(s)) {
@@ -130,6 +131,9 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
         return;
       }
       if (casStatus(s, s | SCHEDULED)) {
+        if (afterRun) {
+          yieldToSubmissions();
+        }
         dispatcher.execute(this);
         return;
       }
@@ -151,13 +155,27 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       setAsIdle();
       // Re-check after the full fence of setAsIdle: a producer that enqueued during the run and
       // saw SCHEDULED relied on us. Prepended messages are ours alone, so check them here too.
+      // (a suspended mailbox ignores the hint; a closed one drains them to dead letters)
       boolean prependedLeft = prepended != null && !prepended.isEmpty();
-      trySchedule(prependedLeft && canProcess(), false);
+      trySchedule(prependedLeft, false, true);
     }
   }
 
-  private boolean canProcess() {
-    return MailboxStatus.canProcessUserMessages(lvStatus());
+  /**
+   * A fork-join worker runs its own queue before external submissions, and our resubmission from
+   * our own run is a push onto that queue: without this, an actor with a long queue would keep
+   * the thread (batch after batch) while mailboxes submitted from outside wait, so {@code
+   * throughput} would not give the thread to anyone. In FIFO mode, moving one waiting external
+   * submission onto the local queue ahead of us lets it run before our next batch.
+   */
+  private static void yieldToSubmissions() {
+    java.util.concurrent.ForkJoinPool pool = getPool();
+    if (pool != null && pool.getAsyncMode()) {
+      ForkJoinTask<?> waiting = pollSubmission();
+      if (waiting != null) {
+        waiting.fork();
+      }
+    }
   }
 
   private void processMailbox() {
