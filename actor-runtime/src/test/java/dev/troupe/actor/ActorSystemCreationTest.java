@@ -1,0 +1,114 @@
+package dev.troupe.actor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** ActorSystem.create: runtime discovery, configuration sources and precedence, names. */
+class ActorSystemCreationTest {
+  private final TestSupport.Systems systems = new TestSupport.Systems();
+
+  @AfterEach
+  void tearDown() {
+    System.clearProperty("troupe-test.source");
+    ConfigFactory.invalidateCaches();
+    systems.close();
+  }
+
+  @Test
+  void createFindsTheRuntimeThroughTheServiceLoader() {
+    String name = TestSupport.uniqueName("discover");
+    ActorSystem sys = systems.track(ActorSystem.create(name));
+    assertEquals(name, sys.name());
+    assertEquals(name, sys.settings().name());
+    assertEquals("troupe://" + name, sys.address().toString());
+    assertTrue(sys.getClass().getName().startsWith("dev.troupe.actor.internal."), sys.getClass().getName());
+    assertEquals("troupe://" + name + "/user/x", sys.child("x").toString());
+  }
+
+  @Test
+  void createWithANameLoadsApplicationConfAndReferenceConf() {
+    ActorSystem sys = systems.track(ActorSystem.create(TestSupport.uniqueName("appconf")));
+    assertEquals("application.conf", sys.settings().config().getString("troupe-test.source"));
+    assertEquals(5, sys.settings().config().getInt("troupe.actor.default-dispatcher.throughput"), "reference.conf");
+  }
+
+  @Test
+  void anExplicitConfigIsUsedWithReferenceConfAsFallback() {
+    ActorSystem sys = systems.create("explicit",
+        "troupe-test.source = explicit\ntroupe.actor.default-dispatcher.throughput = 9");
+    assertEquals("explicit", sys.settings().config().getString("troupe-test.source"));
+    assertEquals(9, sys.settings().config().getInt("troupe.actor.default-dispatcher.throughput"));
+    assertEquals("10ms", sys.settings().config().getString("troupe.scheduler.tick-duration"), "reference.conf fallback");
+    assertFalse(sys.settings().config().hasPath("troupe-test.only-in-application-conf"),
+        "an explicit config replaces application.conf");
+  }
+
+  @Test
+  void systemPropertiesOverrideBothApplicationConfAndAnExplicitConfig() {
+    System.setProperty("troupe-test.source", "system-property");
+    ConfigFactory.invalidateCaches();
+    ActorSystem a = systems.track(ActorSystem.create(TestSupport.uniqueName("dprop")));
+    ActorSystem b = systems.create("dprop2", "troupe-test.source = explicit");
+    assertEquals("system-property", a.settings().config().getString("troupe-test.source"));
+    assertEquals("system-property", b.settings().config().getString("troupe-test.source"));
+  }
+
+  @Test
+  void aSystemPropertyCanTuneTheRuntime() throws Throwable {
+    System.setProperty("troupe-test.source", "ignored");
+    ActorSystem sys;
+    try {
+      System.setProperty("troupe.actor.default-dispatcher.throughput", "1");
+      ConfigFactory.invalidateCaches();
+      sys = systems.create("dtune");
+    } finally {
+      System.clearProperty("troupe.actor.default-dispatcher.throughput");
+      ConfigFactory.invalidateCaches();
+    }
+    assertEquals(1, sys.settings().config().getInt("troupe.actor.default-dispatcher.throughput"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "has space", "a/b", "-leading", "näme", "sys@host", "a.b"})
+  void anInvalidSystemNameIsAnIllegalArgumentException(String name) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> systems.track(ActorSystem.create(name)));
+    assertTrue(e.getMessage().contains(name), e.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> systems.track(ActorSystem.create(name, ConfigFactory.empty())));
+  }
+
+  @Test
+  void aNullConfigIsRejectedAtTheCall() {
+    assertThrows(NullPointerException.class, () -> systems.track(ActorSystem.create("nullconfig", null)));
+  }
+
+  @Test
+  void anUnsupportedProviderIsAConfigurationExceptionNamingTheKey() {
+    ConfigurationException e = assertThrows(ConfigurationException.class,
+        () -> systems.create("badprovider", "troupe.actor.provider = carrier-pigeon"));
+    assertTrue(e.getMessage().contains("troupe.actor.provider"), e.getMessage());
+  }
+
+  @Test
+  void theSystemLogAndUptimeAreAvailable() {
+    ActorSystem sys = systems.create("misc");
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    try {
+      sys.log().info("hello from {}", sys.name());
+      sys.log().debug("debug {}", 1);
+    } catch (Throwable t) {
+      failure.set(t);
+    }
+    assertEquals(null, failure.get());
+    assertFalse(sys.uptime().isNegative());
+  }
+}
