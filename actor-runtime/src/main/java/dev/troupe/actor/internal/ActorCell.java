@@ -604,6 +604,15 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     return w;
   }
 
+  /**
+   * The sizes of the death-watch state, for leak tests; read it only after the actor quiesced
+   * (e.g. after it answered a message), as it belongs to the actor's thread.
+   */
+  int[] watchCounts() {
+    DeathWatch w = watch;
+    return w == null ? new int[3] : w.counts();
+  }
+
   private void addWatcher(Watch w) {
     if (w.watchee() == self && w.watcher() != self) {
       watchState().addWatcher(w.watcher());

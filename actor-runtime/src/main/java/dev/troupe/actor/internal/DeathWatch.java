@@ -71,6 +71,15 @@ final class DeathWatch {
     }
   }
 
+  /** @return {watching, watched by, Terminated queued}: for leak tests */
+  int[] counts() {
+    return new int[] {
+      watching.size(),
+      watchedBy == null ? 0 : watchedBy.size(),
+      terminatedQueued == null ? 0 : terminatedQueued.size()
+    };
+  }
+
   void unwatchAll(InternalActorRef self) {
     for (ActorRef w : watching.keySet()) {
       InternalActorRef.internal(w).sendSystemMessage(new SystemMessages.Unwatch(InternalActorRef.internal(w), self));
