@@ -202,6 +202,8 @@ class SupervisionTest {
     ActorRef wa = child(kit, p, Props.create(Worker.class, system.deadLetters(), a), "a");
     ActorRef wb = child(kit, p, Props.create(Worker.class, system.deadLetters(), b), "b");
     kit.send(wb, "inc");
+    kit.send(wb, "state");
+    kit.expectMsg(1); // processed by the first instance before anything fails
     kit.send(wa, "boom");
     kit.send(wa, "id");
     kit.expectMsg(2);
@@ -218,6 +220,8 @@ class SupervisionTest {
     ActorRef wa = child(kit, p, Props.create(Worker.class, system.deadLetters(), new AtomicInteger()), "a");
     ActorRef wb = child(kit, p, Props.create(Worker.class, system.deadLetters(), b), "b");
     kit.send(wb, "inc");
+    kit.send(wb, "state");
+    kit.expectMsg(1);
     kit.send(wa, "boom");
     kit.send(wa, "id");
     kit.expectMsg(2);
