@@ -1,0 +1,38 @@
+package dev.troupe.bench.pingpong;
+
+import dev.troupe.bench.common.Impl;
+
+/**
+ * One side of {@code PingPongThroughput}: {@code pairs} pinger/ponger pairs on one dispatcher. Each
+ * pinger keeps {@code inFlight} pings outstanding; each pong that arrives triggers the next ping
+ * until the pair has done its round trips, then the pinger completes the invocation.
+ */
+public interface PingPongDriver {
+
+  /**
+   * Starts the system and the actors.
+   *
+   * @param pairs pinger/ponger pairs
+   * @param throughput the dispatcher's throughput
+   * @param inFlight pings outstanding per pair
+   */
+  void setup(int pairs, int throughput, int inFlight);
+
+  /**
+   * Runs one invocation and waits for it (bounded).
+   *
+   * @param roundTripsPerPair round trips each pair does
+   */
+  void runIteration(int roundTripsPerPair);
+
+  /** Terminates the system (bounded). */
+  void teardown();
+
+  /**
+   * @param impl which implementation
+   * @return its driver
+   */
+  static PingPongDriver create(Impl impl) {
+    return impl == Impl.TROUPE ? new TroupePingPong() : new PekkoPingPong(impl);
+  }
+}
