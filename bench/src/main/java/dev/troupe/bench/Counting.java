@@ -2,22 +2,17 @@ package dev.troupe.bench;
 
 import dev.troupe.bench.common.Impl;
 import dev.troupe.bench.savina.PekkoCounting;
+import dev.troupe.bench.savina.SavinaBenchmark;
 import dev.troupe.bench.savina.SavinaDriver;
 import dev.troupe.bench.savina.TroupeCounting;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -32,7 +27,6 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar Counting -f 2 -wi 3 -i 5 -r 1s}
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
@@ -40,33 +34,28 @@ import org.openjdk.jmh.annotations.Warmup;
     jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class Counting {
+public class Counting extends SavinaBenchmark {
   /** Increments per invocation (Savina N, scaled up 5x). */
   public static final int INCREMENTS = 5_000_000;
 
-  /** troupe | pekko | pekko-tuned (see {@link Impl}). */
-  @Param({"troupe", "pekko", "pekko-tuned"})
-  public String impl;
+  @Override
+  protected SavinaDriver troupe() {
+    return new TroupeCounting();
+  }
 
-  private SavinaDriver driver;
+  @Override
+  protected SavinaDriver pekko(Impl pekko) {
+    return new PekkoCounting(pekko);
+  }
 
-  @Setup(Level.Trial)
-  public void setup() {
-    Impl i = Impl.of(impl);
-    driver = i == Impl.TROUPE ? new TroupeCounting() : new PekkoCounting(i);
-    driver.setup(0);
+  @Override
+  protected int setupSize() {
+    return 0;
   }
 
   @Benchmark
   @OperationsPerInvocation(INCREMENTS)
   public void count() {
     driver.runIteration(INCREMENTS);
-  }
-
-  @TearDown(Level.Trial)
-  public void teardown() {
-    if (driver != null) {
-      driver.teardown();
-    }
   }
 }

@@ -2,22 +2,17 @@ package dev.troupe.bench;
 
 import dev.troupe.bench.common.Impl;
 import dev.troupe.bench.savina.PekkoThreadRing;
+import dev.troupe.bench.savina.SavinaBenchmark;
 import dev.troupe.bench.savina.SavinaDriver;
 import dev.troupe.bench.savina.TroupeThreadRing;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -32,7 +27,6 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar ThreadRing -f 2 -wi 3 -i 5 -r 1s}
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
@@ -40,36 +34,31 @@ import org.openjdk.jmh.annotations.Warmup;
     jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-public class ThreadRing {
+public class ThreadRing extends SavinaBenchmark {
   /** Ring members (Savina N). */
   public static final int RING = 100;
 
   /** Token hops per invocation (Savina R, scaled up 20x). */
   public static final int HOPS = 2_000_000;
 
-  /** troupe | pekko | pekko-tuned (see {@link Impl}). */
-  @Param({"troupe", "pekko", "pekko-tuned"})
-  public String impl;
+  @Override
+  protected SavinaDriver troupe() {
+    return new TroupeThreadRing();
+  }
 
-  private SavinaDriver driver;
+  @Override
+  protected SavinaDriver pekko(Impl pekko) {
+    return new PekkoThreadRing(pekko);
+  }
 
-  @Setup(Level.Trial)
-  public void setup() {
-    Impl i = Impl.of(impl);
-    driver = i == Impl.TROUPE ? new TroupeThreadRing() : new PekkoThreadRing(i);
-    driver.setup(RING);
+  @Override
+  protected int setupSize() {
+    return RING;
   }
 
   @Benchmark
   @OperationsPerInvocation(HOPS)
   public void ring() {
     driver.runIteration(HOPS);
-  }
-
-  @TearDown(Level.Trial)
-  public void teardown() {
-    if (driver != null) {
-      driver.teardown();
-    }
   }
 }
