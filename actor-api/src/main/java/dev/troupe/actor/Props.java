@@ -1,5 +1,6 @@
 package dev.troupe.actor;
 
+import dev.troupe.routing.RouterConfig;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
@@ -24,6 +25,7 @@ public final class Props {
   private final String dispatcher; // null = the default dispatcher
   private final String mailbox; // null = the dispatcher's or default mailbox
   private final Deploy deploy;
+  private final RouterConfig routerConfig; // null = not a router
 
   private Props(
       Class<? extends Actor> actorClass,
@@ -32,7 +34,8 @@ public final class Props {
       Object[] args,
       String dispatcher,
       String mailbox,
-      Deploy deploy) {
+      Deploy deploy,
+      RouterConfig routerConfig) {
     this.actorClass = actorClass;
     this.creator = creator;
     this.constructor = constructor;
@@ -40,6 +43,7 @@ public final class Props {
     this.dispatcher = dispatcher;
     this.mailbox = mailbox;
     this.deploy = deploy;
+    this.routerConfig = routerConfig;
   }
 
   /**
@@ -66,7 +70,7 @@ public final class Props {
               + ": it is a non-static inner class; declare it static");
     }
     Constructor<T> ctor = findConstructor(actorClass, a);
-    return new Props(actorClass, null, ctor, a, null, null, Deploy.local());
+    return new Props(actorClass, null, ctor, a, null, null, Deploy.local(), null);
   }
 
   /**
@@ -92,7 +96,7 @@ public final class Props {
                 + "); create it from a static method instead");
       }
     }
-    return new Props(actorClass, creator, null, new Object[0], null, null, Deploy.local());
+    return new Props(actorClass, creator, null, new Object[0], null, null, Deploy.local(), null);
   }
 
   private static <T> Constructor<T> findConstructor(Class<T> type, Object[] args) {
@@ -195,7 +199,8 @@ public final class Props {
    */
   public Props withDispatcher(String dispatcherId) {
     Objects.requireNonNull(dispatcherId, "dispatcherId");
-    return new Props(actorClass, creator, constructor, args, dispatcherId, mailbox, deploy);
+    return new Props(
+        actorClass, creator, constructor, args, dispatcherId, mailbox, deploy, routerConfig);
   }
 
   /**
@@ -206,7 +211,8 @@ public final class Props {
    */
   public Props withMailbox(String mailboxId) {
     Objects.requireNonNull(mailboxId, "mailboxId");
-    return new Props(actorClass, creator, constructor, args, dispatcher, mailboxId, deploy);
+    return new Props(
+        actorClass, creator, constructor, args, dispatcher, mailboxId, deploy, routerConfig);
   }
 
   /**
@@ -217,7 +223,26 @@ public final class Props {
    */
   public Props withDeploy(Deploy newDeploy) {
     Objects.requireNonNull(newDeploy, "deploy");
-    return new Props(actorClass, creator, constructor, args, dispatcher, mailbox, newDeploy);
+    return new Props(
+        actorClass, creator, constructor, args, dispatcher, mailbox, newDeploy, routerConfig);
+  }
+
+  /**
+   * These props behind a router: {@code actorOf} then returns a router ref whose routees are
+   * created from these props (pools) or looked up by path (groups). The routees use these props'
+   * dispatcher and mailbox; the router itself runs on the pool's router dispatcher.
+   *
+   * <pre>{@code
+   * ActorRef workers = system.actorOf(
+   *     Props.create(Worker.class).withRouter(new RoundRobinPool(5)), "workers");
+   * }</pre>
+   *
+   * @param router the router, e.g. {@code new RoundRobinPool(5)} or {@code
+   *     FromConfig.getInstance()}; {@code null} means no router (plain actor)
+   * @return new props
+   */
+  public Props withRouter(RouterConfig router) {
+    return new Props(actorClass, creator, constructor, args, dispatcher, mailbox, deploy, router);
   }
 
   /** @return the actor class */
@@ -245,12 +270,18 @@ public final class Props {
     return deploy;
   }
 
+  /** @return the router configuration, or {@code null} if these props create a plain actor */
+  public RouterConfig routerConfig() {
+    return routerConfig;
+  }
+
   @Override
   public String toString() {
     return "Props["
         + actorClass.getName()
         + (dispatcher == null ? "" : ", dispatcher=" + dispatcher)
         + (mailbox == null ? "" : ", mailbox=" + mailbox)
+        + (routerConfig == null ? "" : ", router=" + routerConfig)
         + "]";
   }
 }

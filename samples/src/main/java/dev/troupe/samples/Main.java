@@ -2,6 +2,8 @@ package dev.troupe.samples;
 
 import dev.troupe.samples.pingpong.PingPong;
 import dev.troupe.samples.quickstart.QuickStartSample;
+import dev.troupe.samples.routing.ResizerSample;
+import dev.troupe.samples.routing.WatchTheRoutees;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
@@ -11,7 +13,7 @@ import java.util.List;
  * arguments it lists the samples.
  */
 public final class Main {
-  static final List<Sample> SAMPLES = List.of(new PingPong(), new QuickStartSample());
+  static final List<Sample> SAMPLES = List.of(new PingPong(), new QuickStartSample(), new WatchTheRoutees(), new ResizerSample());
 
   private Main() {}
 

@@ -489,23 +489,33 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     Children c = childrenForUpdate();
     c.reserve(childName);
     LocalActorRef child;
+    RoutedActorRef routed = null; // props with a router: the child is a router cell behind this ref
     try {
       ActorPath path = self.path().child(childName).withUid(newUid());
-      child =
-          new LocalActorRef(
-              system,
-              path,
-              ref -> new ActorCell(system, ref, self, props, dispatcher, mailboxType));
-      c.init(childName, new ChildStats(child));
+      if (props.routerConfig() != null) {
+        routed = new RoutedActorRef(system, path, self, props);
+        child = routed.routerRef();
+      } else {
+        child =
+            new LocalActorRef(
+                system,
+                path,
+                ref -> new ActorCell(system, ref, self, props, dispatcher, mailboxType));
+      }
+      c.init(childName, new ChildStats(routed != null ? routed : child));
     } catch (RuntimeException | Error e) {
       c.unreserve(childName);
       throw e;
     }
-    child.cell().start();
+    if (routed != null) {
+      routed.start();
+    } else {
+      child.cell().start();
+    }
     if (state != ALIVE) {
       child.stop(); // we began stopping while it was being created
     }
-    return child;
+    return routed != null ? routed : child;
   }
 
   private static long newUid() {

@@ -1,0 +1,214 @@
+package dev.troupe.actor.internal.routing;
+
+import com.typesafe.config.Config;
+import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.DeadLetter;
+import dev.troupe.actor.Kill;
+import dev.troupe.actor.PoisonPill;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.internal.RoutedActorRef;
+import dev.troupe.actor.internal.dispatch.Mailbox;
+import dev.troupe.actor.spi.Engine;
+import dev.troupe.routing.ActorRefRoutee;
+import dev.troupe.routing.ActorSelectionRoutee;
+import dev.troupe.routing.Broadcast;
+import dev.troupe.routing.Group;
+import dev.troupe.routing.Pool;
+import dev.troupe.routing.Resizer;
+import dev.troupe.routing.RouteeLoad;
+import dev.troupe.routing.RouterConfig;
+import dev.troupe.routing.RouterManagementMessage;
+import dev.troupe.routing.Routee;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a router's ref and its router actor share: the routing logic, the current routees, and the
+ * resizer's counters.
+ *
+ * <p>Threads: {@link #route} runs in any sender's thread and only reads; the routee snapshot is an
+ * immutable {@link Snapshot} in a volatile field, replaced only by the router actor (one writer),
+ * so routing is lock-free and sees either the old or the new routees, never a mix.
+ */
+public final class RouterState {
+  /** Immutable routees plus what the logic derived from them (a hash ring, mailboxes, slots). */
+  record Snapshot(Routee[] routees, Object prepared) {}
+
+  private static final Snapshot EMPTY = new Snapshot(new Routee[0], null);
+
+  private final RouterConfig config;
+  private final Props routeeProps;
+  private final RoutingLogic logic;
+  private final ActorSystem system;
+  private final ActorRef self;
+  private final Resizer resizer; // null: fixed size (always null for groups)
+  private final AtomicLong messageCounter; // only with a resizer
+  private final AtomicBoolean resizeInProgress = new AtomicBoolean();
+  private volatile ActorRef routerActor; // the router cell's self, for resize requests
+  private volatile Snapshot current = EMPTY;
+
+  private RouterState(
+      RouterConfig config, Props routeeProps, ActorSystem system, Engine engine, ActorRef self) {
+    this.config = config;
+    this.routeeProps = routeeProps;
+    this.system = system;
+    this.self = self;
+    this.logic = RoutingLogic.of(config, system, engine, self);
+    this.resizer = config instanceof Pool p && p.resizer() != null ? p.resizer().newPoolInstance() : null;
+    this.messageCounter = resizer == null ? null : new AtomicLong();
+  }
+
+  /**
+   * Resolves {@code props.routerConfig()} (reading the deployment section for {@code FromConfig})
+   * and validates it.
+   *
+   * @param system the system
+   * @param config the system's config
+   * @param path the router's path
+   * @param props the props with the router
+   * @param self the router's ref
+   * @return the state
+   * @throws dev.troupe.actor.ConfigurationException on bad deployment config
+   */
+  public static RouterState create(
+      ActorSystem system, Config config, ActorPath path, Props props, ActorRef self) {
+    Deployments.Resolved resolved = Deployments.resolve(props.routerConfig(), config, path);
+    Props routeeProps = props.withRouter(null);
+    if (resolved.routeeDispatcher() != null) {
+      system.dispatcher(resolved.routeeDispatcher()); // fails now, not when the first routee starts
+      routeeProps = routeeProps.withDispatcher(resolved.routeeDispatcher());
+    }
+    return new RouterState(resolved.config(), routeeProps, system, (Engine) system, self);
+  }
+
+  /** @return whether the message goes to the router actor instead of being routed */
+  public static boolean isForRouterActor(Object message) {
+    return message instanceof RouterManagementMessage
+        || message instanceof Broadcast
+        || message == PoisonPill.getInstance()
+        || message == Kill.getInstance()
+        || message instanceof ResizeRequest;
+  }
+
+  /** @return the resolved configuration */
+  public RouterConfig config() {
+    return config;
+  }
+
+  /** @return the props routees are created from (no router) */
+  public Props routeeProps() {
+    return routeeProps;
+  }
+
+  /** @return how many routees a pool starts with */
+  public int initialPoolSize() {
+    return ((Pool) config).nrOfInstances();
+  }
+
+  // ---------------------------------------------------------------- hot path (any thread)
+
+  /**
+   * Routes an ordinary message in the caller's thread; with no routees it goes to dead letters.
+   *
+   * @param message the message
+   * @param sender the sender, or null
+   */
+  public void route(Object message, ActorRef sender) {
+    Snapshot s = current;
+    if (s.routees.length == 0) {
+      system.deadLetters().tell(new DeadLetter(message, sender == null ? system.deadLetters() : sender, self), sender);
+    } else {
+      logic.send(message, sender, s.routees, s.prepared);
+    }
+    if (resizer != null) {
+      checkResize();
+    }
+  }
+
+  /** Claims the resize flag and asks the router actor; never blocks the sender. */
+  private void checkResize() {
+    long n = messageCounter.getAndIncrement();
+    if (resizer.isTimeForResize(n) && resizeInProgress.compareAndSet(false, true)) {
+      ActorRef r = routerActor;
+      if (r == null) {
+        resizeInProgress.set(false);
+      } else {
+        r.tell(new ResizeRequest(n), ActorRef.noSender());
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- router actor side
+
+  /** Sets the pool's first routees; called by the creating thread before the router starts. */
+  public void initialRoutees(List<ActorRef> refs) {
+    List<Routee> rs = new ArrayList<>(refs.size());
+    for (ActorRef r : refs) {
+      rs.add(new ActorRefRoutee(r));
+    }
+    setRoutees(rs);
+  }
+
+  /** Sets a group's routees from its paths; called by the creating thread before the router starts. */
+  public void initialGroupRoutees() {
+    List<Routee> rs = new ArrayList<>();
+    for (String p : ((Group) config).paths()) {
+      rs.add(new ActorSelectionRoutee(system.actorSelection(p)));
+    }
+    setRoutees(rs);
+  }
+
+  void bindRouterActor(ActorRef ref) {
+    routerActor = ref;
+  }
+
+  List<Routee> routees() {
+    return List.of(current.routees);
+  }
+
+  /** Router actor only (or before it starts): publishes a new snapshot. */
+  void setRoutees(List<Routee> routees) {
+    Routee[] arr = routees.toArray(new Routee[0]);
+    Snapshot next = new Snapshot(arr, logic.prepare(arr, current.prepared));
+    current = next;
+    logic.routeesChanged(next.prepared);
+  }
+
+  Resizer resizer() {
+    return resizer;
+  }
+
+  void resizeDone() {
+    resizeInProgress.set(false);
+  }
+
+  RoutingLogic logic() {
+    return logic;
+  }
+
+  ActorSystem system() {
+    return system;
+  }
+
+  ActorRef self() {
+    return self;
+  }
+
+  /** Router actor only: O(1) per routee. */
+  List<RouteeLoad> loads() {
+    Routee[] rs = current.routees;
+    List<RouteeLoad> out = new ArrayList<>(rs.length);
+    for (Routee r : rs) {
+      Mailbox m = r instanceof ActorRefRoutee a ? RoutedActorRef.mailboxOf(a.ref()) : null;
+      out.add(m == null ? RouteeLoad.IDLE : new RouteeLoad(m.isScheduled(), m.hasMessages(), m.sizeHint()));
+    }
+    return out;
+  }
+
+  /** Asks the router actor to resize, sent by a sender thread that won the flag. */
+  record ResizeRequest(long messageCounter) {}
+}

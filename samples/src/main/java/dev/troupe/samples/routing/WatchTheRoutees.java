@@ -1,0 +1,190 @@
+package dev.troupe.samples.routing;
+
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.DeciderBuilder;
+import dev.troupe.actor.OneForOneStrategy;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.SupervisorStrategy;
+import dev.troupe.actor.Terminated;
+import dev.troupe.pattern.Patterns;
+import dev.troupe.routing.ActorRefRoutee;
+import dev.troupe.routing.GetRoutees;
+import dev.troupe.routing.RoundRobinPool;
+import dev.troupe.routing.Routee;
+import dev.troupe.routing.Routees;
+import dev.troupe.samples.Flags;
+import dev.troupe.samples.Sample;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The classic job pattern: a master splits a job into tasks for workers behind a round-robin pool,
+ * watches the workers, and either aggregates every task's result into one answer or, as soon as a
+ * worker dies, aborts the whole job.
+ *
+ * <p>A worker that fails on a task retries it: in {@code preRestart} it sends the failed task to
+ * itself with the master as sender. The pool's strategy allows two restarts a minute; a task that
+ * keeps failing ("poisoned") is tried three times, then its worker is stopped, the master sees it
+ * terminate and aborts.
+ *
+ * <pre>
+ * java -jar samples/target/troupe-samples.jar watch-the-routees --tasks 10 --workers 3
+ * java -jar samples/target/troupe-samples.jar watch-the-routees --tasks 10 --poison-task 4
+ * </pre>
+ */
+public final class WatchTheRoutees implements Sample {
+  private static final Set<String> FLAGS = Set.of("tasks", "workers", "poison-task", "help");
+
+  /** A job: square each input and add the squares up. */
+  public record Job(String id, List<Integer> inputs, int poisonedTask) {}
+
+  /** One task of a job. */
+  public record Task(int taskId, int input, boolean poisoned) {}
+
+  /** A worker's answer. */
+  public record TaskDone(int taskId, long result) {}
+
+  /** The master's answer when every task is done. */
+  public record JobDone(String jobId, long sum) {}
+
+  /** The master's answer when a worker died. */
+  public record JobAborted(String jobId, String reason) {}
+
+  /** Squares numbers; fails on poisoned tasks and retries the failed task after its restart. */
+  static final class Worker extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .match(Task.class, t -> {
+            if (t.poisoned()) {
+              throw new IllegalArgumentException("task " + t.taskId() + " is poisoned");
+            }
+            getSender().tell(new TaskDone(t.taskId(), (long) t.input() * t.input()), getSelf());
+          })
+          .build();
+    }
+
+    /** Retry: the new incarnation gets the task again, still from the master. */
+    @Override
+    public void preRestart(Throwable reason, Optional<Object> message) {
+      message.ifPresent(m -> getSelf().tell(m, getSender()));
+    }
+  }
+
+  /** Runs one job and answers whoever sent it. */
+  static final class Master extends AbstractActor {
+    private final int workers;
+    private final TreeMap<Integer, Long> results = new TreeMap<>();
+    private ActorRef client;
+    private ActorRef pool;
+    private Job job;
+
+    Master(int workers) {
+      this.workers = workers;
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder().match(Job.class, this::start).build();
+    }
+
+    private void start(Job j) {
+      job = j;
+      client = getSender();
+      SupervisorStrategy twoRestarts =
+          new OneForOneStrategy(2, Duration.ofMinutes(1), DeciderBuilder.matchAny(e -> SupervisorStrategy.restart()).build());
+      pool = getContext().actorOf(
+          Props.create(Worker.class).withRouter(new RoundRobinPool(workers).withSupervisorStrategy(twoRestarts)),
+          "workers");
+      pool.tell(GetRoutees.getInstance(), getSelf());
+      getContext().become(receiveBuilder().match(Routees.class, this::dispatch).build());
+    }
+
+    private void dispatch(Routees routees) {
+      for (Routee r : routees.routees()) {
+        getContext().watch(((ActorRefRoutee) r).ref());
+      }
+      List<Integer> inputs = job.inputs();
+      for (int i = 0; i < inputs.size(); i++) {
+        pool.tell(new Task(i, inputs.get(i), i == job.poisonedTask()), getSelf());
+      }
+      getContext().become(receiveBuilder()
+          .match(TaskDone.class, this::collect)
+          .match(Terminated.class, this::abort)
+          .build());
+    }
+
+    private void collect(TaskDone done) {
+      results.put(done.taskId(), done.result());
+      if (results.size() == job.inputs().size()) {
+        long sum = results.values().stream().mapToLong(Long::longValue).sum();
+        client.tell(new JobDone(job.id(), sum), getSelf());
+        getContext().stop(getSelf());
+      }
+    }
+
+    private void abort(Terminated t) {
+      client.tell(new JobAborted(job.id(), "worker " + t.actor().path().name() + " was stopped after repeated failures; "
+          + results.size() + " of " + job.inputs().size() + " tasks had completed"), getSelf());
+      getContext().stop(getSelf()); // stops the pool and the remaining workers with it
+    }
+  }
+
+  @Override
+  public String name() {
+    return "watch-the-routees";
+  }
+
+  @Override
+  public String description() {
+    return "a master splits a job over a watched worker pool; aborts if a worker dies";
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out) throws Exception {
+    Flags f;
+    int tasks;
+    int workers;
+    int poison;
+    try {
+      f = new Flags(args, FLAGS);
+      tasks = f.intValue("tasks", 10, 1);
+      workers = f.intValue("workers", 3, 1);
+      poison = f.intValue("poison-task", -1, -1);
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      return 2;
+    }
+    if (f.help()) {
+      out.println("watch-the-routees [--tasks 10] [--workers 3] [--poison-task <task number, -1 = none>]");
+      return 0;
+    }
+    List<Integer> inputs = new ArrayList<>();
+    for (int i = 1; i <= tasks; i++) {
+      inputs.add(i);
+    }
+    ActorSystem system = ActorSystem.create("watch-the-routees");
+    try {
+      ActorRef master = system.actorOf(Props.create(Master.class, workers), "master");
+      Object answer = Patterns.ask(master, new Job("job-1", inputs, poison), Duration.ofSeconds(10))
+          .toCompletableFuture()
+          .get(15, TimeUnit.SECONDS);
+      if (answer instanceof JobDone d) {
+        out.println("job " + d.jobId() + " done: sum of squares of 1.." + tasks + " = " + d.sum());
+      } else if (answer instanceof JobAborted a) {
+        out.println("job " + a.jobId() + " aborted: " + a.reason());
+      }
+      return 0;
+    } finally {
+      system.terminate().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+}
