@@ -23,6 +23,7 @@ import dev.troupe.actor.ReceiveTimeout;
 import dev.troupe.actor.StashOverflowException;
 import dev.troupe.actor.SupervisorStrategy;
 import dev.troupe.actor.Terminated;
+import dev.troupe.actor.UntypedActor;
 import dev.troupe.actor.UnhandledMessage;
 import dev.troupe.actor.internal.SystemMessages.Create;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
@@ -41,8 +42,6 @@ import dev.troupe.actor.internal.dispatch.MailboxType;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
 import dev.troupe.actor.spi.ActorConstruction;
 import dev.troupe.actor.spi.CellSpi;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -63,17 +62,6 @@ import java.util.concurrent.Executor;
  * Recreate or Terminate, or fails itself (escalate).
  */
 public final class ActorCell implements CellSpi, MailboxOwner {
-  private static final VarHandle NAME_COUNTER;
-
-  static {
-    try {
-      NAME_COUNTER =
-          MethodHandles.lookup().findVarHandle(ActorCell.class, "nameCounter", long.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
   static final int ALIVE = 0;
   static final int TERMINATING = 1;
   static final int TERMINATED = 2;
@@ -93,25 +81,40 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   // any thread
   private volatile Children children; // lazily created: most actors have none
   private volatile int state = ALIVE; // written on the actor thread, read by child creators
-  @SuppressWarnings("unused") // through NAME_COUNTER
-  private volatile long nameCounter;
 
   // actor thread only
   private Actor actor;
-  private AbstractActor.Receive initialBehavior;
-  private AbstractActor.Receive behavior;
-  private ArrayDeque<AbstractActor.Receive> behaviorStack;
+  private AbstractActor.Receive initialBehavior; // null for an UntypedActor: onReceive directly
+  private AbstractActor.Receive behavior; // likewise null while an UntypedActor is unbecome'd
   private Envelope current;
   private boolean currentStashed;
   private boolean failed;
-  private Envelope failedEnvelope; // a copy: preRestart sees the message and its sender
-  private Throwable pendingRecreate;
   private DeathWatch watch;
-  private ArrayDeque<Envelope> stash;
-  private long receiveTimeoutNanos;
-  private long lastActivityNanos;
-  private int receiveTimeoutGeneration;
-  private Cancellable receiveTimeoutTask;
+  private Extras extras;
+
+  /**
+   * What most actors never use, allocated on first use: a million idle actors should not carry a
+   * million empty stashes and timeout fields. Actor thread only.
+   */
+  private static final class Extras {
+    ArrayDeque<AbstractActor.Receive> behaviorStack;
+    Envelope failedEnvelope; // a copy: preRestart sees the message and its sender
+    Throwable pendingRecreate;
+    ArrayDeque<Envelope> stash;
+    long receiveTimeoutNanos;
+    long lastActivityNanos;
+    int receiveTimeoutGeneration;
+    Cancellable receiveTimeoutTask;
+  }
+
+  private Extras extras() {
+    Extras x = extras;
+    if (x == null) {
+      x = new Extras();
+      extras = x;
+    }
+    return x;
+  }
 
   ActorCell(
       ActorSystemImpl system,
@@ -154,14 +157,15 @@ public final class ActorCell implements CellSpi, MailboxOwner {
         throw new ActorKilledException("Kill");
       } else if (message instanceof Identify id) {
         sender().tell(new ActorIdentity(id.messageId(), Optional.of(self)), self);
-      } else if (!behavior.receive(message)) {
-        actor.unhandled(message);
+      } else {
+        deliver(message);
       }
     } catch (Throwable t) {
       handleInvokeFailure(t, envelope);
     } finally {
-      if (receiveTimeoutNanos != 0 && !(message instanceof NotInfluenceReceiveTimeout)) {
-        lastActivityNanos = system.nanoTime();
+      Extras x = extras;
+      if (x != null && x.receiveTimeoutNanos != 0 && !(message instanceof NotInfluenceReceiveTimeout)) {
+        x.lastActivityNanos = system.nanoTime();
       }
       current = null;
       currentStashed = false;
@@ -169,11 +173,19 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     }
   }
 
+  /** Hands a message to the current behaviour, or to {@code onReceive} of an untyped actor. */
+  private void deliver(Object message) throws Exception {
+    AbstractActor.Receive b = behavior;
+    if (b == null) {
+      ((UntypedActor) actor).onReceive(message);
+    } else if (!b.receive(message)) {
+      actor.unhandled(message);
+    }
+  }
+
   private void receiveTerminated(Terminated t) throws Exception {
     if (watch != null && watch.takeQueuedTerminated(t.actor())) {
-      if (!behavior.receive(t)) {
-        actor.unhandled(t);
-      }
+      deliver(t);
     }
   }
 
@@ -251,14 +263,19 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     } finally {
       ActorConstruction.end();
     }
-    AbstractActor.Receive initial = a.createReceive();
-    if (initial == null) {
-      throw new IllegalStateException(a.getClass().getName() + ".createReceive() returned null");
+    AbstractActor.Receive initial = null; // an UntypedActor needs no Receive objects at all
+    if (!(a instanceof UntypedActor)) {
+      initial = a.createReceive();
+      if (initial == null) {
+        throw new IllegalStateException(a.getClass().getName() + ".createReceive() returned null");
+      }
     }
     actor = a;
     initialBehavior = initial;
     behavior = initial;
-    behaviorStack = null;
+    if (extras != null) {
+      extras.behaviorStack = null;
+    }
   }
 
   private void terminate() {
@@ -277,10 +294,10 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   private void stopChildren() {
     Children c = children;
     if (c != null) {
-      for (ChildStats s : c.all()) {
-        if (!s.isStopping()) {
-          s.markStopping();
-          s.child.stop();
+      for (InternalActorRef r : c.refs()) {
+        ChildStats s = c.stats(r);
+        if (s != null) {
+          stopChild(s);
         }
       }
     }
@@ -310,8 +327,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       actor = null;
       behavior = null;
       initialBehavior = null;
-      behaviorStack = null;
-      failedEnvelope = null;
+      extras = null;
     }
   }
 
@@ -323,7 +339,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       return;
     }
     failed = true;
-    failedEnvelope = failedOn == null ? null : new Envelope(failedOn.message(), failedOn.sender());
+    if (failedOn != null || extras != null) {
+      extras().failedEnvelope = failedOn == null ? null : new Envelope(failedOn.message(), failedOn.sender());
+    }
     mailbox.suspend();
     forEachChild(c -> c.sendSystemMessage(SystemMessages.SUSPEND));
     parent.sendSystemMessage(new Failed(self, cause, self.path().uid()));
@@ -331,7 +349,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   private void handleFailure(Failed f) {
     Children c = children;
-    ChildStats stats = c == null ? null : c.statsFor(f.child());
+    ChildStats stats = c == null ? null : c.stats(f.child());
     if (stats == null || state != ALIVE) {
       return; // an earlier incarnation, or we are stopping it anyway
     }
@@ -347,7 +365,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     if (directive == null) {
       directive = Directive.ESCALATE;
     }
-    List<ChildStats> targets = strategy.appliesToAllChildren() ? c.all() : List.of(stats);
+    List<ChildStats> targets = strategy.appliesToAllChildren() ? allStats(c) : List.of(stats);
     if (strategy.loggingEnabled() && directive != Directive.ESCALATE) {
       logFailure(f.child(), cause, directive);
     }
@@ -383,6 +401,17 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     }
   }
 
+  private static List<ChildStats> allStats(Children c) {
+    List<ChildStats> out = new ArrayList<>();
+    for (InternalActorRef r : c.refs()) {
+      ChildStats s = c.stats(r);
+      if (s != null) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
   private void stopChild(ChildStats s) {
     if (!s.isStopping()) {
       s.markStopping();
@@ -402,7 +431,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     }
     if (cause != null) {
       failed = false;
-      failedEnvelope = null;
+      if (extras != null) {
+        extras.failedEnvelope = null;
+      }
     }
     mailbox.resume();
     forEachChild(c -> c.sendSystemMessage(new Resume(null)));
@@ -414,7 +445,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     }
     Actor failedActor = actor;
     if (failedActor != null) {
-      Envelope failedOn = failedEnvelope;
+      Envelope failedOn = extras == null ? null : extras.failedEnvelope;
       current = failedOn; // getSender() in preRestart is the failed message's sender (retry idiom)
       try {
         unstashAll();
@@ -429,10 +460,12 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     actor = null;
     behavior = null;
     initialBehavior = null;
-    behaviorStack = null;
-    failedEnvelope = null;
+    if (extras != null) {
+      extras.behaviorStack = null;
+      extras.failedEnvelope = null;
+    }
     if (hasStoppingChildren()) {
-      pendingRecreate = cause; // finish once the children stopped in preRestart are gone
+      extras().pendingRecreate = cause; // finish once the children stopped in preRestart are gone
     } else {
       finishRecreate(cause);
     }
@@ -469,7 +502,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
         props.mailbox() == null ? system.defaultMailbox : system.dispatchers.mailboxType(props.mailbox());
     String childName;
     if (name == null) {
-      childName = "$" + Long.toString((long) NAME_COUNTER.getAndAdd(this, 1L), 36);
+      childName = childrenForUpdate().nextName();
     } else {
       if (!ActorPath.isValidPathElement(name)) {
         throw new InvalidActorNameException(
@@ -502,7 +535,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
                 path,
                 ref -> new ActorCell(system, ref, self, props, dispatcher, mailboxType));
       }
-      c.init(childName, new ChildStats(routed != null ? routed : child));
+      c.init(childName, routed != null ? routed : child);
     } catch (RuntimeException | Error e) {
       c.unreserve(childName);
       throw e;
@@ -547,58 +580,39 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   private boolean hasStoppingChildren() {
     Children c = children;
-    if (c != null) {
-      for (ChildStats s : c.all()) {
-        if (s.isStopping()) {
-          return true;
-        }
-      }
-    }
-    return false;
+    return c != null && c.anyStopping();
   }
 
   private void forEachChild(java.util.function.Consumer<InternalActorRef> f) {
     Children c = children;
     if (c != null) {
-      for (ChildStats s : c.all()) {
-        f.accept(s.child);
-      }
+      c.refs().forEach(f);
     }
   }
 
   /** @return the live child with this name (used by path lookup and selections), or null */
   InternalActorRef childByName(String name) {
     Children c = children;
-    ChildStats s = c == null ? null : c.byName(name);
-    return s == null ? null : s.child;
+    return c == null ? null : c.child(name);
   }
 
   List<InternalActorRef> childrenSnapshot() {
     Children c = children;
-    if (c == null) {
-      return List.of();
-    }
-    List<InternalActorRef> out = new ArrayList<>();
-    for (ChildStats s : c.all()) {
-      out.add(s.child);
-    }
-    return out;
+    return c == null ? List.of() : c.refs();
   }
 
   private void handleChildTerminated(ActorRef child) {
     Children c = children;
-    ChildStats s = c == null ? null : c.statsFor(child);
-    if (s == null) {
+    if (c == null || !c.remove(child)) {
       return;
     }
-    c.remove(s);
     if (state == TERMINATING) {
       if (c.isEmpty()) {
         finishTerminate();
       }
-    } else if (pendingRecreate != null && !hasStoppingChildren()) {
-      Throwable cause = pendingRecreate;
-      pendingRecreate = null;
+    } else if (extras != null && extras.pendingRecreate != null && !hasStoppingChildren()) {
+      Throwable cause = extras.pendingRecreate;
+      extras.pendingRecreate = null;
       finishRecreate(cause);
     }
   }
@@ -680,30 +694,35 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   public void setReceiveTimeout(Duration timeout) {
     long nanos = timeout == null || timeout.isNegative() ? 0L : timeout.toNanos();
     cancelReceiveTimeout();
-    receiveTimeoutNanos = nanos;
     if (nanos > 0) {
-      lastActivityNanos = system.nanoTime();
-      scheduleTimeoutCheck(nanos);
+      Extras x = extras();
+      x.receiveTimeoutNanos = nanos;
+      x.lastActivityNanos = system.nanoTime();
+      scheduleTimeoutCheck(x, nanos);
     }
   }
 
   @Override
   public Duration getReceiveTimeout() {
-    return Duration.ofNanos(receiveTimeoutNanos);
+    return Duration.ofNanos(extras == null ? 0L : extras.receiveTimeoutNanos);
   }
 
   private void cancelReceiveTimeout() {
-    receiveTimeoutGeneration++;
-    receiveTimeoutNanos = 0;
-    if (receiveTimeoutTask != null) {
-      receiveTimeoutTask.cancel();
-      receiveTimeoutTask = null;
+    Extras x = extras;
+    if (x == null) {
+      return;
+    }
+    x.receiveTimeoutGeneration++;
+    x.receiveTimeoutNanos = 0;
+    if (x.receiveTimeoutTask != null) {
+      x.receiveTimeoutTask.cancel();
+      x.receiveTimeoutTask = null;
     }
   }
 
-  private void scheduleTimeoutCheck(long delayNanos) {
-    ReceiveTimeoutTick tick = new ReceiveTimeoutTick(receiveTimeoutGeneration);
-    receiveTimeoutTask =
+  private void scheduleTimeoutCheck(Extras x, long delayNanos) {
+    ReceiveTimeoutTick tick = new ReceiveTimeoutTick(x.receiveTimeoutGeneration);
+    x.receiveTimeoutTask =
         system.scheduler().scheduleOnce(
             Duration.ofNanos(delayNanos), () -> self.tell(tick, null), mailbox.dispatcher().executor());
   }
@@ -713,19 +732,17 @@ public final class ActorCell implements CellSpi, MailboxOwner {
    * checks how long the actor has really been idle, re-arming itself for the remainder.
    */
   private void receiveTimeoutTick(ReceiveTimeoutTick tick) throws Exception {
-    if (tick.generation() != receiveTimeoutGeneration || receiveTimeoutNanos == 0) {
+    Extras x = extras;
+    if (x == null || tick.generation() != x.receiveTimeoutGeneration || x.receiveTimeoutNanos == 0) {
       return;
     }
-    long idle = system.nanoTime() - lastActivityNanos;
-    if (idle >= receiveTimeoutNanos) {
-      lastActivityNanos = system.nanoTime();
-      scheduleTimeoutCheck(receiveTimeoutNanos);
-      Object m = ReceiveTimeout.getInstance();
-      if (!behavior.receive(m)) {
-        actor.unhandled(m);
-      }
+    long idle = system.nanoTime() - x.lastActivityNanos;
+    if (idle >= x.receiveTimeoutNanos) {
+      x.lastActivityNanos = system.nanoTime();
+      scheduleTimeoutCheck(x, x.receiveTimeoutNanos);
+      deliver(ReceiveTimeout.getInstance());
     } else {
-      scheduleTimeoutCheck(receiveTimeoutNanos - idle);
+      scheduleTimeoutCheck(x, x.receiveTimeoutNanos - idle);
     }
   }
 
@@ -767,10 +784,11 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     if (currentStashed) {
       throw new IllegalStateException("the current message was already stashed");
     }
-    ArrayDeque<Envelope> s = stash;
+    Extras x = extras();
+    ArrayDeque<Envelope> s = x.stash;
     if (s == null) {
       s = new ArrayDeque<>();
-      stash = s;
+      x.stash = s;
     }
     int capacity = system.settings.stashCapacity();
     if (capacity >= 0 && s.size() >= capacity) {
@@ -783,7 +801,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   @Override
   public void unstash() {
-    ArrayDeque<Envelope> s = stash;
+    ArrayDeque<Envelope> s = extras == null ? null : extras.stash;
     if (s != null && !s.isEmpty()) {
       mailbox.prependAll(List.of(s.pollFirst()));
     }
@@ -791,7 +809,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   @Override
   public void unstashAll() {
-    ArrayDeque<Envelope> s = stash;
+    ArrayDeque<Envelope> s = extras == null ? null : extras.stash;
     if (s != null && !s.isEmpty()) {
       mailbox.prependAll(s);
       s.clear();
@@ -815,7 +833,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   public void stop(ActorRef subject) {
     InternalActorRef target = InternalActorRef.internal(subject);
     Children c = children;
-    ChildStats s = c == null ? null : c.statsFor(target);
+    ChildStats s = c == null ? null : c.stats(target);
     if (s != null) {
       stopChild(s);
     } else {
@@ -833,13 +851,14 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     if (b == null) {
       throw new NullPointerException("behaviour");
     }
-    if (behaviorStack == null) {
-      behaviorStack = new ArrayDeque<>(4);
+    Extras x = extras();
+    if (x.behaviorStack == null) {
+      x.behaviorStack = new ArrayDeque<>(4);
     }
-    if (discardOld && !behaviorStack.isEmpty()) {
-      behaviorStack.pop();
+    if (discardOld && !x.behaviorStack.isEmpty()) {
+      x.behaviorStack.pop();
     }
-    behaviorStack.push(b);
+    x.behaviorStack.push(b);
     behavior = b;
   }
 
@@ -855,33 +874,24 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   @Override
   public void unbecome() {
-    if (behaviorStack != null && !behaviorStack.isEmpty()) {
-      behaviorStack.pop();
+    ArrayDeque<AbstractActor.Receive> stack = extras == null ? null : extras.behaviorStack;
+    if (stack != null && !stack.isEmpty()) {
+      stack.pop();
     }
-    AbstractActor.Receive top = behaviorStack == null ? null : behaviorStack.peek();
+    AbstractActor.Receive top = stack == null ? null : stack.peek();
     behavior = top != null ? top : initialBehavior;
   }
 
   @Override
   public Iterable<ActorRef> getChildren() {
     Children c = children;
-    if (c == null) {
-      return List.of();
-    }
-    List<ActorRef> out = new ArrayList<>();
-    for (ChildStats s : c.all()) {
-      if (!s.isStopping()) {
-        out.add(s.child);
-      }
-    }
-    return out;
+    return c == null ? List.of() : new ArrayList<>(c.liveRefs());
   }
 
   @Override
   public Optional<ActorRef> findChild(String name) {
     Children c = children;
-    ChildStats s = c == null ? null : c.byName(name);
-    return s == null || s.isStopping() ? Optional.empty() : Optional.of(s.child);
+    return Optional.ofNullable(c == null ? null : c.liveChild(name));
   }
 
   @Override
