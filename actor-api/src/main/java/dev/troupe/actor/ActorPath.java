@@ -1,6 +1,5 @@
 package dev.troupe.actor;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -17,19 +16,18 @@ public final class ActorPath implements Comparable<ActorPath> {
   /** The uid of a path that names no particular incarnation. */
   public static final long UNDEFINED_UID = 0L;
 
+  // Four fields, 32 bytes: a system holds one path per actor, so depth and hash are computed by
+  // walking the parents (paths are short) rather than stored.
   private final Address address;
   private final ActorPath parent; // null only for the root
   private final String name;
   private final long uid;
-  private final int depth;
-  private int hash; // racy single-check cache; 0 means not computed
 
-  private ActorPath(Address address, ActorPath parent, String name, long uid, int depth) {
+  private ActorPath(Address address, ActorPath parent, String name, long uid) {
     this.address = address;
     this.parent = parent;
     this.name = name;
     this.uid = uid;
-    this.depth = depth;
   }
 
   /**
@@ -39,7 +37,7 @@ public final class ActorPath implements Comparable<ActorPath> {
    * @return {@code address + "/"}
    */
   public static ActorPath root(Address address) {
-    return new ActorPath(Objects.requireNonNull(address, "address"), null, "/", UNDEFINED_UID, 0);
+    return new ActorPath(Objects.requireNonNull(address, "address"), null, "/", UNDEFINED_UID);
   }
 
   /**
@@ -51,7 +49,7 @@ public final class ActorPath implements Comparable<ActorPath> {
    */
   public ActorPath child(String childName) {
     validatePathElement(childName);
-    return new ActorPath(address, this, childName, UNDEFINED_UID, depth + 1);
+    return new ActorPath(address, this, childName, UNDEFINED_UID);
   }
 
   /**
@@ -83,7 +81,7 @@ public final class ActorPath implements Comparable<ActorPath> {
     if (parent == null) {
       throw new IllegalStateException("the root path has no uid");
     }
-    return new ActorPath(address, parent, name, newUid, depth);
+    return new ActorPath(address, parent, name, newUid);
   }
 
   /**
@@ -201,11 +199,16 @@ public final class ActorPath implements Comparable<ActorPath> {
 
   /** @return the number of elements below the root */
   public int depth() {
-    return depth;
+    int d = 0;
+    for (ActorPath p = parent; p != null; p = p.parent) {
+      d++;
+    }
+    return d;
   }
 
   /** @return the elements below the root, e.g. {@code [user, a, b]} */
   public List<String> elements() {
+    int depth = depth();
     if (depth == 0) {
       return List.of();
     }
@@ -220,10 +223,10 @@ public final class ActorPath implements Comparable<ActorPath> {
 
   /** @return the path without its address, e.g. {@code /user/a} */
   public String toStringWithoutAddress() {
-    if (depth == 0) {
+    if (parent == null) {
       return "/";
     }
-    StringBuilder sb = new StringBuilder(16 * depth);
+    StringBuilder sb = new StringBuilder(64);
     appendElements(sb);
     return sb.toString();
   }
@@ -252,7 +255,7 @@ public final class ActorPath implements Comparable<ActorPath> {
     }
     ActorPath p = root(other);
     for (String e : elements()) {
-      p = new ActorPath(other, p, e, UNDEFINED_UID, p.depth + 1);
+      p = new ActorPath(other, p, e, UNDEFINED_UID);
     }
     return uid == UNDEFINED_UID ? p : p.withUid(uid);
   }
@@ -264,8 +267,9 @@ public final class ActorPath implements Comparable<ActorPath> {
    * @return whether {@code other} is an ancestor of (or equal to) this path
    */
   public boolean startsWith(ActorPath other) {
+    int otherDepth = other.depth();
     ActorPath p = this;
-    while (p != null && p.depth > other.depth) {
+    for (int d = depth(); p != null && d > otherDepth; d--) {
       p = p.parent;
     }
     return p != null && p.equals(other);
@@ -276,12 +280,12 @@ public final class ActorPath implements Comparable<ActorPath> {
     if (this == o) {
       return true;
     }
-    if (!(o instanceof ActorPath other) || other.depth != depth || other.hashCode() != hashCode()) {
+    if (!(o instanceof ActorPath other)) {
       return false;
     }
     ActorPath a = this;
     ActorPath b = other;
-    while (a != null) {
+    while (a != null && b != null) {
       if (a == b) {
         return true;
       }
@@ -291,18 +295,14 @@ public final class ActorPath implements Comparable<ActorPath> {
       a = a.parent;
       b = b.parent;
     }
-    return address.equals(other.address);
+    return a == null && b == null && address.equals(other.address);
   }
 
   @Override
   public int hashCode() {
-    int h = hash;
-    if (h == 0) {
-      h = parent == null ? address.hashCode() : parent.hashCode() * 31 + name.hashCode();
-      if (h == 0) {
-        h = 1;
-      }
-      hash = h; // benign race: every thread computes the same value
+    int h = address.hashCode();
+    for (ActorPath p = this; p.parent != null; p = p.parent) {
+      h = h * 31 + p.name.hashCode();
     }
     return h;
   }
@@ -318,13 +318,4 @@ public final class ActorPath implements Comparable<ActorPath> {
     return address + toStringWithoutAddress();
   }
 
-  static List<String> splitElements(String relative) {
-    List<String> out = new ArrayList<>();
-    for (String e : relative.split("/")) {
-      if (!e.isEmpty()) {
-        out.add(e);
-      }
-    }
-    return out;
-  }
 }

@@ -72,8 +72,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     ActorCell create(LocalActorRef self);
   }
 
-  final ActorSystemImpl system;
-  final LocalActorRef self;
+  final LocalActorRef self; // the system is self.system: one field less per actor
   final InternalActorRef parent;
   final Props props;
   final Mailbox mailbox;
@@ -84,8 +83,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   // actor thread only
   private Actor actor;
-  private AbstractActor.Receive initialBehavior; // null for an UntypedActor: onReceive directly
-  private AbstractActor.Receive behavior; // likewise null while an UntypedActor is unbecome'd
+  private AbstractActor.Receive behavior; // null for an UntypedActor: onReceive directly
   private Envelope current;
   private boolean currentStashed;
   private boolean failed;
@@ -97,7 +95,8 @@ public final class ActorCell implements CellSpi, MailboxOwner {
    * million empty stashes and timeout fields. Actor thread only.
    */
   private static final class Extras {
-    ArrayDeque<AbstractActor.Receive> behaviorStack;
+    ArrayDeque<AbstractActor.Receive> behaviorStack; // created by the first become()
+    AbstractActor.Receive initialBehavior; // what unbecome() returns to; saved by the first become()
     Envelope failedEnvelope; // a copy: preRestart sees the message and its sender
     Throwable pendingRecreate;
     ArrayDeque<Envelope> stash;
@@ -123,7 +122,6 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       Props props,
       Dispatcher dispatcher,
       MailboxType mailboxType) {
-    this.system = system;
     this.self = self;
     this.parent = parent;
     this.props = props;
@@ -165,7 +163,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     } finally {
       Extras x = extras;
       if (x != null && x.receiveTimeoutNanos != 0 && !(message instanceof NotInfluenceReceiveTimeout)) {
-        x.lastActivityNanos = system.nanoTime();
+        x.lastActivityNanos = self.system.nanoTime();
       }
       current = null;
       currentStashed = false;
@@ -232,7 +230,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   @Override
   public void deadLetter(Object message, ActorRef sender) {
-    system.deadLetters.publish(message, sender, self);
+    self.system.deadLetters.publish(message, sender, self);
   }
 
   // =============================================================== lifecycle
@@ -241,8 +239,8 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     try {
       newInstance();
       actor.preStart();
-      if (system.settings.debugLifecycle()) {
-        system.log.debug("started {} ({})", self.path(), actor.getClass().getName());
+      if (self.system.settings.debugLifecycle()) {
+        self.system.log.debug("started {} ({})", self.path(), actor.getClass().getName());
       }
     } catch (Throwable t) {
       handleInvokeFailure(initFailure("exception during creation", t), null);
@@ -271,10 +269,10 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       }
     }
     actor = a;
-    initialBehavior = initial;
     behavior = initial;
     if (extras != null) {
       extras.behaviorStack = null;
+      extras.initialBehavior = null;
     }
   }
 
@@ -311,7 +309,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
         a.postStop();
       }
     } catch (Throwable t) {
-      system.log.error(t, "postStop of {} failed", self.path());
+      self.system.log.error(t, "postStop of {} failed", self.path());
     } finally {
       state = TERMINATED;
       mailbox.close(); // what is still queued, or arrives later, is drained to dead letters
@@ -321,12 +319,11 @@ public final class ActorCell implements CellSpi, MailboxOwner {
         watch = null;
       }
       parent.sendSystemMessage(new DeathWatchNotification(self, true, false));
-      if (system.settings.debugLifecycle()) {
-        system.log.debug("stopped {}", self.path());
+      if (self.system.settings.debugLifecycle()) {
+        self.system.log.debug("stopped {}", self.path());
       }
       actor = null;
       behavior = null;
-      initialBehavior = null;
       extras = null;
     }
   }
@@ -335,7 +332,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   private void handleInvokeFailure(Throwable cause, Envelope failedOn) {
     if (failed || state == TERMINATED) {
-      system.log.error(cause, "{} failed again while its failure was being handled", self.path());
+      self.system.log.error(cause, "{} failed again while its failure was being handled", self.path());
       return;
     }
     failed = true;
@@ -372,7 +369,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     switch (directive) {
       case RESUME -> f.child().sendSystemMessage(new Resume(cause));
       case RESTART -> {
-        long now = system.nanoTime();
+        long now = self.system.nanoTime();
         boolean allowed = true;
         for (ChildStats s : targets) {
           allowed &= s.requestRestartPermission(strategy, now);
@@ -395,9 +392,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   private void logFailure(ActorRef child, Throwable cause, Directive directive) {
     if (directive == Directive.RESUME) {
-      system.log.warning("{} failed and is resumed: {}", child.path(), cause.toString());
+      self.system.log.warning("{} failed and is resumed: {}", child.path(), cause.toString());
     } else {
-      system.log.error(cause, "{} failed ({})", child.path(), directive.name().toLowerCase());
+      self.system.log.error(cause, "{} failed ({})", child.path(), directive.name().toLowerCase());
     }
   }
 
@@ -451,7 +448,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
         unstashAll();
         failedActor.preRestart(cause, Optional.ofNullable(failedOn == null ? null : failedOn.message()));
       } catch (Throwable t) {
-        system.log.error(t, "preRestart of {} failed; restarting anyway", self.path());
+        self.system.log.error(t, "preRestart of {} failed; restarting anyway", self.path());
       } finally {
         current = null;
       }
@@ -459,9 +456,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     cancelReceiveTimeout();
     actor = null;
     behavior = null;
-    initialBehavior = null;
     if (extras != null) {
       extras.behaviorStack = null;
+      extras.initialBehavior = null;
       extras.failedEnvelope = null;
     }
     if (hasStoppingChildren()) {
@@ -496,10 +493,10 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     }
     Dispatcher dispatcher =
         props.dispatcher() == null
-            ? system.dispatchers.defaultDispatcher()
-            : system.dispatchers.lookup(props.dispatcher());
+            ? self.system.dispatchers.defaultDispatcher()
+            : self.system.dispatchers.lookup(props.dispatcher());
     MailboxType mailboxType =
-        props.mailbox() == null ? system.defaultMailbox : system.dispatchers.mailboxType(props.mailbox());
+        props.mailbox() == null ? self.system.defaultMailbox : self.system.dispatchers.mailboxType(props.mailbox());
     String childName;
     if (name == null) {
       childName = childrenForUpdate().nextName();
@@ -526,14 +523,14 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     try {
       ActorPath path = self.path().child(childName).withUid(newUid());
       if (props.routerConfig() != null) {
-        routed = new RoutedActorRef(system, path, self, props);
+        routed = new RoutedActorRef(self.system, path, self, props);
         child = routed.routerRef();
       } else {
         child =
             new LocalActorRef(
-                system,
+                self.system,
                 path,
-                ref -> new ActorCell(system, ref, self, props, dispatcher, mailboxType));
+                ref -> new ActorCell(self.system, ref, self, props, dispatcher, mailboxType));
       }
       c.init(childName, routed != null ? routed : child);
     } catch (RuntimeException | Error e) {
@@ -697,7 +694,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     if (nanos > 0) {
       Extras x = extras();
       x.receiveTimeoutNanos = nanos;
-      x.lastActivityNanos = system.nanoTime();
+      x.lastActivityNanos = self.system.nanoTime();
       scheduleTimeoutCheck(x, nanos);
     }
   }
@@ -723,7 +720,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   private void scheduleTimeoutCheck(Extras x, long delayNanos) {
     ReceiveTimeoutTick tick = new ReceiveTimeoutTick(x.receiveTimeoutGeneration);
     x.receiveTimeoutTask =
-        system.scheduler().scheduleOnce(
+        self.system.scheduler().scheduleOnce(
             Duration.ofNanos(delayNanos), () -> self.tell(tick, null), mailbox.dispatcher().executor());
   }
 
@@ -736,9 +733,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     if (x == null || tick.generation() != x.receiveTimeoutGeneration || x.receiveTimeoutNanos == 0) {
       return;
     }
-    long idle = system.nanoTime() - x.lastActivityNanos;
+    long idle = self.system.nanoTime() - x.lastActivityNanos;
     if (idle >= x.receiveTimeoutNanos) {
-      x.lastActivityNanos = system.nanoTime();
+      x.lastActivityNanos = self.system.nanoTime();
       scheduleTimeoutCheck(x, x.receiveTimeoutNanos);
       deliver(ReceiveTimeout.getInstance());
     } else {
@@ -763,16 +760,16 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     if (message instanceof Terminated t) {
       throw new DeathPactException(t.actor());
     }
-    system.eventStream.publish(new UnhandledMessage(message, sender(), self));
-    if (system.settings.debugUnhandled()) {
-      system.log.debug("unhandled message {} from {} at {}", message, sender(), self.path());
+    self.system.eventStream.publish(new UnhandledMessage(message, sender(), self));
+    if (self.system.settings.debugUnhandled()) {
+      self.system.log.debug("unhandled message {} from {} at {}", message, sender(), self.path());
     }
   }
 
   private ActorRef sender() {
     Envelope e = current;
     ActorRef s = e == null ? null : e.sender();
-    return s == null ? system.deadLetters : s;
+    return s == null ? self.system.deadLetters : s;
   }
 
   @Override
@@ -790,7 +787,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       s = new ArrayDeque<>();
       x.stash = s;
     }
-    int capacity = system.settings.stashCapacity();
+    int capacity = self.system.settings.stashCapacity();
     if (capacity >= 0 && s.size() >= capacity) {
       throw new StashOverflowException(
           "stash of " + self.path() + " is full (capacity " + capacity + ")");
@@ -854,6 +851,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     Extras x = extras();
     if (x.behaviorStack == null) {
       x.behaviorStack = new ArrayDeque<>(4);
+      x.initialBehavior = behavior; // no become yet in this incarnation: this is the initial one
     }
     if (discardOld && !x.behaviorStack.isEmpty()) {
       x.behaviorStack.pop();
@@ -875,11 +873,14 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   @Override
   public void unbecome() {
     ArrayDeque<AbstractActor.Receive> stack = extras == null ? null : extras.behaviorStack;
-    if (stack != null && !stack.isEmpty()) {
+    if (stack == null) {
+      return; // never became anything: already the initial behaviour
+    }
+    if (!stack.isEmpty()) {
       stack.pop();
     }
-    AbstractActor.Receive top = stack == null ? null : stack.peek();
-    behavior = top != null ? top : initialBehavior;
+    AbstractActor.Receive top = stack.peek();
+    behavior = top != null ? top : extras.initialBehavior;
   }
 
   @Override
@@ -911,7 +912,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   @Override
   public ActorSystem getSystem() {
-    return system;
+    return self.system;
   }
 
   @Override
@@ -926,12 +927,12 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   @Override
   public ActorSelection actorSelection(String path) {
-    return system.selection(self, path);
+    return self.system.selection(self, path);
   }
 
   @Override
   public ActorSelection actorSelection(ActorPath path) {
-    return system.actorSelection(path);
+    return self.system.actorSelection(path);
   }
 
   @Override
