@@ -36,6 +36,7 @@ class SupervisionTest {
     final AtomicInteger instances;
     final int id;
     int state;
+    int zero; // a field, not a constant: the division by zero happens at run time
 
     Worker(ActorRef probe, AtomicInteger instances) {
       this.probe = probe;
@@ -63,7 +64,7 @@ class SupervisionTest {
     public Receive createReceive() {
       return receiveBuilder()
           .matchEquals("boom", m -> { throw new IllegalStateException("boom"); })
-          .matchEquals("div0", m -> { state = state / 0; })
+          .matchEquals("div0", m -> { state = state / zero; })
           .matchEquals("inc", m -> state++)
           .matchEquals("state", m -> getSender().tell(state, getSelf()))
           .matchEquals("id", m -> getSender().tell(id, getSelf()))
