@@ -79,6 +79,7 @@ run executors           ExecutorComparison "${C[@]}" -p impl=troupe,pekko -p que
 run executor-alone      ExecutorAlone "${C[@]}"
 run creation            'ActorCreation.create' "${C[@]}"
 run creation-heap       'ActorCreation.retainedHeapPerIdleActor' "${HEAP[@]}" -p idleActors=200000
+run router              RouterOverhead "${C[@]}"
 run savina              '\.(Counting|ThreadRing|Chameneos|Big|ForkJoinThroughput|ForkJoinCreate)\.' "${C[@]}"
 
 echo "suite took $(( $(date +%s) - START )) s" | tee -a "$OUT/jmh.log"
