@@ -34,6 +34,8 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@code troupe-idle1}, {@code troupe-idle5}, {@code troupe-idle10}: Troupe on the affinity
  *       pool with {@code affinity-pool-executor.idle-cpu-level} = 1, 5, 10 (save CPU .. lowest
  *       latency);
+ *   <li>{@code troupe-spin}: Troupe with {@code affinity-pool-executor.idle-strategy = busy-spin}
+ *       (idle workers never park), the floor that level 10 is compared with;
  *   <li>{@code pekko}, {@code pekko-tuned}: as everywhere (Pekko defaults; fork-join with one
  *       thread per core).
  * </ul>
@@ -62,7 +64,7 @@ public class RoundTripLatency {
   public static final int ROUND_TRIPS = 20_000;
 
   /** Implementation and, for Troupe, its idle CPU level. */
-  @Param({"troupe-idle1", "troupe-idle5", "troupe-idle10", "pekko", "pekko-tuned"})
+  @Param({"troupe-idle1", "troupe-idle5", "troupe-idle10", "troupe-spin", "pekko", "pekko-tuned"})
   public String impl;
 
   private LatencyDriver driver;

@@ -33,10 +33,13 @@ import java.util.function.Supplier;
  * Each {@link #execute(Runnable)} asks the {@link QueueSelector} for a stripe. The default
  * ({@link QueueSelector#affinityFirst(int)}) decides as follows:
  * <ol>
- *   <li>An {@link Affine} task bound to a stripe (hint in {@code [0, parallelism)}) goes there.
- *   <li>An unbound {@link Affine} task submitted by one of this pool's workers goes to that
- *       worker's stripe and is bound to it: the "local push" of fork-join, which keeps a
- *       ping-pong pair on one thread.
+ *   <li>An {@link Affine} task submitted by one of this pool's workers goes to that worker's
+ *       stripe and is bound to it (the "local push" of fork-join): the receiver of a message runs
+ *       where the message was just written, an actor ping-pong pair stays on one thread, and a
+ *       pair that a steal split is re-united by its next message. Without work stealing, a
+ *       bound task never moves (strict affinity) and only an unbound one is bound this way.
+ *   <li>An {@link Affine} task bound to a stripe (hint in {@code [0, parallelism)}) and submitted
+ *       from outside the pool goes to that stripe: where it last ran.
  *   <li>An unbound {@link Affine} task submitted from outside the pool is spread, round-robin
  *       while fewer than {@code fairDistributionThreshold} tasks have been spread this way, then
  *       by a well-mixed hash of {@link System#identityHashCode}. It is <em>not</em> bound, so the
@@ -49,11 +52,22 @@ import java.util.function.Supplier;
  * </ol>
  * The hint is racy by design; see {@link Affine} for why that is benign.
  *
+ * <p>Next-task slot: a task that a worker submits to its own stripe while running another task
+ * (an actor sending to its partner on the same thread) goes into that worker's one-task slot
+ * instead of its queue, if the slot is free and the task is not the running task resubmitting
+ * itself; the worker runs it right after the current task. A slot is one release store to put and
+ * one exchange to take, where the queue costs two CASes and index traffic; it is what keeps a
+ * ping-pong pair on one thread cheaper than a fork-join deque. At most 32 slot tasks run in a row
+ * before the queue gets a turn, so a pair cannot starve the other mailboxes of its stripe, and a
+ * thief may take a slot task from a worker that is stuck (see below), so a task that sends and
+ * then runs long does not hold its receiver back.
+ *
  * <h2>Work stealing</h2>
  * A worker that finds its own queues empty takes single tasks from the most loaded other stripe
  * (the one with the longest queue, if it holds at least two tasks, so that a stripe whose worker
  * is about to poll its one task, the ping-pong case, is left alone; a single task is taken only
- * from a worker that has been running one task for over a millisecond) and rebinds a stolen
+ * from a worker that has been running one task for over a millisecond; a task in the worker's
+ * next-task slot counts as such a single task) and rebinds a stolen
  * {@link Affine} task to itself, so the task's future submissions follow it. A busy worker whose
  * queue still holds such a backlog after a poll wakes one idle peer to come and steal. A task is
  * never run twice and never lost: removal from a queue is exclusive.
@@ -209,6 +223,9 @@ public final class AffinityPool extends AbstractExecutorService {
               + (ws.length - 1));
     }
     AffinityWorker w = ws[stripe];
+    if (w.thread == Thread.currentThread() && w.offerToSlot(task)) {
+      return; // a local submission: runs right after the submitting task
+    }
     if (w.queue.offer(task)) {
       w.signal();
     } else {
@@ -393,7 +410,9 @@ public final class AffinityPool extends AbstractExecutorService {
   /** A submitter saw its stripe's worker EXITED: run whatever is left there, on this thread. */
   void runLeftovers(AffinityWorker w) {
     Runnable task;
-    while ((task = w.queue.poll()) != null || (task = w.overflow.poll()) != null) {
+    while ((task = w.queue.poll()) != null
+        || (task = w.overflow.poll()) != null
+        || (task = w.xchgNextToNull()) != null) {
       runOnCaller(task);
     }
   }
@@ -424,7 +443,9 @@ public final class AffinityPool extends AbstractExecutorService {
 
   private static void drainTo(AffinityWorker w, List<Runnable> out) {
     Runnable task;
-    while ((task = w.queue.poll()) != null || (task = w.overflow.poll()) != null) {
+    while ((task = w.queue.poll()) != null
+        || (task = w.overflow.poll()) != null
+        || (task = w.xchgNextToNull()) != null) {
       out.add(task);
     }
   }
@@ -606,6 +627,16 @@ public final class AffinityPool extends AbstractExecutorService {
      * @throws IllegalStateException if the thread factory returns null
      */
     public AffinityPool build() {
+      AffinityPool pool = buildUnstarted();
+      pool.start();
+      return pool;
+    }
+
+    /**
+     * Builds the pool without starting its threads: for jcstress tests that drive the worker's
+     * protocol methods from their own threads.
+     */
+    AffinityPool buildUnstarted() {
       int level = idleCpuLevel;
       Supplier<? extends IdleStrategy> idle =
           idleStrategy != null ? idleStrategy : () -> IdleStrategies.forCpuLevel(level);
@@ -613,9 +644,7 @@ public final class AffinityPool extends AbstractExecutorService {
           queueSelector != null
               ? queueSelector
               : QueueSelector.affinityFirst(fairDistributionThreshold);
-      AffinityPool pool = new AffinityPool(this, idle, selector);
-      pool.start();
-      return pool;
+      return new AffinityPool(this, idle, selector);
     }
 
     private static void toUncaughtExceptionHandler(Throwable t) {

@@ -80,12 +80,14 @@ abstract class WorkerPad1 extends WorkerStateField {
 abstract class WorkerOwnerFields extends WorkerPad1 {
   private static final VarHandle TASKS_RUN;
   private static final VarHandle TASKS_STOLEN;
+  private static final VarHandle NEXT;
 
   static {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       TASKS_RUN = lookup.findVarHandle(WorkerOwnerFields.class, "tasksRun", long.class);
       TASKS_STOLEN = lookup.findVarHandle(WorkerOwnerFields.class, "tasksStolen", long.class);
+      NEXT = lookup.findVarHandle(WorkerOwnerFields.class, "next", Runnable.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -93,8 +95,20 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
 
   private long tasksRun;
   private long tasksStolen;
+  /**
+   * The next-task slot: a task this worker submitted to its own stripe while running another
+   * one; it runs right after, without a trip through the queue. Filled by the owner only (so only
+   * while it runs a task), emptied by the owner or, if the owner is stuck, a thief (exchange).
+   */
+  private Runnable next;
+  /** Worker thread only, plain: the task running now (a task resubmitting itself is queued). */
+  Runnable current;
+  /** Worker thread only, plain: tasks taken from the slot in a row (bounded, for fairness). */
+  int slotRuns;
   /** Worker thread only, plain: counts polls to interleave the overflow queue. */
   long pollRound;
+  /** Worker thread only, plain: steal scans made, to look at peers' slots only now and then. */
+  int scans;
   /** Worker thread only, plain: the stripe stolen from last, tried first next time. */
   long lastVictim = -1;
   /** Worker thread only: per peer, the tasks-run count last seen (allocated on this thread). */
@@ -110,6 +124,26 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
   /** Single writer: a plain read of its own value and an opaque store (atomic, no fence). */
   final void incrementTasksRun() {
     TASKS_RUN.setOpaque(this, tasksRun + 1);
+  }
+
+  /** Plain load: the owner's own field; a thief can only empty it, so non-null may be stale. */
+  final Runnable lpNext() {
+    return (Runnable) NEXT.get(this);
+  }
+
+  /** Opaque load: a thief's look at a peer's slot; a stale answer only misjudges the load. */
+  final Runnable loNext() {
+    return (Runnable) NEXT.getOpaque(this);
+  }
+
+  /** Release store (owner): the task's state, written before, is visible to a thief that takes it. */
+  final void soNext(Runnable task) {
+    NEXT.setRelease(this, task);
+  }
+
+  /** Exchange (volatile): owner and thieves empty the slot; exactly one of them gets the task. */
+  final Runnable xchgNextToNull() {
+    return (Runnable) NEXT.getAndSet(this, (Runnable) null);
   }
 
   /** Opaque load: any thread, for statistics; no ordering needed. */
@@ -146,6 +180,15 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
    * single task queued behind it may then be stolen.
    */
   static final long STUCK_NANOS = 1_000_000L;
+
+  /**
+   * Slot tasks run in a row before the queue gets a turn: a ping-pong pair on the slot would
+   * otherwise keep the thread from the other mailboxes of its stripe.
+   */
+  static final int SLOT_BUDGET = 32;
+
+  /** A thief looks at peers' slots and progress counters on one scan in 64. */
+  static final int SLOT_LOOK_MASK = 63;
 
   /** Every this many polls the overflow queue is polled first, so it cannot starve. */
   private static final int OVERFLOW_INTERLEAVE_MASK = 31;
@@ -243,47 +286,70 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     }
   }
 
+  /** Outcomes of {@link #step}. */
+  private static final int WORKED = 0;
+  private static final int IDLED = 1;
+  private static final int DONE = 2;
+
+  /**
+   * The outer loop only repeats {@link #step}: a long-running loop is compiled on-stack (OSR)
+   * from an early, partial profile, and measured on this pool it flipped between a fast and a 2-4x
+   * slower compilation as classes loaded; a step method gets a normal compilation instead.
+   */
   private void loop(IdleStrategy idle) {
-    final AffinityPool pool = this.pool;
-    for (;;) {
-      int runState = pool.lvRunState();
-      if (runState >= AffinityPool.STOP) {
-        break;
-      }
-      Runnable task = pollOwn();
-      boolean stolen = false;
-      if (task == null) {
-        task = steal();
-        stolen = task != null;
-      }
-      if (task != null) {
-        if (lvState() != RUNNING) {
-          becomeRunning();
-          idle.reset();
-        }
-        if (!stolen) {
-          callForHelpIfBacklogged();
-        }
-        if (runState == AffinityPool.RUNNING) {
-          Thread.interrupted(); // a stray interrupt must not leak into the next task
-        }
-        runTask(task);
-        continue;
-      }
-      if (runState != AffinityPool.RUNNING) {
-        break; // shut down and nothing left in our queues
-      }
-      if (lvState() != IDLE) {
-        // Worker half of the handshake: publish IDLE (volatile store), then loop to re-check
-        // the queues (volatile loads) before idling; a producer that offered before our store
-        // is seen by the re-check, one that offers after it sees IDLE and unparks us.
-        svState(IDLE);
-        pool.idleWorkers.increment();
-        continue;
-      }
-      idle.idle();
+    while (step(idle) != DONE) {
+      // all the work is in step
     }
     exit();
+  }
+
+  /** One turn of the worker: run one task, or idle once, or report that the loop is done. */
+  private int step(IdleStrategy idle) {
+    int runState = pool.lvRunState();
+    if (runState >= AffinityPool.STOP) {
+      return DONE;
+    }
+    Runnable task = pollOwn();
+    boolean stolen = false;
+    if (task == null) {
+      task = steal();
+      stolen = task != null;
+    }
+    if (task != null) {
+      if (lvState() != RUNNING) {
+        becomeRunning();
+        idle.reset();
+      }
+      if (!stolen) {
+        callForHelpIfBacklogged();
+      }
+      if (runState == AffinityPool.RUNNING) {
+        Thread.interrupted(); // a stray interrupt must not leak into the next task
+      }
+      runTask(task);
+      return WORKED;
+    }
+    if (runState != AffinityPool.RUNNING) {
+      return DONE; // shut down and nothing left in our queues
+    }
+    if (lvState() != IDLE) {
+      announceIdle(); // then the caller loops: re-check the queues before idling
+      return IDLED;
+    }
+    idle.idle();
+    return IDLED;
+  }
+
+  /**
+   * Worker half of the handshake: publish IDLE (volatile store), after which the caller must
+   * re-check the queues (the MPMC poll's strict emptiness check reads the producer index with a
+   * volatile load) before idling. A producer whose offer (a CAS of the producer index) precedes
+   * our store in the total order is seen by that re-check; one whose offer follows it sees IDLE
+   * when it loads our state, and unparks us.
+   */
+  void announceIdle() {
+    svState(IDLE);
+    pool.idleWorkers.increment();
   }
 
   /** Leaves IDLE/WOKEN for RUNNING; whoever leaves IDLE decrements the idle count. */
@@ -305,22 +371,58 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     }
   }
 
-  /** Own queue first, the overflow when the queue is empty or every 32nd poll. */
+  /**
+   * The next-task slot first (up to {@link #SLOT_BUDGET} in a row, then the slot task is moved to
+   * the back of the queue), then the own queue, the overflow when the queue is empty or every
+   * 32nd poll, and the slot again if nothing else waits.
+   */
   Runnable pollOwn() {
     Runnable task;
+    if (lpNext() != null) {
+      if (slotRuns < SLOT_BUDGET) {
+        if ((task = xchgNextToNull()) != null) {
+          slotRuns++;
+          return task;
+        }
+      } else if ((task = xchgNextToNull()) != null && !queue.offer(task)) {
+        // Budget spent: the slot task goes behind the queued ones (round-robin between the
+        // mailboxes of this stripe, SLOT_BUDGET tasks per turn). No signal: we are awake.
+        overflow.add(task);
+      }
+    }
+    slotRuns = 0;
     if ((pollRound++ & OVERFLOW_INTERLEAVE_MASK) == 0 && (task = overflow.poll()) != null) {
       return task;
     }
     task = queue.poll();
-    return task != null ? task : overflow.poll();
+    if (task == null && (task = overflow.poll()) == null && lpNext() != null) {
+      task = xchgNextToNull();
+    }
+    return task;
+  }
+
+  /**
+   * Owner thread only (the caller checked): puts a task submitted by the running task into the
+   * next-task slot if it is free and the task is not the running one resubmitting itself (that
+   * one goes behind the queue, as {@code throughput} fairness wants). No signal is needed: the
+   * owner is awake, running the submitter.
+   */
+  boolean offerToSlot(Runnable task) {
+    if (lpNext() != null || task == current) {
+      return false;
+    }
+    soNext(task);
+    return true;
   }
 
   void runTask(Runnable task) {
+    current = task;
     try {
       task.run();
     } catch (Throwable t) {
       pool.reportError(t);
     }
+    current = null;
     incrementTasksRun();
   }
 
@@ -335,9 +437,22 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     }
   }
 
-  /** Approximate number of queued tasks; the overflow counts as a full queue. */
+  /** Approximate number of queued tasks (not counting the slot); the overflow counts as full. */
+  int queuedBacklog() {
+    int size = queue.size();
+    return overflow.isEmpty() ? size : size + queue.capacity();
+  }
+
+  /**
+   * Approximate number of waiting tasks; the overflow counts as a full queue, and a task in the
+   * next-task slot counts: with the slot occupied, a single queued task is not the owner's next
+   * one but waits behind it, and a thief may take it (a thief polls the queue before the slot).
+   */
   int backlog() {
     int size = queue.size();
+    if (loNext() != null) {
+      size++;
+    }
     return overflow.isEmpty() ? size : size + queue.capacity();
   }
 
@@ -347,7 +462,14 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
    * and is about to poll its one task (the ping-pong case), or an idle peer being woken, keeps it.
    */
   private int stealableLoad(AffinityWorker peer) {
-    int load = peer.backlog();
+    int queued = peer.queuedBacklog();
+    if (queued >= STEAL_MIN_BACKLOG || (scans & SLOT_LOOK_MASK) != 0) {
+      // The slot and the progress counter live on the line the peer writes for every task:
+      // a spinning thief that read them on every scan would steal that line from a worker in
+      // a ping-pong on every message. The queue indices are quiet while the slot is in use.
+      return queued;
+    }
+    int load = queued + (peer.loNext() != null ? 1 : 0);
     if (load != 1) {
       return load;
     }
@@ -375,9 +497,10 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     if (n == 1 || !pool.workStealing) {
       return null;
     }
+    scans++;
     AffinityWorker victim = null;
     int last = (int) lastVictim;
-    if (last >= 0 && workers[last].backlog() >= STEAL_MIN_BACKLOG) {
+    if (last >= 0 && workers[last].queuedBacklog() >= STEAL_MIN_BACKLOG) {
       victim = workers[last];
     } else {
       int best = STEAL_MIN_BACKLOG - 1;
@@ -397,6 +520,9 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     Runnable task = victim.queue.poll();
     if (task == null) {
       task = victim.overflow.poll();
+    }
+    if (task == null && victim.loNext() != null) {
+      task = victim.xchgNextToNull(); // the victim is stuck with its slot task waiting
     }
     if (task == null) {
       lastVictim = -1;

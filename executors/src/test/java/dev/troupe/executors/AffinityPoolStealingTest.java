@@ -180,4 +180,40 @@ class AffinityPoolStealingTest {
       TestSupport.shutdownAndVerify(pool, threads);
     }
   }
+
+  @Test
+  void aTaskInTheNextTaskSlotOfAWorkerStuckInALongTaskIsTakenByAnIdlePeer() throws Exception {
+    RecordingThreadFactory threads = new RecordingThreadFactory("slot");
+    AffinityPool pool = AffinityPool.builder().parallelism(2).threadFactory(threads).build();
+    CountDownLatch receiverRan = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    Set<Thread> ranOn = ConcurrentHashMap.newKeySet();
+    AffineTask receiver = new AffineTask() {
+      @Override
+      public void run() {
+        ranOn.add(Thread.currentThread());
+        receiverRan.countDown();
+      }
+    };
+    AffineTask longSender = new AffineTask() {
+      @Override
+      public void run() {
+        ranOn.add(Thread.currentThread());
+        pool.execute(receiver); // a local submission: into this worker's next-task slot
+        try {
+          release.await(20, TimeUnit.SECONDS); // then a long task on the same worker
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    };
+    longSender.affinity(0);
+    pool.execute(longSender);
+    assertTrue(receiverRan.await(10, TimeUnit.SECONDS),
+        "the slot task waited for the long task instead of being stolen");
+    release.countDown();
+    TestSupport.shutdownAndVerify(pool, threads);
+    assertEquals(2, ranOn.size(), "sender and receiver ran on different workers: " + ranOn);
+    assertEquals(1, pool.stolenTaskCount(), "steals");
+  }
 }

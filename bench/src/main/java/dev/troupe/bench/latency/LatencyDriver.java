@@ -31,10 +31,15 @@ public interface LatencyDriver {
   void teardown();
 
   /**
-   * @param impl {@code troupe-idle<level>}, {@code pekko} or {@code pekko-tuned}
+   * @param impl {@code troupe-idle<level>}, {@code troupe-spin} (busy-spinning idle workers),
+   *     {@code pekko} or {@code pekko-tuned}
    * @return its driver
    */
   static LatencyDriver create(String impl) {
+    if (impl.equals("troupe-spin")) {
+      return new TroupeLatency(
+          "affinity-pool-executor { idle-cpu-level = 10, idle-strategy = busy-spin }");
+    }
     String prefix = "troupe-idle";
     if (impl.startsWith(prefix)) {
       int level = Integer.parseInt(impl.substring(prefix.length()));
@@ -47,6 +52,6 @@ public interface LatencyDriver {
       return new PekkoLatency(Impl.of(impl));
     }
     throw new IllegalArgumentException(
-        "unknown impl '" + impl + "': expected troupe-idle<1..10>, pekko or pekko-tuned");
+        "unknown impl '" + impl + "': expected troupe-idle<1..10>, troupe-spin, pekko or pekko-tuned");
   }
 }

@@ -21,12 +21,16 @@ final class TroupeLatency implements LatencyDriver {
   private ActorRef pinger;
 
   TroupeLatency(int idleCpuLevel) {
+    this("affinity-pool-executor.idle-cpu-level = " + idleCpuLevel);
+  }
+
+  /** @param executorKeys HOCON for the affinity pool, inside the dispatcher section */
+  TroupeLatency(String executorKeys) {
     this.config =
         Dispatchers.section(
             Impl.TROUPE,
             Dispatchers.DEFAULT_THROUGHPUT,
-            "executor = affinity-pool-executor\naffinity-pool-executor.idle-cpu-level = "
-                + idleCpuLevel);
+            "executor = affinity-pool-executor\n" + executorKeys);
   }
 
   @Override

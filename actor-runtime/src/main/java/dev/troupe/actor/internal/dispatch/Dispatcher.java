@@ -8,8 +8,19 @@ import java.util.concurrent.TimeUnit;
  * Runs mailboxes on an executor with a throughput batch: a mailbox processes at most {@code
  * throughput} user messages (and stops early at the throughput deadline, if one is set) before it
  * gives its thread back.
+ *
+ * <p>This class is the {@code type = Dispatcher} kind (a shared pool of threads, the executor of
+ * the section). The other kinds override how a mailbox is created, run and released:
+ * {@link PinnedDispatcher} (a thread per actor), {@link BalancingDispatcher} (one shared message
+ * queue for a team of actors) and {@link CallingThreadDispatcher} (the sending thread, for tests).
+ * Create them with {@link #create}.
  */
-public final class Dispatcher {
+public sealed class Dispatcher
+    permits PinnedDispatcher, BalancingDispatcher, CallingThreadDispatcher {
+
+  /** Config value of the shared-pool kind. */
+  public static final String TYPE = "Dispatcher";
+
   final String id;
   final int throughput;
   final long throughputDeadlineNanos;
@@ -20,10 +31,37 @@ public final class Dispatcher {
    * @param executor the executor mailboxes run on; owned (shut down) by this dispatcher
    */
   public Dispatcher(DispatcherSettings settings, ExecutorService executor) {
+    this(settings, executor, settings.throughput());
+  }
+
+  Dispatcher(DispatcherSettings settings, ExecutorService executor, int throughput) {
     this.id = settings.id();
-    this.throughput = settings.throughput();
+    this.throughput = throughput;
     this.throughputDeadlineNanos = settings.throughputDeadline().toNanos();
     this.executor = executor;
+  }
+
+  /**
+   * Builds the dispatcher of the kind {@code settings.type()} names, with its threads.
+   *
+   * @param settings parsed settings
+   * @param threadNamePrefix {@code <system>-<id>}
+   * @param daemon whether threads are daemons
+   * @param onError receives failures that escaped a mailbox run
+   * @return the dispatcher
+   */
+  public static Dispatcher create(
+      DispatcherSettings settings,
+      String threadNamePrefix,
+      boolean daemon,
+      Thread.UncaughtExceptionHandler onError) {
+    return switch (settings.type()) {
+      case PinnedDispatcher.TYPE -> new PinnedDispatcher(settings, threadNamePrefix, daemon, onError);
+      case BalancingDispatcher.TYPE -> new BalancingDispatcher(
+          settings, settings.newExecutor(threadNamePrefix, daemon, onError));
+      case CallingThreadDispatcher.TYPE -> new CallingThreadDispatcher(settings, onError);
+      default -> new Dispatcher(settings, settings.newExecutor(threadNamePrefix, daemon, onError));
+    };
   }
 
   /** @return the config id */
@@ -31,7 +69,7 @@ public final class Dispatcher {
     return id;
   }
 
-  /** @return the executor, for futures and pipes */
+  /** @return the executor, for futures, pipes and scheduled tasks of actors on this dispatcher */
   public ExecutorService executor() {
     return executor;
   }
@@ -46,6 +84,7 @@ public final class Dispatcher {
     return new Mailbox(type.newQueue(), this);
   }
 
+  /** Runs a mailbox that its caller has just marked SCHEDULED (exactly one caller at a time). */
   void execute(Mailbox mailbox) {
     try {
       executor.execute(mailbox);
@@ -54,6 +93,9 @@ public final class Dispatcher {
       mailbox.rejected();
     }
   }
+
+  /** The mailbox's actor terminated (called once, on the thread running the mailbox). */
+  void closed(Mailbox mailbox) {}
 
   /** Stops accepting mailboxes; running ones finish their current batch. */
   public void shutdown() {
@@ -73,6 +115,6 @@ public final class Dispatcher {
 
   @Override
   public String toString() {
-    return "Dispatcher[" + id + ", throughput=" + throughput + "]";
+    return getClass().getSimpleName() + "[" + id + ", throughput=" + throughput + "]";
   }
 }

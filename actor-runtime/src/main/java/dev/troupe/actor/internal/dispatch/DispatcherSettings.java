@@ -3,6 +3,7 @@ package dev.troupe.actor.internal.dispatch;
 import com.typesafe.config.Config;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.executors.AffinityPool;
+import dev.troupe.executors.BusySpinIdleStrategy;
 import dev.troupe.executors.ExecutorFactories;
 import dev.troupe.executors.NamedThreadFactory;
 import dev.troupe.executors.RejectionHandler;
@@ -14,7 +15,8 @@ import java.util.concurrent.ExecutorService;
  * troupe.actor.default-dispatcher}, and every error names the full key.
  *
  * @param id the section's path
- * @param type {@code Dispatcher} (more kinds come with the executors work)
+ * @param type the dispatcher kind: {@code Dispatcher}, {@code PinnedDispatcher}, {@code
+ *     BalancingDispatcher} or {@code CallingThreadDispatcher}
  * @param executor which executor backs it
  * @param throughput messages per mailbox run, {@code >= 1}
  * @param throughputDeadline time limit of a run, zero for none
@@ -30,6 +32,14 @@ public record DispatcherSettings(
 
   /** The id of the default dispatcher. */
   public static final String DEFAULT_ID = "troupe.actor.default-dispatcher";
+
+  /** The dispatcher kinds, as spelled in {@code type}. */
+  static final java.util.List<String> TYPES =
+      java.util.List.of(
+          Dispatcher.TYPE,
+          PinnedDispatcher.TYPE,
+          BalancingDispatcher.TYPE,
+          CallingThreadDispatcher.TYPE);
 
   static final String AFFINITY = "affinity-pool-executor";
   static final String FORK_JOIN = "fork-join-executor";
@@ -47,9 +57,10 @@ public record DispatcherSettings(
     Config section = section(root, id, "dispatcher");
     Config full = section.withFallback(root.getConfig(DEFAULT_ID));
     String type = Settings.string(full, id, "type");
-    if (!type.equals("Dispatcher")) {
+    if (!TYPES.contains(type)) {
       throw new ConfigurationException(
-          "unsupported dispatcher type '" + type + "' at " + id + ".type: expected Dispatcher");
+          "invalid configuration value at '" + id + ".type': unknown dispatcher type '" + type
+              + "', expected one of " + String.join(", ", TYPES));
     }
     String executor = Settings.string(full, id, "executor");
     if (!executor.equals(AFFINITY) && !executor.equals(FORK_JOIN) && !executor.equals(THREAD_POOL)) {
@@ -118,6 +129,7 @@ public record DispatcherSettings(
               "invalid configuration value at '" + path + ".idle-cpu-level': must be 1..10, was " + level);
         }
         Settings.intAtLeast(executorConfig, path, "fair-work-distribution.threshold", 0);
+        busySpin(path);
       }
       case FORK_JOIN -> {
         Settings.scaledPoolSize(executorConfig, path, "parallelism");
@@ -148,6 +160,18 @@ public record DispatcherSettings(
     };
   }
 
+  /** {@code idle-strategy}: whether idle workers busy-spin instead of backing off. */
+  private boolean busySpin(String path) {
+    String name = Settings.string(executorConfig, path, "idle-strategy");
+    return switch (name) {
+      case "backoff" -> false;
+      case "busy-spin" -> true;
+      default -> throw new ConfigurationException(
+          "invalid configuration value at '" + path + ".idle-strategy': expected backoff or busy-spin, was '"
+              + name + "'");
+    };
+  }
+
   private boolean taskPeekingFifo(String path) {
     String mode = Settings.string(executorConfig, path, "task-peeking-mode");
     return switch (mode) {
@@ -172,16 +196,21 @@ public record DispatcherSettings(
     String path = id + "." + executor;
     NamedThreadFactory threads = new NamedThreadFactory(threadNamePrefix, daemon);
     return switch (executor) {
-      case AFFINITY -> AffinityPool.builder()
-          .parallelism(Settings.scaledPoolSize(executorConfig, path, "parallelism"))
-          .taskQueueSize(Settings.intAtLeast(executorConfig, path, "task-queue-size", 1))
-          .idleCpuLevel(Settings.intAtLeast(executorConfig, path, "idle-cpu-level", 1))
-          .fairDistributionThreshold(
-              Settings.intAtLeast(executorConfig, path, "fair-work-distribution.threshold", 0))
-          .rejectionHandler(rejectionHandler(path))
-          .threadFactory(threads)
-          .errorHandler(t -> onError.uncaughtException(Thread.currentThread(), t))
-          .build();
+      case AFFINITY -> {
+        AffinityPool.Builder b = AffinityPool.builder()
+            .parallelism(Settings.scaledPoolSize(executorConfig, path, "parallelism"))
+            .taskQueueSize(Settings.intAtLeast(executorConfig, path, "task-queue-size", 1))
+            .idleCpuLevel(Settings.intAtLeast(executorConfig, path, "idle-cpu-level", 1))
+            .fairDistributionThreshold(
+                Settings.intAtLeast(executorConfig, path, "fair-work-distribution.threshold", 0))
+            .rejectionHandler(rejectionHandler(path))
+            .threadFactory(threads)
+            .errorHandler(t -> onError.uncaughtException(Thread.currentThread(), t));
+        if (busySpin(path)) {
+          b.idleStrategy(BusySpinIdleStrategy::new);
+        }
+        yield b.build();
+      }
       case FORK_JOIN -> ExecutorFactories.forkJoin(
           Settings.scaledPoolSize(executorConfig, path, "parallelism"),
           taskPeekingFifo(path),

@@ -56,7 +56,7 @@ public final class Dispatchers {
           throw new IllegalStateException("actor system " + systemName + " is terminated");
         }
         DispatcherSettings s = DispatcherSettings.from(config, id);
-        d = new Dispatcher(s, s.newExecutor(systemName + "-" + id, daemon, onError));
+        d = Dispatcher.create(s, systemName + "-" + id, daemon, onError);
         dispatchers.put(id, d);
       }
       return d;

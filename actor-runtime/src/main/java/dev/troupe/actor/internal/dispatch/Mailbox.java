@@ -55,9 +55,29 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
   private transient ArrayDeque<Envelope> prepended; // running thread only: unstashed messages
   private int affinity = NO_AFFINITY; // plain: a stale value only changes placement
 
+  /**
+   * The team whose shared queue {@code queue} is (BalancingDispatcher), or null: then the queue is
+   * this mailbox's own. Final, so the check on the send path is one null test.
+   */
+  final transient BalancingDispatcher team;
+
+  /**
+   * Per-dispatcher state (the PinnedDispatcher's thread). Written once before the mailbox is
+   * reachable by other threads (published with the actor ref, like {@code owner}).
+   */
+  transient Object attachment;
+
+  /** BalancingDispatcher only, guarded by the team's lock: 0 new, 1 member, 2 left. */
+  transient int teamState;
+
   Mailbox(MessageQueue queue, Dispatcher dispatcher) {
+    this(queue, dispatcher, null);
+  }
+
+  Mailbox(MessageQueue queue, Dispatcher dispatcher, BalancingDispatcher team) {
     this.queue = queue;
     this.dispatcher = dispatcher;
+    this.team = team;
   }
 
   /**
@@ -83,10 +103,20 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
    * @param e the envelope
    */
   public void enqueue(Envelope e) {
-    if (queue.offer(e)) {
-      trySchedule(true, false, false);
+    BalancingDispatcher t = team;
+    if (t == null) {
+      if (queue.offer(e)) {
+        trySchedule(true, false, false);
+      } else {
+        owner.deadLetter(e.message, e.sender);
+      }
+    } else if (isClosed()) {
+      owner.deadLetter(e.message, e.sender); // a stopped member takes no more team work
     } else {
-      owner.deadLetter(e.message, e.sender);
+      queue.offer(e); // the team's queue is unbounded
+      if (!trySchedule(true, false, false)) {
+        t.teamWork(this); // the receiver is busy: an idle member takes the message instead
+      }
     }
   }
 
@@ -102,6 +132,12 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       head = lvSystem();
       n.next = head; // plain: published by the CAS below
     } while (!casSystem(head, n));
+    BalancingDispatcher t = team;
+    if (t != null && teamState == 0) { // plain racy read: a hint, register re-checks under the lock
+      // First system message (Create): join the team only now, so that no member is scheduled
+      // for team work before its actor exists (Create is processed before any user message).
+      t.register(this);
+    }
     trySchedule(false, true, false);
   }
 
@@ -112,30 +148,33 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
    * @param hasMessageHint the caller just enqueued a user message
    * @param hasSystemMessageHint the caller just enqueued a system message
    * @param afterRun the caller is this mailbox's own run, rescheduling what is left
+   * @return whether this call handed the mailbox to the executor
    */
-  void trySchedule(boolean hasMessageHint, boolean hasSystemMessageHint, boolean afterRun) {
+  boolean trySchedule(boolean hasMessageHint, boolean hasSystemMessageHint, boolean afterRun) {
     for (; ; ) {
       int s = lvStatus();
       if (MailboxStatus.isScheduled(s)) {
-        return; // the running (or queued) run will see the message; its re-check guarantees it
+        return false; // the running (or queued) run will see the message; its re-check guarantees it
       }
       boolean work;
       if (MailboxStatus.isClosed(s)) {
-        work = hasMessageHint || hasSystemMessageHint || queue.hasMessages() || lvSystem() != null;
+        work = team != null // a closed team member leaves the shared queue to the others
+            ? hasSystemMessageHint || lvSystem() != null
+            : hasMessageHint || hasSystemMessageHint || queue.hasMessages() || lvSystem() != null;
       } else if (MailboxStatus.isSuspended(s)) {
         work = hasSystemMessageHint || lvSystem() != null;
       } else {
         work = hasMessageHint || hasSystemMessageHint || queue.hasMessages() || lvSystem() != null;
       }
       if (!work) {
-        return;
+        return false;
       }
       if (casStatus(s, s | SCHEDULED)) {
         if (afterRun) {
           yieldToSubmissions();
         }
         dispatcher.execute(this);
-        return;
+        return true;
       }
     }
   }
@@ -212,7 +251,9 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
   /** Runs system messages in the order they were sent, until none is left. */
   private void processAllSystemMessages() {
     SysNode list;
-    while ((list = xchgSystem()) != null) {
+    // Load before exchanging: most runs have no system message, and the load spares them an
+    // atomic; one pushed after the load is seen by the post-run re-check (or the next loop).
+    while (lvSystem() != null && (list = xchgSystem()) != null) {
       // The stack is newest-first: reverse it in place (we own the detached nodes).
       SysNode reversed = null;
       while (list != null) {
@@ -230,6 +271,14 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
 
   private void drainClosed() {
     processAllSystemMessages();
+    if (team != null) {
+      // The queue is the team's: only our own unstashed messages are ours to drain.
+      Envelope e;
+      while (prepended != null && (e = prepended.pollFirst()) != null) {
+        owner.deadLetter(e.message, e.sender);
+      }
+      return;
+    }
     Envelope e;
     MailboxOwner o = owner;
     while ((e = nextEnvelope()) != null) {
@@ -284,14 +333,24 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
     }
   }
 
-  /** Running thread, once: the actor terminated. Pending and later messages go to dead letters. */
+  /**
+   * Running thread, once: the actor terminated. Pending and later messages go to dead letters
+   * (on a BalancingDispatcher the shared queue's messages stay with the rest of the team), and the
+   * dispatcher releases what it holds for this mailbox (a pinned thread, a team membership).
+   */
   public void close() {
     for (; ; ) {
       int s = lvStatus();
       if (casStatus(s, (s & SCHEDULED) | CLOSED)) {
-        return;
+        break;
       }
     }
+    dispatcher.closed(this);
+  }
+
+  /** @return the owner, for dispatchers that must dead-letter on its behalf */
+  MailboxOwner owner() {
+    return owner;
   }
 
   /** @return whether the mailbox is closed */

@@ -1,0 +1,119 @@
+package dev.troupe.actor.internal.dispatch;
+
+import java.util.Arrays;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * {@code type = BalancingDispatcher}: all actors on one such dispatcher form a team that shares
+ * ONE user-message queue, so a message sent to any member is processed by whichever member gets to
+ * it first. Each member keeps its own {@link Mailbox} for the scheduling status and its system
+ * messages (create, stop, supervision), which are never shared.
+ *
+ * <p>Because any member may process any member's message, <b>all actors on a balancing dispatcher
+ * must be of the same kind</b> (same class, interchangeable state), as the routees of a
+ * {@code BalancingPool} are. The dispatcher cannot check this; give each kind its own dispatcher
+ * id. The mailbox type of the actors is ignored: the shared queue is unbounded.
+ *
+ * <p>Team work: a send enqueues on the shared queue and schedules the receiver; if the receiver is
+ * busy (already scheduled, suspended or stopped), one idle member is scheduled instead, so a busy
+ * actor never hoards the work while others idle. A member joins the team with its first system
+ * message (Create) and leaves when its actor stops; messages sent to a stopped member go to dead
+ * letters, and when the last member leaves, what is still queued goes to dead letters too.
+ *
+ * <p>Thread roles: {@link #teamWork} runs on any sending thread and reads the member array (a
+ * volatile copy-on-write snapshot); joining and leaving are rare and take the team's lock.
+ */
+public final class BalancingDispatcher extends Dispatcher {
+
+  /** Config value of this kind. */
+  public static final String TYPE = "BalancingDispatcher";
+
+  private static final Mailbox[] NO_MEMBERS = new Mailbox[0];
+
+  private final SharedMessageQueue shared = new SharedMessageQueue();
+  private final Object lock = new Object();
+
+  /** Copy-on-write under {@link #lock}; volatile so senders see joins and leaves promptly. */
+  private volatile Mailbox[] members = NO_MEMBERS;
+
+  BalancingDispatcher(DispatcherSettings settings, ExecutorService executor) {
+    super(settings, executor);
+  }
+
+  /** Every mailbox of this dispatcher polls the team's queue; {@code type} is ignored. */
+  @Override
+  public Mailbox newMailbox(MailboxType type) {
+    return new Mailbox(shared, this, this);
+  }
+
+  /** Joins the team (idempotent; a member that left never rejoins). */
+  void register(Mailbox m) {
+    synchronized (lock) {
+      if (m.teamState != 0 || m.isClosed()) {
+        return;
+      }
+      m.teamState = 1;
+      Mailbox[] old = members;
+      Mailbox[] grown = Arrays.copyOf(old, old.length + 1);
+      grown[old.length] = m;
+      members = grown;
+    }
+  }
+
+  @Override
+  void closed(Mailbox m) {
+    boolean last;
+    synchronized (lock) {
+      if (m.teamState != 1) {
+        m.teamState = 2;
+        return;
+      }
+      m.teamState = 2;
+      Mailbox[] old = members;
+      int i = Arrays.asList(old).indexOf(m);
+      Mailbox[] shrunk = new Mailbox[old.length - 1];
+      System.arraycopy(old, 0, shrunk, 0, i);
+      System.arraycopy(old, i + 1, shrunk, i, old.length - i - 1);
+      members = shrunk;
+      last = shrunk.length == 0;
+    }
+    if (last) {
+      // Nobody is left to process the team's messages: they are dead letters now. A member that
+      // joins later finds the queue empty, as if the messages had been sent to the stopped team.
+      Envelope e;
+      MailboxOwner o = m.owner();
+      while ((e = shared.poll()) != null) {
+        o.deadLetter(e.message, e.sender);
+      }
+    } else if (shared.hasMessages()) {
+      teamWork(m); // what we might have processed goes to the others
+    }
+  }
+
+  /**
+   * The receiver of a message just enqueued could not be scheduled (it is busy): schedule one idle
+   * member, if any. A member that is running needs no help, its post-run re-check reschedules it
+   * while the shared queue has messages.
+   */
+  void teamWork(Mailbox receiver) {
+    Mailbox[] team = members;
+    int n = team.length;
+    if (n == 0) {
+      return;
+    }
+    // A random start spreads the work without a counter that every sender would write.
+    int start = ThreadLocalRandom.current().nextInt(n);
+    for (int k = 0; k < n; k++) {
+      Mailbox buddy = team[(start + k) % n];
+      if (buddy != receiver && buddy.trySchedule(true, false, false)) {
+        return;
+      }
+    }
+  }
+
+  /** @return how many actors are in the team now (for tests) */
+  int teamSize() {
+    return members.length;
+  }
+}
