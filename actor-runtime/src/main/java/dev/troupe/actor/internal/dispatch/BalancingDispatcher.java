@@ -44,16 +44,29 @@ public final class BalancingDispatcher extends Dispatcher {
   /** Every mailbox of this dispatcher polls the team's queue; {@code type} is ignored. */
   @Override
   public Mailbox newMailbox(MailboxType type) {
-    return new Mailbox(shared, this, this);
+    Mailbox m = new Mailbox(shared, this);
+    m.kindState = new Membership(this);
+    return m;
+  }
+
+  /** A mailbox's place in the team. */
+  static final class Membership {
+    final BalancingDispatcher team;
+    int state; // guarded by the team's lock (racy reads are hints): 0 new, 1 member, 2 left
+
+    Membership(BalancingDispatcher team) {
+      this.team = team;
+    }
   }
 
   /** Joins the team (idempotent; a member that left never rejoins). */
   void register(Mailbox m) {
+    Membership ms = (Membership) m.kindState;
     synchronized (lock) {
-      if (m.teamState != 0 || m.isClosed()) {
+      if (ms.state != 0 || m.isClosed()) {
         return;
       }
-      m.teamState = 1;
+      ms.state = 1;
       Mailbox[] old = members;
       Mailbox[] grown = Arrays.copyOf(old, old.length + 1);
       grown[old.length] = m;
@@ -64,12 +77,13 @@ public final class BalancingDispatcher extends Dispatcher {
   @Override
   void closed(Mailbox m) {
     boolean last;
+    Membership ms = (Membership) m.kindState;
     synchronized (lock) {
-      if (m.teamState != 1) {
-        m.teamState = 2;
+      if (ms.state != 1) {
+        ms.state = 2;
         return;
       }
-      m.teamState = 2;
+      ms.state = 2;
       Mailbox[] old = members;
       int i = Arrays.asList(old).indexOf(m);
       Mailbox[] shrunk = new Mailbox[old.length - 1];

@@ -56,28 +56,16 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
   private int affinity = NO_AFFINITY; // plain: a stale value only changes placement
 
   /**
-   * The team whose shared queue {@code queue} is (BalancingDispatcher), or null: then the queue is
-   * this mailbox's own. Final, so the check on the send path is one null test.
+   * What the dispatcher kind keeps per mailbox, or null for a plain Dispatcher: the team
+   * membership of a BalancingDispatcher (whose shared queue {@code queue} then is), or the
+   * PinnedDispatcher's thread. One field for every kind keeps the common mailbox small. Written
+   * once before the mailbox is reachable (published with the actor ref, like {@code owner}).
    */
-  final transient BalancingDispatcher team;
-
-  /**
-   * Per-dispatcher state (the PinnedDispatcher's thread). Written once before the mailbox is
-   * reachable by other threads (published with the actor ref, like {@code owner}).
-   */
-  transient Object attachment;
-
-  /** BalancingDispatcher only, guarded by the team's lock: 0 new, 1 member, 2 left. */
-  transient int teamState;
+  transient Object kindState;
 
   Mailbox(MessageQueue queue, Dispatcher dispatcher) {
-    this(queue, dispatcher, null);
-  }
-
-  Mailbox(MessageQueue queue, Dispatcher dispatcher, BalancingDispatcher team) {
     this.queue = queue;
     this.dispatcher = dispatcher;
-    this.team = team;
   }
 
   /**
@@ -103,8 +91,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
    * @param e the envelope
    */
   public void enqueue(Envelope e) {
-    BalancingDispatcher t = team;
-    if (t == null) {
+    if (!(kindState instanceof BalancingDispatcher.Membership member)) {
       if (queue.offer(e)) {
         trySchedule(true, false, false);
       } else {
@@ -115,7 +102,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
     } else {
       queue.offer(e); // the team's queue is unbounded
       if (!trySchedule(true, false, false)) {
-        t.teamWork(this); // the receiver is busy: an idle member takes the message instead
+        member.team.teamWork(this); // the receiver is busy: an idle member takes it instead
       }
     }
   }
@@ -132,11 +119,11 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       head = lvSystem();
       n.next = head; // plain: published by the CAS below
     } while (!casSystem(head, n));
-    BalancingDispatcher t = team;
-    if (t != null && teamState == 0) { // plain racy read: a hint, register re-checks under the lock
+    if (kindState instanceof BalancingDispatcher.Membership member && member.state == 0) {
+      // (a plain racy read of state: a hint; register re-checks under the team's lock)
       // First system message (Create): join the team only now, so that no member is scheduled
       // for team work before its actor exists (Create is processed before any user message).
-      t.register(this);
+      member.team.register(this);
     }
     trySchedule(false, true, false);
   }
@@ -158,7 +145,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       }
       boolean work;
       if (MailboxStatus.isClosed(s)) {
-        work = team != null // a closed team member leaves the shared queue to the others
+        work = kindState instanceof BalancingDispatcher.Membership // leave the team's queue to the team
             ? hasSystemMessageHint || lvSystem() != null
             : hasMessageHint || hasSystemMessageHint || queue.hasMessages() || lvSystem() != null;
       } else if (MailboxStatus.isSuspended(s)) {
@@ -271,7 +258,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
 
   private void drainClosed() {
     processAllSystemMessages();
-    if (team != null) {
+    if (kindState instanceof BalancingDispatcher.Membership) {
       // The queue is the team's: only our own unstashed messages are ours to drain.
       Envelope e;
       while (prepended != null && (e = prepended.pollFirst()) != null) {

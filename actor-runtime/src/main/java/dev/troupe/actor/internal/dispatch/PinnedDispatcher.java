@@ -45,13 +45,13 @@ public final class PinnedDispatcher extends Dispatcher {
   @Override
   public Mailbox newMailbox(MailboxType type) {
     Mailbox m = super.newMailbox(type);
-    m.attachment = new PinnedThread(this, m); // before the mailbox is reachable: plain store
+    m.kindState = new PinnedThread(this, m); // before the mailbox is reachable: plain store
     return m;
   }
 
   @Override
   void execute(Mailbox mailbox) {
-    ((PinnedThread) mailbox.attachment).submit();
+    ((PinnedThread) mailbox.kindState).submit();
   }
 
   @Override
