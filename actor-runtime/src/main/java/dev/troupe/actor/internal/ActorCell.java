@@ -85,8 +85,6 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   private Actor actor;
   private AbstractActor.Receive behavior; // null for an UntypedActor: onReceive directly
   private Envelope current;
-  private boolean currentStashed;
-  private boolean failed;
   private DeathWatch watch;
   private Extras extras;
 
@@ -100,6 +98,8 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     Envelope failedEnvelope; // a copy: preRestart sees the message and its sender
     Throwable pendingRecreate;
     ArrayDeque<Envelope> stash;
+    boolean currentStashed; // the message being processed was stashed (once is the limit)
+    boolean failed; // reported a failure to the parent and waits for its decision
     long receiveTimeoutNanos;
     long lastActivityNanos;
     int receiveTimeoutGeneration;
@@ -162,11 +162,13 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       handleInvokeFailure(t, envelope);
     } finally {
       Extras x = extras;
-      if (x != null && x.receiveTimeoutNanos != 0 && !(message instanceof NotInfluenceReceiveTimeout)) {
-        x.lastActivityNanos = self.system.nanoTime();
+      if (x != null) {
+        if (x.receiveTimeoutNanos != 0 && !(message instanceof NotInfluenceReceiveTimeout)) {
+          x.lastActivityNanos = self.system.nanoTime();
+        }
+        x.currentStashed = false;
       }
       current = null;
-      currentStashed = false;
       envelope.clear();
     }
   }
@@ -331,14 +333,13 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   // =============================================================== supervision
 
   private void handleInvokeFailure(Throwable cause, Envelope failedOn) {
-    if (failed || state == TERMINATED) {
+    if ((extras != null && extras.failed) || state == TERMINATED) {
       self.system.log.error(cause, "{} failed again while its failure was being handled", self.path());
       return;
     }
-    failed = true;
-    if (failedOn != null || extras != null) {
-      extras().failedEnvelope = failedOn == null ? null : new Envelope(failedOn.message(), failedOn.sender());
-    }
+    Extras x = extras();
+    x.failed = true;
+    x.failedEnvelope = failedOn == null ? null : new Envelope(failedOn.message(), failedOn.sender());
     mailbox.suspend();
     forEachChild(c -> c.sendSystemMessage(SystemMessages.SUSPEND));
     parent.sendSystemMessage(new Failed(self, cause, self.path().uid()));
@@ -426,11 +427,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       faultRecreate(cause); // creation failed: resuming means trying again
       return;
     }
-    if (cause != null) {
-      failed = false;
-      if (extras != null) {
-        extras.failedEnvelope = null;
-      }
+    if (cause != null && extras != null) {
+      extras.failed = false;
+      extras.failedEnvelope = null;
     }
     mailbox.resume();
     forEachChild(c -> c.sendSystemMessage(new Resume(null)));
@@ -469,7 +468,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   }
 
   private void finishRecreate(Throwable cause) {
-    failed = false;
+    if (extras != null) {
+      extras.failed = false;
+    }
     mailbox.resume();
     try {
       newInstance();
@@ -778,10 +779,10 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     if (e == null) {
       throw new IllegalStateException("stash() called outside message processing");
     }
-    if (currentStashed) {
+    Extras x = extras();
+    if (x.currentStashed) {
       throw new IllegalStateException("the current message was already stashed");
     }
-    Extras x = extras();
     ArrayDeque<Envelope> s = x.stash;
     if (s == null) {
       s = new ArrayDeque<>();
@@ -793,7 +794,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
           "stash of " + self.path() + " is full (capacity " + capacity + ")");
     }
     s.addLast(new Envelope(e.message(), e.sender()));
-    currentStashed = true;
+    x.currentStashed = true;
   }
 
   @Override
