@@ -88,6 +88,8 @@ public final class RoutedActorRef extends InternalActorRef {
     }
     if (RouterState.isForRouterActor(message)) {
       router.tell(message, sender);
+    } else if (message instanceof dev.troupe.routing.Broadcast b) {
+      state.broadcast(b, sender);
     } else if (message instanceof Identify id) {
       // Answered here, so that whoever resolves the router gets this ref, not the cell's.
       if (sender != null) {

@@ -77,14 +77,7 @@ public final class RouterActor extends AbstractActor {
   }
 
   private void broadcast(Broadcast b) {
-    List<Routee> routees = state.routees();
-    if (routees.isEmpty()) {
-      ActorRef dl = getContext().getSystem().deadLetters();
-      dl.tell(new DeadLetter(b, getSender(), getSelf()), getSender());
-    }
-    for (Routee r : routees) {
-      r.send(b.message(), getSender());
-    }
+    state.broadcast(b, getSender()); // one reaching the router cell directly, e.g. by selection
   }
 
   private void add(List<Routee> added) {

@@ -88,7 +88,6 @@ public final class RouterState {
   /** @return whether the message goes to the router actor instead of being routed */
   public static boolean isForRouterActor(Object message) {
     return message instanceof RouterManagementMessage
-        || message instanceof Broadcast
         || message == PoisonPill.getInstance()
         || message == Kill.getInstance()
         || message instanceof ResizeRequest;
@@ -126,6 +125,21 @@ public final class RouterState {
     }
     if (resizer != null) {
       checkResize();
+    }
+  }
+
+  /**
+   * Sends a broadcast's message to every routee, in the sender's thread like any routed message:
+   * a broadcast and the sender's later messages reach each routee in the order they were sent.
+   */
+  public void broadcast(Broadcast b, ActorRef sender) {
+    Snapshot s = current;
+    if (s.routees.length == 0) {
+      system.deadLetters().tell(new DeadLetter(b, sender == null ? system.deadLetters() : sender, self), sender);
+      return;
+    }
+    for (Routee r : s.routees) {
+      r.send(b.message(), sender);
     }
   }
 

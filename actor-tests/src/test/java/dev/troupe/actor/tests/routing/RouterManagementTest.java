@@ -95,6 +95,33 @@ class RouterManagementTest {
   }
 
   @Test
+  void aBroadcastKeepsItsOrderWithTheSendersLaterMessages() {
+    // Per-sender ordering: every routee must see the broadcast before any later message of the
+    // same sender. (A broadcast that took a detour through the router actor lost this.)
+    ActorSystem system = troupe.system();
+    TestProbe probe = new TestProbe(system);
+    ActorRef router = system.actorOf(reporter(probe).withRouter(new RoundRobinPool(4)));
+    int rounds = 50;
+    for (int round = 0; round < rounds; round++) {
+      router.tell(new Broadcast("start " + round), ActorRef.noSender());
+      for (int i = 0; i < 8; i++) {
+        router.tell("job " + round, ActorRef.noSender());
+      }
+    }
+    java.util.Map<ActorRef, String> lastStart = new java.util.HashMap<>();
+    for (Object o : probe.receiveN(rounds * 12, WAIT)) {
+      Got g = (Got) o;
+      String m = (String) g.message();
+      if (m.startsWith("start ")) {
+        lastStart.put(g.routee(), m.substring(6));
+      } else {
+        assertEquals(m.substring(4), lastStart.get(g.routee()),
+            g.routee() + " got '" + m + "' before the broadcast of its round");
+      }
+    }
+  }
+
+  @Test
   void broadcastReachesEveryRouteeWithTheOriginalSender() {
     ActorSystem system = troupe.system();
     TestProbe probe = new TestProbe(system);
