@@ -24,6 +24,7 @@ final class Run {
     static Metric of(Map<String, Object> m) {
       double min = Double.NaN;
       double max = Double.NaN;
+      double sum = 0;
       int n = 0;
       Object raw = m.get("rawData");
       if (raw instanceof List<?> forks) {
@@ -34,14 +35,17 @@ final class Run {
               if (!Double.isNaN(d)) {
                 min = n == 0 ? d : Math.min(min, d);
                 max = n == 0 ? d : Math.max(max, d);
+                sum += d;
                 n++;
               }
             }
           }
         }
       }
+      // The mean of the iterations: JMH's own score is that mean for averaged metrics, but the
+      // sum for event counters in single-shot mode (bytesPerActor would come out doubled).
       return new Metric(
-          Json.number(m.get("score")),
+          n > 0 ? sum / n : Json.number(m.get("score")),
           Json.number(m.get("scoreError")),
           String.valueOf(m.get("scoreUnit")),
           min,
