@@ -14,20 +14,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * counts them, and logs the first {@code troupe.log-dead-letters} of them, then at most one summary
  * per {@code log-dead-letters-suspend-duration}.
  */
-final class DeadLettersRef extends InternalActorRef {
-  private final ActorPath path;
+final class DeadLettersRef extends MinimalActorRef {
   private final AtomicLong count = new AtomicLong();
   private final AtomicLong nextSummaryNanos = new AtomicLong();
   private final AtomicLong suppressed = new AtomicLong();
 
   DeadLettersRef(ActorSystemImpl system, ActorPath path) {
-    super(system);
-    this.path = path;
-  }
-
-  @Override
-  public ActorPath path() {
-    return path;
+    super(system, path);
   }
 
   @Override

@@ -11,24 +11,17 @@ import java.util.concurrent.CompletableFuture;
  * later ones go to dead letters. It lives under {@code /temp} but is not registered anywhere, so
  * there is nothing to clean up when it completes or times out.
  */
-final class PromiseActorRef extends InternalActorRef {
-  private final ActorPath path;
+final class PromiseActorRef extends MinimalActorRef {
   final CompletableFuture<Object> result = new CompletableFuture<>();
 
   PromiseActorRef(ActorSystemImpl system, ActorPath path) {
-    super(system);
-    this.path = path;
-  }
-
-  @Override
-  public ActorPath path() {
-    return path;
+    super(system, path);
   }
 
   @Override
   public void tell(Object message, ActorRef sender) {
     if (message == null) {
-      throw new NullPointerException("message must not be null (sent to " + path + ")");
+      throw new NullPointerException("message must not be null (sent to " + path() + ")");
     }
     boolean completed =
         message instanceof Status.Failure f

@@ -8,17 +8,10 @@ import dev.troupe.actor.internal.dispatch.SystemMessage;
  * The parent of the root guardian: it hears the root's termination (the end of the system) and
  * its failures (which end the system too).
  */
-final class RootParentRef extends InternalActorRef {
-  private final ActorPath path;
+final class RootParentRef extends MinimalActorRef {
 
   RootParentRef(ActorSystemImpl system, ActorPath path) {
-    super(system);
-    this.path = path;
-  }
-
-  @Override
-  public ActorPath path() {
-    return path;
+    super(system, path);
   }
 
   @Override
