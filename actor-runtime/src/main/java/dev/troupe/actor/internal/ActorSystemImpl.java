@@ -296,21 +296,12 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   public CompletionStage<Object> ask(Consumer<ActorRef> send, Duration timeout, String target) {
     PromiseActorRef ref = newPromiseRef();
     CompletableFuture<Object> result = ref.result;
-    Cancellable timer;
     try {
-      timer =
-          scheduler.scheduleOnce(
-              timeout,
-              () ->
-                  result.completeExceptionally(
-                      new AskTimeoutException(
-                          "ask timed out on " + target + " after " + timeout.toMillis() + " ms")),
-              Runnable::run);
+      failAfter(result, timeout, "ask timed out on " + target + " after " + timeout.toMillis() + " ms");
     } catch (IllegalStateException closed) {
       result.completeExceptionally(closed);
       return result;
     }
-    result.whenComplete((v, t) -> timer.cancel());
     try {
       send.accept(ref);
     } catch (RuntimeException e) {
@@ -324,18 +315,25 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     InternalActorRef t = InternalActorRef.internal(target);
     PromiseActorRef ref = newPromiseRef();
     CompletableFuture<Object> result = ref.result;
-    Cancellable timer =
-        scheduler.scheduleOnce(
-            timeout,
-            () ->
-                result.completeExceptionally(
-                    new AskTimeoutException(
-                        "gracefulStop of " + target + " timed out after " + timeout.toMillis() + " ms")),
-            Runnable::run);
-    result.whenComplete((v, e) -> timer.cancel());
+    failAfter(result, timeout, "gracefulStop of " + target + " timed out after " + timeout.toMillis() + " ms");
     t.sendSystemMessage(new SystemMessages.Watch(t, ref));
     t.tell(stopMessage, ActorRef.noSender());
     return result.thenApply(v -> Boolean.TRUE).minimalCompletionStage();
+  }
+
+  /**
+   * Fails {@code result} with an {@link AskTimeoutException} after {@code timeout}, unless it
+   * completed first (which cancels the timer). The failure is completed on the default dispatcher,
+   * not the timer thread: callbacks chained without {@code *Async} run where the future completes,
+   * and one blocking there must not hold up every other timer of the system.
+   */
+  private void failAfter(CompletableFuture<Object> result, Duration timeout, String message) {
+    Cancellable timer =
+        scheduler.scheduleOnce(
+            timeout,
+            () -> result.completeExceptionally(new AskTimeoutException(message)),
+            dispatcher());
+    result.whenComplete((v, e) -> timer.cancel());
   }
 
   private PromiseActorRef newPromiseRef() {

@@ -7,10 +7,10 @@ import java.time.Duration;
 /** A parsed mailbox section: which queue a mailbox of this kind gets. */
 public sealed interface MailboxType {
   /** Config value of the unbounded default. */
-  String UNBOUNDED = "dev.troupe.dispatch.UnboundedMailbox";
+  String UNBOUNDED = dev.troupe.dispatch.UnboundedMailbox.TYPE;
 
   /** Config value of the bounded mailbox. */
-  String BOUNDED = "dev.troupe.dispatch.BoundedMailbox";
+  String BOUNDED = dev.troupe.dispatch.BoundedMailbox.TYPE;
 
   /** @return a fresh queue */
   MessageQueue newQueue();

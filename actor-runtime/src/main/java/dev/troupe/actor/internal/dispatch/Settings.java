@@ -116,11 +116,13 @@ public final class Settings {
   public static int scaledPoolSize(Config c, String path, String prefix) {
     int min = intAtLeast(c, path, prefix + "-min", 1);
     double factor = doubleAtLeast(c, path, prefix + "-factor", 0.0);
+    if (factor == 0.0 || Double.isInfinite(factor)) {
+      throw bad(path, prefix + "-factor", "must be finite and > 0, was " + factor, null);
+    }
     int max = intAtLeast(c, path, prefix + "-max", 1);
     if (min > max) {
       throw bad(path, prefix + "-min", "must be <= " + prefix + "-max (" + max + "), was " + min, null);
     }
-    int scaled = (int) Math.ceil(Runtime.getRuntime().availableProcessors() * factor);
-    return Math.max(min, Math.min(max, scaled));
+    return dev.troupe.executors.Parallelism.scaled(min, factor, max); // validated above, key by key
   }
 }
