@@ -15,7 +15,7 @@
 #   RoundTripLatency      5  all implementations, 5 measurement iterations
 #   ExecutorComparison   24  troupe,pekko x 3 executors x throughput 1,5,20,100; 100k queries/pair
 #                            (pekko-tuned is the same run as pekko on 2 cores: both use 2 threads)
-#   ExecutorAlone         6  3 executors x balanced/skewed
+#   ExecutorAlone         9  3 executors x balanced/skewed/overloadedStripe
 #   ActorCreation         9  create10k/create100k; retained heap with 200k idle actors (single shot)
 #   Savina               18  Counting ThreadRing Chameneos Big ForkJoinThroughput ForkJoinCreate
 # For publishable numbers use the full grids and -f 2 -wi 3 -i 5 (see each class's javadoc).

@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Troupe's executors as plain {@link ExecutorService}s, no actors: tasks per second under a
- * balanced and a skewed load.
+ * balanced load, one long stream, and one overloaded stripe.
  *
  * <p>The load is {@value #STREAMS} mailbox-shaped streams (see {@link Streams}): each stream is one
  * {@code Runnable} that burns a few hundred nanoseconds of CPU and resubmits itself from the worker
@@ -34,6 +34,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * tasks ({@value #BALANCED_TOTAL} in all). {@code skewed}: stream 0 runs ten times as many as each
  * other stream ({@value #SKEW_TASKS} × 10 + 7 × {@value #SKEW_TASKS} = {@value #SKEWED_TOTAL}), so
  * an executor that pins a stream to a thread must still keep its other threads busy with the rest.
+ * No executor can split one stream, so {@code skewed} ends with stream 0 alone and rewards the
+ * order in which each thread ran its streams: run-to-completion (what a fork-join worker does with
+ * its own resubmitted task) starts the long stream at once; round-robin between the streams of a
+ * stripe (the affinity pool, fair to mailboxes) finishes the short ones first.
+ *
+ * <p>{@code overloadedStripe}: one stripe gets ten times the work. {@value #OVERLOAD_STREAMS}
+ * streams of {@value #OVERLOAD_TASKS} tasks ({@value #OVERLOAD_TOTAL} in all), ten of them bound
+ * to stripe 0 and one to stripe 1 before they are submitted, the way mailboxes that last ran on a
+ * stripe come back to it; the affinity pool places them there and has to steal to balance, the
+ * other executors ignore the binding.
  *
  * <p>{@code executor}: {@code affinity} = {@code dev.troupe.executors.AffinityPool} (striped
  * per-thread queues); {@code fork-join} = a FIFO {@code ForkJoinPool}; {@code thread-pool} = a
@@ -67,6 +77,15 @@ public class ExecutorAlone {
   /** Tasks per invocation, skewed load. */
   public static final int SKEWED_TOTAL = (10 + STREAMS - 1) * SKEW_TASKS;
 
+  /** Streams of the overloaded-stripe load: ten bound to stripe 0, one to stripe 1. */
+  public static final int OVERLOAD_STREAMS = 11;
+
+  /** Tasks per stream, overloaded-stripe load. */
+  public static final int OVERLOAD_TASKS = 20_000;
+
+  /** Tasks per invocation, overloaded-stripe load. */
+  public static final int OVERLOAD_TOTAL = OVERLOAD_STREAMS * OVERLOAD_TASKS;
+
   /** affinity | fork-join | thread-pool. */
   @Param({"affinity", "fork-join", "thread-pool"})
   public String executor;
@@ -78,12 +97,16 @@ public class ExecutorAlone {
   private ExecutorService pool;
   private final int[] balanced = new int[STREAMS];
   private final int[] skewed = new int[STREAMS];
+  private final int[] overload = new int[OVERLOAD_STREAMS];
+  private final int[] overloadStripes = new int[OVERLOAD_STREAMS];
 
   @Setup(Level.Trial)
   public void setup() {
     Arrays.fill(balanced, BALANCED_TASKS);
     Arrays.fill(skewed, SKEW_TASKS);
     skewed[0] = 10 * SKEW_TASKS;
+    Arrays.fill(overload, OVERLOAD_TASKS);
+    overloadStripes[OVERLOAD_STREAMS - 1] = 1 % threads; // the rest stay 0
     pool =
         switch (ExecutorKind.of(executor)) {
           case AFFINITY -> AffinityPool.builder().parallelism(threads).build();
@@ -108,6 +131,12 @@ public class ExecutorAlone {
   @OperationsPerInvocation(SKEWED_TOTAL)
   public void skewed() {
     Streams.run(pool, skewed);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(OVERLOAD_TOTAL)
+  public void overloadedStripe() {
+    Streams.run(pool, overload, overloadStripes);
   }
 
   @TearDown(Level.Trial)

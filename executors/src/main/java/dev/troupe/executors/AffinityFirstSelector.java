@@ -68,15 +68,18 @@ final class AffinityFirstSelector implements QueueSelector {
       int ticket = ticket();
       return ticket >= 0 ? ticket % n : hashStripe(task, n);
     }
+    // Submitted by a worker (typically a task resubmitting itself): it stays on that worker, as
+    // in fork-join. The identity map is for external submitters only, and its lookup (a hash and
+    // a probe) measured as a third of the cost of a local resubmission.
+    int caller = pool.currentWorkerIndex();
+    if (caller >= 0) {
+      return caller;
+    }
     if (cache != null) {
       int cached = cache.get(task);
       if (cached >= 0 && cached < n) {
         return cached;
       }
-    }
-    int caller = pool.currentWorkerIndex();
-    if (caller >= 0) {
-      return caller;
     }
     int ticket = ticket();
     if (ticket >= 0) {

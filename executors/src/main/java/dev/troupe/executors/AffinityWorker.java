@@ -101,8 +101,14 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
    * while it runs a task), emptied by the owner or, if the owner is stuck, a thief (exchange).
    */
   private Runnable next;
-  /** Worker thread only, plain: the task running now (a task resubmitting itself is queued). */
+  /** Worker thread only, plain: the task running now. */
   Runnable current;
+  /**
+   * Worker thread only, plain: the running task, resubmitted by itself while this stripe's queues
+   * were empty. It is next anyway, so it skips the queue (two CASes); not stealable, but nothing
+   * else waited when it was put here, and it is taken before the queue on the next poll.
+   */
+  Runnable again;
   /** Worker thread only, plain: tasks taken from the slot in a row (bounded, for fairness). */
   int slotRuns;
   /** Worker thread only, plain: counts polls to interleave the overflow queue. */
@@ -169,9 +175,6 @@ abstract class WorkerPad2 extends WorkerOwnerFields {
  */
 final class AffinityWorker extends WorkerPad2 implements Runnable {
 
-  /** The worker of the current thread, whichever pool it belongs to. */
-  private static final ThreadLocal<AffinityWorker> CURRENT = new ThreadLocal<>();
-
   /** A thief steals only from a stripe with at least this many queued tasks (see AffinityPool). */
   static final int STEAL_MIN_BACKLOG = 2;
 
@@ -212,12 +215,6 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
   /** Volatile load; for monitoring and tests: whether the worker is idle (maybe parked). */
   boolean isIdle() {
     return lvState() == IDLE;
-  }
-
-  /** Returns the calling thread's worker if it belongs to {@code pool}, else null. */
-  static AffinityWorker current(AffinityPool pool) {
-    AffinityWorker w = CURRENT.get();
-    return w != null && w.pool == pool ? w : null;
   }
 
   // ---------------------------------------------------------------- producer side (any thread)
@@ -271,7 +268,6 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     if (Thread.currentThread() != thread) {
       throw new IllegalStateException("an AffinityPool worker runs on its own thread only");
     }
-    CURRENT.set(this);
     int n = pool.workers.length;
     seenTasksRun = new long[n];
     seenSince = new long[n];
@@ -281,7 +277,6 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
       // buffer, not next to another worker's.
       loop(idleStrategies.get());
     } finally {
-      CURRENT.remove();
       pool.workerExited();
     }
   }
@@ -373,8 +368,9 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
 
   /**
    * The next-task slot first (up to {@link #SLOT_BUDGET} in a row, then the slot task is moved to
-   * the back of the queue), then the own queue, the overflow when the queue is empty or every
-   * 32nd poll, and the slot again if nothing else waits.
+   * the back of the queue), then a task that resubmitted itself onto an empty queue, then the own
+   * queue, the overflow when the queue is empty or every 32nd poll, and the slot again if nothing
+   * else waits.
    */
   Runnable pollOwn() {
     Runnable task;
@@ -391,6 +387,10 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
       }
     }
     slotRuns = 0;
+    if ((task = again) != null) {
+      again = null; // it was queued behind nothing; whatever arrived since waits one turn
+      return task;
+    }
     if ((pollRound++ & OVERFLOW_INTERLEAVE_MASK) == 0 && (task = overflow.poll()) != null) {
       return task;
     }
@@ -402,13 +402,21 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
   }
 
   /**
-   * Owner thread only (the caller checked): puts a task submitted by the running task into the
-   * next-task slot if it is free and the task is not the running one resubmitting itself (that
-   * one goes behind the queue, as {@code throughput} fairness wants). No signal is needed: the
-   * owner is awake, running the submitter.
+   * Owner thread only (the caller checked): takes a task submitted by the running task without a
+   * trip through the queue, if it can. The running task resubmitting itself goes to {@link
+   * #again} if the queues are empty, else behind them (as {@code throughput} fairness wants);
+   * another task goes into the next-task slot if it is free. No signal is needed: the owner is
+   * awake, running the submitter.
    */
   boolean offerToSlot(Runnable task) {
-    if (lpNext() != null || task == current) {
+    if (task == current) {
+      if (again == null && queue.isEmpty() && overflow.isEmpty()) {
+        again = task;
+        return true;
+      }
+      return false;
+    }
+    if (lpNext() != null) {
       return false;
     }
     soNext(task);

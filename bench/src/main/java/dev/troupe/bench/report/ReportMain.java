@@ -74,8 +74,8 @@ public final class ReportMain {
     describe(
         "ExecutorAlone",
         "tasks/s",
-        "Troupe's executors without actors: 8 self-resubmitting task streams, balanced or one"
-            + " stream with 10× the tasks; tasks per second.");
+        "Troupe's executors without actors: self-resubmitting task streams, balanced, one"
+            + " stream with 10× the tasks, or one stripe with 10× the streams; tasks per second.");
     describe(
         "ActorCreation",
         "actors/s",
