@@ -44,12 +44,16 @@ import java.util.function.Supplier;
  *       while fewer than {@code fairDistributionThreshold} tasks have been spread this way, then
  *       by a well-mixed hash of {@link System#identityHashCode}. It is <em>not</em> bound, so the
  *       first worker that submits it binds it to where it actually runs.
- *   <li>A plain {@link Runnable} keeps the stripe it was first given if it is among the first
+ *   <li>A plain {@link Runnable} submitted by one of this pool's workers goes to that worker's
+ *       stripe (a task resubmitting itself stays where it runs, also after a steal moved it).
+ *       Submitted from outside, it keeps the stripe it was first given if it is among the first
  *       {@code fairDistributionThreshold} spread ones (a bounded, weak, identity cache; millions of
- *       distinct runnables do not grow it); otherwise it goes to the submitting worker's stripe,
- *       or, from outside, is spread as above (round-robin while tickets last, then hashed, which
- *       is stable per object anyway).
+ *       distinct runnables do not grow it); otherwise it is spread as above (round-robin while
+ *       tickets last, then hashed, which is stable per object anyway).
  * </ol>
+ * A worker finds out whether the submitting thread is one of its peers with a probe of a small
+ * table keyed by thread id (no {@code ThreadLocal}: its lookup cost more than the rest of a local
+ * submission).
  * The hint is racy by design; see {@link Affine} for why that is benign.
  *
  * <p>Next-task slot: a task that a worker submits to its own stripe while running another task
@@ -61,6 +65,11 @@ import java.util.function.Supplier;
  * before the queue gets a turn, so a pair cannot starve the other mailboxes of its stripe, and a
  * thief may take a slot task from a worker that is stuck (see below), so a task that sends and
  * then runs long does not hold its receiver back.
+ *
+ * <p>Re-run: a task that resubmits itself from its worker while that stripe's queues are empty
+ * (a mailbox with more messages than one {@code throughput} batch, alone on its thread) is run
+ * again without a trip through the queue; if anything is queued it goes behind it, so the
+ * throughput setting keeps its meaning.
  *
  * <h2>Work stealing</h2>
  * A worker that finds its own queues empty takes single tasks from the most loaded other stripe
