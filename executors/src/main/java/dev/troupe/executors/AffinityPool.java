@@ -149,6 +149,12 @@ public final class AffinityPool extends AbstractExecutorService {
   /** Largest supported {@code taskQueueSize}. */
   public static final int MAX_TASK_QUEUE_SIZE = 1 << 30;
 
+  /**
+   * Empty slots at each end of the thread table: at least 128 bytes, so that whatever the heap
+   * puts next to this read-on-every-submission array, and writes, is not on its cache lines.
+   */
+  private static final int TABLE_PAD = 32;
+
   private static final AtomicInteger POOL_IDS = new AtomicInteger();
   private static final VarHandle RUN_STATE;
 
@@ -397,12 +403,6 @@ public final class AffinityPool extends AbstractExecutorService {
       }
     }
   }
-
-  /**
-   * Empty slots at each end of the thread table: at least 128 bytes, so that whatever the heap
-   * puts next to this read-on-every-submission array, and writes, is not on its cache lines.
-   */
-  private static final int TABLE_PAD = 32;
 
   @SuppressWarnings("deprecation") // Thread.threadId() is JDK 19+; getId() is the same final id
   private static int threadSlot(Thread t, int mask) {
