@@ -46,7 +46,7 @@ import org.openjdk.jmh.runner.IterationType;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(
     value = 2,
-    jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+    jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
 @Warmup(iterations = 3)
 @Measurement(iterations = 10)
 public class IdleCpu {
