@@ -6,13 +6,16 @@
 # then, from anywhere:
 #   bench/report.sh
 #
-# Profile: one fork, 2 warmup + 3 measurement iterations of 1 s each (-f 1 -wi 2 -w 1s -i 3 -r 1s),
+# Profile: two forks, each 2 warmup + 2 measurement iterations of 1 s (-f 2 -wi 2 -w 1s -i 2 -r 1s),
 # and a parameter subset per benchmark instead of the full grids in the classes' @Param lists
-# (the full PingPongThroughput grid alone is 150 combinations). Each combination costs about 7 s
-# (5 s of iterations, ~2 s of JVM fork, system start and stop); the subsets below are ~95
-# combinations, about 13 minutes on a 2-core machine (budget: 20 minutes):
+# (the full PingPongThroughput grid alone is 150 combinations). Two short forks rather than one
+# longer one: on JDK 17 a fork can stay in a slow mode for its whole life (the C2 compilation of
+# the worker loop and mailbox run differs from fork to fork; Chameneos: 1 fork in 4 at 0.8 M vs
+# 2.3-2.7 M meetings/s), and only a second fork shows it. Each combination costs about 12 s
+# (8 s of iterations, ~4 s of JVM forks, system start and stop); the subsets below are ~95
+# combinations, about 20 minutes on a 2-core machine (budget: 25 minutes):
 #   PingPongThroughput   33  pairs sweep at throughput 20; throughput sweep at 4 pairs; inFlight 1 vs 10
-#   RoundTripLatency      5  all implementations, 5 measurement iterations
+#   RoundTripLatency      5  all implementations, 3 measurement iterations per fork
 #   ExecutorComparison   24  troupe,pekko x 3 executors x throughput 1,5,20,100; 100k queries/pair
 #                            (pekko-tuned is the same run as pekko on 2 cores: both use 2 threads)
 #   ExecutorAlone         9  3 executors x balanced/skewed/overloadedStripe
@@ -40,8 +43,8 @@ fi
 mkdir -p "$OUT"
 rm -f "$OUT"/raw-*.json "$OUT"/raw.json "$OUT"/jmh.log "$OUT"/charts/*.png
 
-COMMON=(-f 1 -wi 2 -w 1s -i 3 -r 1s)
-LATENCY=(-f 1 -wi 2 -w 1s -i 5 -r 1s)
+COMMON=(-f 2 -wi 2 -w 1s -i 2 -r 1s)
+LATENCY=(-f 2 -wi 2 -w 1s -i 3 -r 1s)
 HEAP=(-f 1 -wi 1 -i 2)
 if [[ "${QUICK:-0}" == 1 ]]; then
   COMMON=(-f 1 -wi 0 -i 1 -r 1s)

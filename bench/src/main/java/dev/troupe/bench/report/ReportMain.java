@@ -287,9 +287,11 @@ public final class ReportMain {
     }
     md.append(
         "Reading the tables: throughput scores are means over measurement iterations, with"
-            + " (min–max) of the iterations; Troupe/Pekko > 1 means Troupe is faster (for bytes per"
-            + " actor, < 1 means Troupe uses less). With one fork and a few short iterations on a"
-            + " shared machine, differences under ~10% are noise.\n");
+            + " (min–max) of the iterations of all forks; Troupe/Pekko > 1 means Troupe is faster (for"
+            + " bytes per actor, < 1 means Troupe uses less). On a shared machine one fork can land"
+            + " in a slow mode for its whole life (the JIT's compilation of the hot path differs"
+            + " between forks), so a wide min–max is a fork-to-fork spread, and differences inside"
+            + " it are noise.\n");
   }
 
   private static String cpuModel() {
