@@ -34,7 +34,12 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The score to read is the secondary result {@code queries} (queries/s); the primary score is
  * invocations/s, since the batch size is a parameter.
  *
- * <p>Run: {@code java -jar bench/target/benchmarks.jar ExecutorComparison -f 2 -wi 3 -i 5 -r 1s -p
+ * <p>Forks differ more than iterations: on JDK 17 a Troupe affinity fork runs at 7-12 M or at
+ * 23-29 M queries/s for its whole life, depending on how C2 compiled the worker loop and the
+ * mailbox run in that fork (fork-join forks spread 13-28 M). Compare executors over 4 or more
+ * forks, and read the per-fork means in the JMH log before the averaged score.
+ *
+ * <p>Run: {@code java -jar bench/target/benchmarks.jar ExecutorComparison -f 4 -wi 3 -i 3 -r 1s -p
  * impl=troupe,pekko} (quicker: {@code -p queriesPerPair=100000})
  */
 @State(Scope.Benchmark)
