@@ -39,17 +39,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * mailbox run in that fork (fork-join forks spread 13-28 M). Compare executors over 4 or more
  * forks, and read the per-fork means in the JMH log before the averaged score.
  *
- * <p>Run: {@code java -jar bench/target/benchmarks.jar ExecutorComparison -f 4 -wi 3 -i 3 -r 1s -p
- * impl=troupe,pekko} (quicker: {@code -p queriesPerPair=100000})
+ * <p>Run (the annotations' defaults: 4 forks, 3 + 3 iterations of 1 s): {@code java -jar
+ * bench/target/benchmarks.jar ExecutorComparison -p impl=troupe,pekko} (quicker: {@code -p
+ * queriesPerPair=100000})
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
-    value = 2,
+    value = 4,
     jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
 @Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
+@Measurement(iterations = 3, time = 1)
 public class ExecutorComparison {
   /** Query/service pairs. */
   public static final int PAIRS = 4;
