@@ -1,19 +1,23 @@
 package dev.troupe.routing;
 
 /**
- * A pool whose routees share one work queue: a message waits in the pool's queue until a routee
- * is free, so a routee busy with a slow message never holds back others (no work is assigned to a
- * busy routee). Suits routees that are interchangeable and stateless.
+ * A pool whose routees share one work queue: a message waits in the queue until a routee is free,
+ * so a routee busy with a slow message never holds back others (no work is assigned to a busy
+ * routee). Suits routees that are interchangeable and stateless.
  *
- * <p>How: messages sent to the router go to one shared lock-free queue. Each routee has at most one
- * message of the pool in its mailbox at a time; when it has processed it, the routee's cell answers
- * a completion probe (an {@link dev.troupe.actor.Identify} handled by the runtime, never seen by
- * the actor), and that answer hands it the next message from the shared queue, in the routee's own
- * thread. This keeps the pool independent of the dispatcher (a dedicated {@code
- * BalancingDispatcher} is a separate feature). Consequences: each message costs one extra envelope
- * and reply; the probe counts as activity for a routee's receive timeout; messages sent to a routee
- * directly (not through the router) bypass the shared queue. A balancing pool has a fixed size (no
- * resizer).
+ * <p>How: the routees run on a {@code BalancingDispatcher} team of their own, whose members share
+ * one message queue. The team lives on the threads of the routees' dispatcher (the routee props'
+ * dispatcher, or the deployment's {@code pool-dispatcher}; it must be of type {@code Dispatcher}),
+ * so a pool costs no threads of its own; if that dispatcher is itself a {@code
+ * BalancingDispatcher}, the routees join its team. A routed message is one envelope on the shared
+ * queue: if the routee it was handed to is busy, an idle member is scheduled to take it.
+ *
+ * <p>Consequences of the shared queue: a message sent to a routee directly (not through the router)
+ * is also work for the whole team; a {@link Broadcast} puts one copy per routee on the queue, and
+ * each copy goes to whichever member is free, not one to each routee (so {@code
+ * Broadcast(PoisonPill)} still stops them all: a member takes no work after its pill); what is
+ * still queued when the last routee stops goes to dead letters. A balancing pool has a fixed size
+ * (no resizer).
  */
 public final class BalancingPool extends Pool {
   /**

@@ -42,7 +42,7 @@ public final class RoutedActorRef extends InternalActorRef {
   RoutedActorRef(ActorSystemImpl system, ActorPath path, InternalActorRef parent, Props props) {
     super(system);
     this.path = path;
-    this.state = RouterState.create(system, system.settings().config(), path, props, this);
+    this.state = RouterState.create(system, system.dispatchers, system.settings().config(), path, props, this);
     RouterConfig config = state.config();
     Dispatcher dispatcher =
         config.routerDispatcher() == null

@@ -37,8 +37,37 @@ public final class BalancingDispatcher extends Dispatcher {
   /** Copy-on-write under {@link #lock}; volatile so senders see joins and leaves promptly. */
   private volatile Mailbox[] members = NO_MEMBERS;
 
+  /** Whether the executor is another dispatcher's (a pool's team): then that one shuts it down. */
+  private final boolean borrowedExecutor;
+
   BalancingDispatcher(DispatcherSettings settings, ExecutorService executor) {
     super(settings, executor);
+    this.borrowedExecutor = false;
+  }
+
+  /**
+   * A team of its own on another dispatcher's threads, with that dispatcher's throughput and
+   * deadline: what a {@code BalancingPool} runs its routees on, so that a pool costs no threads.
+   *
+   * @param id the team's id (not a config path)
+   * @param base the dispatcher whose executor the team's mailboxes run on
+   */
+  BalancingDispatcher(String id, Dispatcher base) {
+    super(id, base);
+    this.borrowedExecutor = true;
+  }
+
+  /** @return whether this is a pool's team on another dispatcher's executor */
+  boolean isPoolTeam() {
+    return borrowedExecutor;
+  }
+
+  /** A team on a borrowed executor leaves it running: its owner shuts it down. */
+  @Override
+  public void shutdown() {
+    if (!borrowedExecutor) {
+      super.shutdown();
+    }
   }
 
   /** Every mailbox of this dispatcher polls the team's queue; {@code type} is ignored. */

@@ -41,6 +41,14 @@ public sealed class Dispatcher
     this.executor = executor;
   }
 
+  /** Another dispatcher's executor and batch settings under a new id (see BalancingDispatcher). */
+  Dispatcher(String id, Dispatcher base) {
+    this.id = id;
+    this.throughput = base.throughput;
+    this.throughputDeadlineNanos = base.throughputDeadlineNanos;
+    this.executor = base.executor;
+  }
+
   /**
    * Builds the dispatcher of the kind {@code settings.type()} names, with its threads.
    *

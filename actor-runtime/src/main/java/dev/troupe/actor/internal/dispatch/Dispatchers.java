@@ -1,6 +1,7 @@
 package dev.troupe.actor.internal.dispatch;
 
 import com.typesafe.config.Config;
+import dev.troupe.actor.ConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,6 +62,51 @@ public final class Dispatchers {
       }
       return d;
     }
+  }
+
+  /**
+   * The team a {@code BalancingPool}'s routees share: a {@link BalancingDispatcher} of its own on
+   * the threads of the dispatcher {@code baseId} (no threads of its own), registered under {@code
+   * teamId} so that routees created with that id join it, until {@link #releaseTeam}. If {@code
+   * baseId} is itself a BalancingDispatcher, the routees join that team instead.
+   *
+   * @param baseId the routees' configured dispatcher id, or null for the default dispatcher
+   * @param teamId a unique id for the new team (not a config path)
+   * @return the id the routees must use: {@code teamId}, or {@code baseId} for a configured team
+   * @throws dev.troupe.actor.ConfigurationException if the base dispatcher is unknown or malformed,
+   *     or of a kind that cannot host a team (pinned, calling-thread)
+   */
+  public String balancingTeam(String baseId, String teamId) {
+    String id = baseId == null ? DispatcherSettings.DEFAULT_ID : baseId;
+    Dispatcher base = lookup(id);
+    if (base instanceof BalancingDispatcher) {
+      return id;
+    }
+    if (!(base.getClass() == Dispatcher.class)) {
+      throw new ConfigurationException(
+          "a BalancingPool's routees share a queue on a pool of threads, but dispatcher " + id
+              + " is a " + base.getClass().getSimpleName()
+              + "; give the routees a dispatcher of type Dispatcher or BalancingDispatcher");
+    }
+    synchronized (this) {
+      if (shutdown) {
+        throw new IllegalStateException("actor system " + systemName + " is terminated");
+      }
+      if (dispatchers.putIfAbsent(teamId, new BalancingDispatcher(teamId, base)) != null) {
+        throw new IllegalStateException("dispatcher id " + teamId + " is taken");
+      }
+    }
+    return teamId;
+  }
+
+  /**
+   * Forgets a team made by {@link #balancingTeam} once its pool has stopped (its mailboxes keep
+   * their reference; the executor belongs to the base dispatcher and keeps running).
+   *
+   * @param teamId the team's id
+   */
+  public void releaseTeam(String teamId) {
+    dispatchers.computeIfPresent(teamId, (k, d) -> d instanceof BalancingDispatcher b && b.isPoolTeam() ? null : d);
   }
 
   /**

@@ -9,10 +9,12 @@ import dev.troupe.actor.Kill;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.internal.RoutedActorRef;
+import dev.troupe.actor.internal.dispatch.Dispatchers;
 import dev.troupe.actor.internal.dispatch.Mailbox;
 import dev.troupe.actor.spi.Engine;
 import dev.troupe.routing.ActorRefRoutee;
 import dev.troupe.routing.ActorSelectionRoutee;
+import dev.troupe.routing.BalancingPool;
 import dev.troupe.routing.Broadcast;
 import dev.troupe.routing.Group;
 import dev.troupe.routing.Pool;
@@ -52,12 +54,17 @@ public final class RouterState {
   private volatile Snapshot current = EMPTY;
 
   private RouterState(
-      RouterConfig config, Props routeeProps, ActorSystem system, Engine engine, ActorRef self) {
+      RouterConfig config,
+      Props routeeProps,
+      ActorSystem system,
+      Engine engine,
+      ActorRef self,
+      RoutingLogic logic) {
     this.config = config;
     this.routeeProps = routeeProps;
     this.system = system;
     this.self = self;
-    this.logic = RoutingLogic.of(config, system, engine, self);
+    this.logic = logic != null ? logic : RoutingLogic.of(config, system, engine, self);
     this.resizer = config instanceof Pool p && p.resizer() != null ? p.resizer().newPoolInstance() : null;
     this.messageCounter = resizer == null ? null : new AtomicLong();
   }
@@ -66,7 +73,11 @@ public final class RouterState {
    * Resolves {@code props.routerConfig()} (reading the deployment section for {@code FromConfig})
    * and validates it.
    *
+   * <p>A {@link BalancingPool}'s routees get a {@code BalancingDispatcher} team of their own on
+   * the threads of their dispatcher (see {@link BalancingLogic}), released when the router stops.
+   *
    * @param system the system
+   * @param dispatchers the system's dispatchers
    * @param config the system's config
    * @param path the router's path
    * @param props the props with the router
@@ -75,14 +86,26 @@ public final class RouterState {
    * @throws dev.troupe.actor.ConfigurationException on bad deployment config
    */
   public static RouterState create(
-      ActorSystem system, Config config, ActorPath path, Props props, ActorRef self) {
+      ActorSystem system,
+      Dispatchers dispatchers,
+      Config config,
+      ActorPath path,
+      Props props,
+      ActorRef self) {
     Deployments.Resolved resolved = Deployments.resolve(props.routerConfig(), config, path);
     Props routeeProps = props.withRouter(null);
     if (resolved.routeeDispatcher() != null) {
       system.dispatcher(resolved.routeeDispatcher()); // fails now, not when the first routee starts
       routeeProps = routeeProps.withDispatcher(resolved.routeeDispatcher());
     }
-    return new RouterState(resolved.config(), routeeProps, system, (Engine) system, self);
+    RoutingLogic logic = null;
+    if (resolved.config() instanceof BalancingPool) {
+      String wanted = "BalancingPool-" + path.toStringWithoutAddress() + "#" + path.uid();
+      String team = dispatchers.balancingTeam(routeeProps.dispatcher(), wanted);
+      routeeProps = routeeProps.withDispatcher(team);
+      logic = new BalancingLogic(team.equals(wanted) ? () -> dispatchers.releaseTeam(team) : () -> {});
+    }
+    return new RouterState(resolved.config(), routeeProps, system, (Engine) system, self, logic);
   }
 
   /** @return whether the message goes to the router actor instead of being routed */

@@ -3,7 +3,6 @@ package dev.troupe.actor.internal.routing;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.spi.Engine;
-import dev.troupe.routing.BalancingPool;
 import dev.troupe.routing.BroadcastGroup;
 import dev.troupe.routing.BroadcastPool;
 import dev.troupe.routing.ConsistentHashingGroup;
@@ -52,6 +51,10 @@ interface RoutingLogic {
    */
   void send(Object message, ActorRef sender, Routee[] routees, Object prepared);
 
+  /**
+   * The logic of every router except {@code BalancingPool}, whose logic comes with its dispatcher
+   * team (see {@link RouterState#create}).
+   */
   static RoutingLogic of(RouterConfig config, ActorSystem system, Engine engine, ActorRef self) {
     if (config instanceof RoundRobinPool || config instanceof RoundRobinGroup) {
       return new RoundRobinLogic();
@@ -73,8 +76,6 @@ interface RoutingLogic {
       return new ConsistentHashingLogic(system, self, p.hashMapper(), p.virtualNodesFactor());
     } else if (config instanceof ConsistentHashingGroup g) {
       return new ConsistentHashingLogic(system, self, g.hashMapper(), g.virtualNodesFactor());
-    } else if (config instanceof BalancingPool) {
-      return new BalancingLogic(system, self);
     }
     throw new IllegalArgumentException("unsupported router configuration " + config);
   }

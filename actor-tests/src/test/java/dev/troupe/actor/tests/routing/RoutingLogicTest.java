@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.DeadLetter;
+import dev.troupe.actor.PoisonPill;
+import dev.troupe.actor.Terminated;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.tests.routing.RoutingFixtures.Block;
 import dev.troupe.actor.tests.routing.RoutingFixtures.Got;
 import dev.troupe.actor.tests.routing.RoutingFixtures.Reporter;
 import dev.troupe.routing.BalancingPool;
+import dev.troupe.routing.Broadcast;
 import dev.troupe.routing.BroadcastPool;
 import dev.troupe.routing.ConsistentHashable;
 import dev.troupe.routing.ConsistentHashableEnvelope;
@@ -230,6 +234,96 @@ class RoutingLogicTest {
       assertTrue(seen.add(((Got) o).message()), "duplicate " + o);
     }
     probe.expectNoMessage(java.time.Duration.ofMillis(100));
+  }
+
+  @Test
+  void balancingPoolRouteesShareTheQueueSoADirectSendToABusyRouteeIsTakenByAnother() {
+    ActorSystem system = troupe.system();
+    TestProbe probe = new TestProbe(system);
+    ActorRef router =
+        system.actorOf(reporter(probe).withDispatcher("blocking-dispatcher").withRouter(new BalancingPool(3)));
+    CountDownLatch release = new CountDownLatch(1);
+    try {
+      router.tell(new Block(release), ActorRef.noSender());
+      ActorRef busy = probe.expectMsgClass(WAIT, Got.class).routee();
+      for (int i = 0; i < 20; i++) {
+        busy.tell(i, probe.getRef()); // not through the router
+      }
+      Set<Object> seen = new HashSet<>();
+      for (Object o : probe.receiveN(20, WAIT)) {
+        Got g = (Got) o;
+        assertTrue(!g.routee().equals(busy), "the busy routee processed " + g);
+        seen.add(g.message());
+      }
+      assertEquals(20, seen.size(), "each message exactly once");
+    } finally {
+      release.countDown();
+    }
+  }
+
+  @Test
+  void balancingPoolStoppedWithABacklogLosesNothing() {
+    ActorSystem system = troupe.system();
+    TestProbe probe = new TestProbe(system); // gets the routees' reports and the dead letters
+    ActorRef router =
+        system.actorOf(reporter(probe).withDispatcher("blocking-dispatcher").withRouter(new BalancingPool(2)));
+    List<ActorRef> routees = routeeRefs(probe, router);
+    system.eventStream().subscribe(probe.getRef(), DeadLetter.class);
+    try {
+      CountDownLatch release = new CountDownLatch(1);
+      int n = 200;
+      try {
+        router.tell(new Block(release), ActorRef.noSender());
+        router.tell(new Block(release), ActorRef.noSender());
+        probe.receiveN(2, WAIT); // both routees are blocked now
+        for (int i = 0; i < n; i++) {
+          router.tell(i, ActorRef.noSender());
+        }
+        probe.watch(router);
+        router.tell(PoisonPill.getInstance(), ActorRef.noSender()); // stops the router and its routees
+      } finally {
+        release.countDown();
+      }
+      // Every message is processed or a dead letter, exactly once, whatever the stop overtook.
+      Set<Integer> accounted = new HashSet<>();
+      int processed = 0;
+      boolean routerStopped = false;
+      while (accounted.size() < n) {
+        Object o = probe.receiveOne(WAIT);
+        assertTrue(o != null, "lost: " + n + " sent, " + processed + " processed, "
+            + (accounted.size() - processed) + " dead letters");
+        if (o instanceof Got g && g.message() instanceof Integer i) {
+          assertTrue(accounted.add(i), "processed twice or also a dead letter: " + i);
+          processed++;
+        } else if (o instanceof DeadLetter d && d.message() instanceof Integer i && routees.contains(d.recipient())) {
+          assertTrue(accounted.add(i), "a dead letter twice or also processed: " + i);
+        } else if (o instanceof Terminated t && t.actor().equals(router)) {
+          routerStopped = true;
+        }
+      }
+      if (!routerStopped) {
+        probe.fishForMessage(WAIT, "the router's Terminated", m -> m instanceof Terminated t && t.actor().equals(router));
+      }
+    } finally {
+      system.eventStream().unsubscribe(probe.getRef(), DeadLetter.class);
+    }
+  }
+
+  @Test
+  void balancingPoolBroadcastPoisonPillStopsEveryRoutee() {
+    ActorSystem system = troupe.system();
+    TestProbe probe = new TestProbe(system);
+    ActorRef router = system.actorOf(reporter(probe).withRouter(new BalancingPool(4)));
+    List<ActorRef> routees = routeeRefs(probe, router);
+    for (ActorRef r : routees) {
+      probe.watch(r);
+    }
+    router.tell(new Broadcast(PoisonPill.getInstance()), ActorRef.noSender());
+    Set<ActorRef> stopped = new HashSet<>();
+    for (Object o : probe.receiveN(4, WAIT)) {
+      stopped.add(((Terminated) o).actor());
+    }
+    assertEquals(new HashSet<>(routees), stopped);
   }
 
   @Test
