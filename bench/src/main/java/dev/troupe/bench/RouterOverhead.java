@@ -20,18 +20,16 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of sending through a router: a {@code RoundRobinPool(n)} ref versus a direct ref to one
- * actor.
+ * actor, and a {@code BalancingPool(4)}.
  *
  * <p>The benchmark thread sends {@value #JOBS} allocation-free jobs per invocation to the target;
  * each routee (or the single direct actor) first gets an {@code Expect} with its share (through
  * {@code Broadcast} for a router) and completes after it. {@code target}: {@code direct} = one
  * actor; {@code pool-1} = a round-robin pool with one routee (same work as direct, so the
- * difference is the router's overhead); {@code pool-4} = four routees. Score: jobs/s.
- *
- * <p>PENDING: lives in {@code bench/src/pending/java}, which is not compiled, until the runtime
- * runs routers ({@code Props.withRouter(new RoundRobinPool(n))}, {@code Broadcast}); then move
- * {@code RouterOverhead}, {@code routing/} and {@code common/RouterMessages} to {@code
- * src/main/java}.
+ * difference is the router's overhead); {@code pool-4} = four routees; {@code balancing-4} = a
+ * balancing pool of four, whose routees share one queue (each job is one instance of a per-invocation
+ * countdown, taken by whichever routee is free; Pekko's pool gets its {@code pool-dispatcher} from
+ * the same settings as the routees' dispatcher). Score: jobs/s.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar RouterOverhead -f 2 -wi 3 -i 5 -r 1s}
  */
@@ -51,8 +49,8 @@ public class RouterOverhead {
   @Param({"troupe", "pekko", "pekko-tuned"})
   public String impl;
 
-  /** direct | pool-1 | pool-4 (pool-n: a RoundRobinPool of n routees). */
-  @Param({"direct", "pool-1", "pool-4"})
+  /** direct | pool-1 | pool-4 | balancing-4 (pool-n: a RoundRobinPool of n routees). */
+  @Param({"direct", "pool-1", "pool-4", "balancing-4"})
   public String target;
 
   private RouterDriver driver;
@@ -60,18 +58,19 @@ public class RouterOverhead {
   @Setup(Level.Trial)
   public void setup() {
     int routees;
+    boolean balancing = target.startsWith("balancing-");
     if (target.equals("direct")) {
       routees = 0;
-    } else if (target.startsWith("pool-")) {
-      routees = Integer.parseInt(target.substring("pool-".length()));
+    } else if (target.startsWith("pool-") || balancing) {
+      routees = Integer.parseInt(target.substring(target.indexOf('-') + 1));
       if (routees < 1 || JOBS % routees != 0) {
         throw new IllegalArgumentException("pool size must divide " + JOBS + ": " + target);
       }
     } else {
-      throw new IllegalArgumentException("target is direct or pool-<n>, was " + target);
+      throw new IllegalArgumentException("target is direct, pool-<n> or balancing-<n>, was " + target);
     }
     driver = RouterDriver.create(Impl.of(impl));
-    driver.setup(routees);
+    driver.setup(routees, balancing);
   }
 
   @Benchmark

@@ -97,7 +97,7 @@ public final class ReportMain {
         "ForkJoinCreate",
         "actors/s",
         "Savina fjcreate: 80 k actors created, one message each, stopped.");
-    describe("RouterOverhead", "jobs/s", "Round-robin pool router vs a direct ref.");
+    describe("RouterOverhead", "jobs/s", "Round-robin pool router vs a direct ref; a balancing pool of four.");
     LABEL.put("ActorCreation.retainedHeapPerIdleActor", "bytes per idle actor (lower is better)");
   }
 

@@ -7,10 +7,13 @@ import dev.troupe.bench.common.Names;
 import dev.troupe.bench.common.PekkoSystems;
 import dev.troupe.bench.common.RouterMessages.Expect;
 import dev.troupe.bench.common.RouterMessages.Job;
+import dev.troupe.bench.common.RouterMessages.SharedJob;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.Props;
 import org.apache.pekko.actor.UntypedAbstractActor;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pekko.routing.BalancingPool;
 import org.apache.pekko.routing.Broadcast;
 import org.apache.pekko.routing.RoundRobinPool;
 
@@ -19,6 +22,7 @@ final class PekkoRouter implements RouterDriver {
   private ActorSystem system;
   private ActorRef target;
   private int routees;
+  private boolean balancing;
   private final Impl impl;
 
   PekkoRouter(Impl impl) {
@@ -26,20 +30,38 @@ final class PekkoRouter implements RouterDriver {
   }
 
   @Override
-  public void setup(int routees) {
+  public void setup(int routees, boolean balancing) {
     this.routees = routees;
+    this.balancing = balancing;
+    // A Pekko balancing pool ignores the routees' dispatcher and makes its own from the
+    // deployment's pool-dispatcher section: point that at the same settings.
+    String deploy =
+        "pekko.actor.deployment.\"/balancing\".pool-dispatcher = ${" + Dispatchers.ID + "}\n";
     system =
         PekkoSystems.start(
-            Names.unique("router"), Dispatchers.section(impl, Dispatchers.DEFAULT_THROUGHPUT));
+            Names.unique("router"),
+            Dispatchers.section(impl, Dispatchers.DEFAULT_THROUGHPUT) + deploy);
     Props props = Props.create(Routee.class, Routee::new).withDispatcher(Dispatchers.ID);
-    target =
-        routees == 0
-            ? system.actorOf(props)
-            : system.actorOf(new RoundRobinPool(routees).props(props));
+    if (routees == 0) {
+      target = system.actorOf(props);
+    } else if (balancing) {
+      target = system.actorOf(new BalancingPool(routees).props(props), "balancing");
+    } else {
+      target = system.actorOf(new RoundRobinPool(routees).props(props));
+    }
   }
 
   @Override
   public void runIteration(int jobs) {
+    if (balancing) {
+      Completion all = new Completion(1);
+      SharedJob job = new SharedJob(all, new AtomicInteger(jobs));
+      for (int i = 0; i < jobs; i++) {
+        target.tell(job, ActorRef.noSender());
+      }
+      all.await("pekko balancing pool");
+      return;
+    }
     int targets = Math.max(1, routees);
     Completion done = new Completion(targets);
     Expect expect = new Expect(done, jobs / targets);
@@ -62,7 +84,9 @@ final class PekkoRouter implements RouterDriver {
 
     @Override
     public void onReceive(Object message) {
-      if (message == Job.INSTANCE) {
+      if (message instanceof SharedJob s) {
+        s.processed();
+      } else if (message == Job.INSTANCE) {
         if (++processed == expected) {
           done.done();
         }

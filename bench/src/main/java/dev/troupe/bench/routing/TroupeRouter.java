@@ -10,19 +10,24 @@ import dev.troupe.bench.common.Impl;
 import dev.troupe.bench.common.Names;
 import dev.troupe.bench.common.RouterMessages.Expect;
 import dev.troupe.bench.common.RouterMessages.Job;
+import dev.troupe.bench.common.RouterMessages.SharedJob;
 import dev.troupe.bench.common.TroupeSystems;
+import dev.troupe.routing.BalancingPool;
 import dev.troupe.routing.Broadcast;
 import dev.troupe.routing.RoundRobinPool;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** Troupe side of {@code RouterOverhead}; mirrors {@link PekkoRouter} line by line. */
 final class TroupeRouter implements RouterDriver {
   private ActorSystem system;
   private ActorRef target;
   private int routees;
+  private boolean balancing;
 
   @Override
-  public void setup(int routees) {
+  public void setup(int routees, boolean balancing) {
     this.routees = routees;
+    this.balancing = balancing;
     system =
         TroupeSystems.start(
             Names.unique("router"),
@@ -31,11 +36,21 @@ final class TroupeRouter implements RouterDriver {
     target =
         routees == 0
             ? system.actorOf(props)
-            : system.actorOf(props.withRouter(new RoundRobinPool(routees)));
+            : system.actorOf(props.withRouter(
+                balancing ? new BalancingPool(routees) : new RoundRobinPool(routees)));
   }
 
   @Override
   public void runIteration(int jobs) {
+    if (balancing) {
+      Completion all = new Completion(1);
+      SharedJob job = new SharedJob(all, new AtomicInteger(jobs));
+      for (int i = 0; i < jobs; i++) {
+        target.tell(job, ActorRef.noSender());
+      }
+      all.await("troupe balancing pool");
+      return;
+    }
     int targets = Math.max(1, routees);
     Completion done = new Completion(targets);
     Expect expect = new Expect(done, jobs / targets);
@@ -58,7 +73,9 @@ final class TroupeRouter implements RouterDriver {
 
     @Override
     public void onReceive(Object message) {
-      if (message == Job.INSTANCE) {
+      if (message instanceof SharedJob s) {
+        s.processed();
+      } else if (message == Job.INSTANCE) {
         if (++processed == expected) {
           done.done();
         }
