@@ -43,6 +43,11 @@ class RoutingLogicTest {
     return Props.create(Reporter.class, probe.getRef());
   }
 
+  /** A balancing pool of reporters on the blocking dispatcher, so that a routee may block. */
+  private static ActorRef blockingBalancingPool(ActorSystem system, TestProbe probe, int routees) {
+    return system.actorOf(reporter(probe).withDispatcher("blocking-dispatcher").withRouter(new BalancingPool(routees)));
+  }
+
   @Test
   void roundRobinSendsToTheRouteesInExactTurn() {
     ActorSystem system = troupe.system();
@@ -182,8 +187,7 @@ class RoutingLogicTest {
   void balancingPoolKeepsWorkFlowingPastASlowMessage() {
     ActorSystem system = troupe.system();
     TestProbe probe = new TestProbe(system);
-    ActorRef router =
-        system.actorOf(reporter(probe).withDispatcher("blocking-dispatcher").withRouter(new BalancingPool(3)));
+    ActorRef router = blockingBalancingPool(system, probe, 3);
     CountDownLatch release = new CountDownLatch(1);
     try {
       router.tell(new Block(release), ActorRef.noSender());
@@ -240,8 +244,7 @@ class RoutingLogicTest {
   void balancingPoolRouteesShareTheQueueSoADirectSendToABusyRouteeIsTakenByAnother() {
     ActorSystem system = troupe.system();
     TestProbe probe = new TestProbe(system);
-    ActorRef router =
-        system.actorOf(reporter(probe).withDispatcher("blocking-dispatcher").withRouter(new BalancingPool(3)));
+    ActorRef router = blockingBalancingPool(system, probe, 3);
     CountDownLatch release = new CountDownLatch(1);
     try {
       router.tell(new Block(release), ActorRef.noSender());
@@ -265,8 +268,7 @@ class RoutingLogicTest {
   void balancingPoolStoppedWithABacklogLosesNothing() {
     ActorSystem system = troupe.system();
     TestProbe probe = new TestProbe(system); // gets the routees' reports and the dead letters
-    ActorRef router =
-        system.actorOf(reporter(probe).withDispatcher("blocking-dispatcher").withRouter(new BalancingPool(2)));
+    ActorRef router = blockingBalancingPool(system, probe, 2);
     List<ActorRef> routees = routeeRefs(probe, router);
     system.eventStream().subscribe(probe.getRef(), DeadLetter.class);
     try {
