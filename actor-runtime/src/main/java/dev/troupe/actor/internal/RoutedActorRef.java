@@ -44,10 +44,16 @@ public final class RoutedActorRef extends InternalActorRef {
     this.path = path;
     this.state = RouterState.create(system, system.dispatchers, system.settings().config(), path, props, this);
     RouterConfig config = state.config();
-    Dispatcher dispatcher =
-        config.routerDispatcher() == null
-            ? system.dispatchers.defaultDispatcher()
-            : system.dispatchers.lookup(config.routerDispatcher());
+    Dispatcher dispatcher;
+    try {
+      dispatcher =
+          config.routerDispatcher() == null
+              ? system.dispatchers.defaultDispatcher()
+              : system.dispatchers.lookup(config.routerDispatcher());
+    } catch (RuntimeException e) {
+      state.abandon(); // this router will never run
+      throw e;
+    }
     RouterState s = state;
     Props routerProps = Props.create(RouterActor.class, () -> new RouterActor(s));
     this.router =

@@ -11,6 +11,7 @@ import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.InvalidActorNameException;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.internal.dispatch.BalancingDispatcher;
 import dev.troupe.actor.internal.dispatch.Dispatcher;
@@ -117,10 +118,20 @@ class BalancingPoolTeamTest {
     ActorRef first = system.actorOf(Props.create(Where.class).withRouter(new BalancingPool(2)), "again");
     Dispatcher firstTeam = RoutedActorRef.mailboxOf(routees(first).get(0)).dispatcher();
     assertTrue(Patterns.gracefulStop(first, WAIT).toCompletableFuture().get(WAIT.toSeconds() + 5, TimeUnit.SECONDS));
-    ActorRef second = system.actorOf(Props.create(Where.class).withRouter(new BalancingPool(2)), "again");
-    Dispatcher secondTeam = RoutedActorRef.mailboxOf(routees(second).get(0)).dispatcher();
+    // The guardian frees the name when it has processed the pool's termination, a moment after
+    // gracefulStop's answer: retry until it is free (bounded).
+    ActorRef[] second = new ActorRef[1];
+    awaitCond(() -> {
+      try {
+        second[0] = system.actorOf(Props.create(Where.class).withRouter(new BalancingPool(2)), "again");
+        return true;
+      } catch (InvalidActorNameException e) {
+        return false;
+      }
+    }, "the name of the stopped pool to be free again");
+    Dispatcher secondTeam = RoutedActorRef.mailboxOf(routees(second[0]).get(0)).dispatcher();
     assertTrue(firstTeam != secondTeam, "the new pool joined the stopped pool's team");
-    assertTrue(((String) ask(second, "where")).startsWith(system.name() + "-troupe.actor.default-dispatcher"));
+    assertTrue(((String) ask(second[0], "where")).startsWith(system.name() + "-troupe.actor.default-dispatcher"));
   }
 
   @Test
@@ -143,5 +154,13 @@ class BalancingPoolTeamTest {
     assertTrue(e.getMessage().contains("pinned-dispatcher") && e.getMessage().contains("PinnedDispatcher"),
         e.getMessage());
     assertTrue(teams().isEmpty(), "no team left behind: " + system.dispatchers.all());
+  }
+
+  @Test
+  void aPoolThatFailsToStartLeavesNoTeamBehind() {
+    ConfigurationException e = assertThrows(ConfigurationException.class, () -> system.actorOf(
+        Props.create(Where.class).withRouter(new BalancingPool(2).withRouterDispatcher("no-such-dispatcher"))));
+    assertTrue(e.getMessage().contains("no-such-dispatcher"), e.getMessage());
+    assertTrue(teams().isEmpty(), "a team left behind: " + system.dispatchers.all());
   }
 }

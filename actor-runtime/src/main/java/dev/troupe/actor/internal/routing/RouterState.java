@@ -108,6 +108,11 @@ public final class RouterState {
     return new RouterState(resolved.config(), routeeProps, system, (Engine) system, self, logic);
   }
 
+  /** The router failed to start and never will: release what its logic holds (a balancing team). */
+  public void abandon() {
+    logic.stopped();
+  }
+
   /** @return whether the message goes to the router actor instead of being routed */
   public static boolean isForRouterActor(Object message) {
     return message instanceof RouterManagementMessage
