@@ -12,7 +12,7 @@
 # longer one: on JDK 17 a fork can stay in a slow mode for its whole life (the C2 compilation of
 # the worker loop and mailbox run differs from fork to fork; Chameneos: 1 fork in 4 at 0.8 M vs
 # 2.3-2.7 M meetings/s), and only a second fork shows it. Each combination costs about 12 s
-# (8 s of iterations, ~4 s of JVM forks, system start and stop); the subsets below are ~95
+# (8 s of iterations, ~4 s of JVM forks, system start and stop); the subsets below are ~107
 # combinations, about 20 minutes on a 2-core machine (budget: 25 minutes):
 #   PingPongThroughput   33  pairs sweep at throughput 20; throughput sweep at 4 pairs; inFlight 1 vs 10
 #   RoundTripLatency      5  all implementations, 3 measurement iterations per fork
@@ -20,6 +20,7 @@
 #                            (pekko-tuned is the same run as pekko on 2 cores: both use 2 threads)
 #   ExecutorAlone         9  3 executors x balanced/skewed/overloadedStripe
 #   ActorCreation         9  create10k/create100k; retained heap with 200k idle actors (single shot)
+#   RouterOverhead       12  direct, round-robin pools of 1 and 4, balancing pool of 4
 #   Savina               18  Counting ThreadRing Chameneos Big ForkJoinThroughput ForkJoinCreate
 # For publishable numbers use the full grids and -f 2 -wi 3 -i 5 (see each class's javadoc).
 #
