@@ -217,7 +217,6 @@ public final class RouterState {
     Routee[] arr = routees.toArray(new Routee[0]);
     Snapshot next = new Snapshot(arr, logic.prepare(arr, current.prepared));
     current = next;
-    logic.routeesChanged(next.prepared);
   }
 
   Resizer resizer() {

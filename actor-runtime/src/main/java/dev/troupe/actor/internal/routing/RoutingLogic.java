@@ -35,9 +35,6 @@ interface RoutingLogic {
     return null;
   }
 
-  /** Called after a new routee set was published. */
-  default void routeesChanged(Object prepared) {}
-
   /** Called when the router stops: release what the logic holds. */
   default void stopped() {}
 
