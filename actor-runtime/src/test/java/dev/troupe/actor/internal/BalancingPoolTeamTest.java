@@ -11,7 +11,6 @@ import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
-import dev.troupe.actor.InvalidActorNameException;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.internal.dispatch.BalancingDispatcher;
 import dev.troupe.actor.internal.dispatch.Dispatcher;
@@ -25,7 +24,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -80,14 +78,6 @@ class BalancingPoolTeamTest {
     return teams;
   }
 
-  private static void awaitCond(BooleanSupplier cond, String what) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!cond.getAsBoolean()) {
-      assertTrue(System.nanoTime() - deadline < 0, "not within " + WAIT + ": " + what);
-      Thread.sleep(5); // polling interval; the condition decides
-    }
-  }
-
   @Test
   void theRouteesShareATeamOnTheirDispatchersThreadsThatIsReleasedWhenThePoolStops() throws Exception {
     Dispatcher work = system.dispatchers.lookup("work-dispatcher");
@@ -114,25 +104,46 @@ class BalancingPoolTeamTest {
     assertTrue(((String) ask(other, "where")).startsWith(system.name() + "-work-dispatcher"));
   }
 
+  /**
+   * Owns a balancing pool named "again": "start" creates it and answers its ref; "restart" stops it
+   * and, when its Terminated arrives (the name is free by then: this cell processed the child's
+   * termination first), creates it again under the same name and answers the new ref.
+   */
+  static final class PoolOwner extends AbstractActor {
+    private final Props pool = Props.create(Where.class).withRouter(new BalancingPool(2));
+    private ActorRef child;
+    private ActorRef replyTo;
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .matchEquals("start", m -> {
+            child = getContext().watch(getContext().actorOf(pool, "again"));
+            getSender().tell(child, getSelf());
+          })
+          .matchEquals("restart", m -> {
+            replyTo = getSender();
+            getContext().stop(child);
+          })
+          .match(dev.troupe.actor.Terminated.class, t -> {
+            child = getContext().watch(getContext().actorOf(pool, "again"));
+            replyTo.tell(child, getSelf());
+          })
+          .build();
+    }
+  }
+
   @Test
   void twoPoolsAtTheSamePathOneAfterTheOtherGetTeamsOfTheirOwn() throws Exception {
-    ActorRef first = system.actorOf(Props.create(Where.class).withRouter(new BalancingPool(2)), "again");
+    ActorRef owner = system.actorOf(Props.create(PoolOwner.class, PoolOwner::new));
+    ActorRef first = (ActorRef) ask(owner, "start");
     Dispatcher firstTeam = RoutedActorRef.mailboxOf(routees(first).get(0)).dispatcher();
-    assertTrue(Patterns.gracefulStop(first, WAIT).toCompletableFuture().get(WAIT.toSeconds() + 5, TimeUnit.SECONDS));
-    // The guardian frees the name when it has processed the pool's termination, a moment after
-    // gracefulStop's answer: retry until it is free (bounded).
-    ActorRef[] second = new ActorRef[1];
-    awaitCond(() -> {
-      try {
-        second[0] = system.actorOf(Props.create(Where.class).withRouter(new BalancingPool(2)), "again");
-        return true;
-      } catch (InvalidActorNameException e) {
-        return false;
-      }
-    }, "the name of the stopped pool to be free again");
-    Dispatcher secondTeam = RoutedActorRef.mailboxOf(routees(second[0]).get(0)).dispatcher();
+    ActorRef second = (ActorRef) ask(owner, "restart");
+    assertEquals(first.path(), second.path(), "the same path");
+    Dispatcher secondTeam = RoutedActorRef.mailboxOf(routees(second).get(0)).dispatcher();
     assertTrue(firstTeam != secondTeam, "the new pool joined the stopped pool's team");
-    assertTrue(((String) ask(second[0], "where")).startsWith(system.name() + "-troupe.actor.default-dispatcher"));
+    assertEquals(List.of(secondTeam), teams(), "the stopped pool's team is still registered");
+    assertTrue(((String) ask(second, "where")).startsWith(system.name() + "-troupe.actor.default-dispatcher"));
   }
 
   @Test

@@ -82,7 +82,7 @@ public final class Dispatchers {
     if (base instanceof BalancingDispatcher) {
       return id;
     }
-    if (!(base.getClass() == Dispatcher.class)) {
+    if (base.getClass() != Dispatcher.class) {
       throw new ConfigurationException(
           "a BalancingPool's routees share a queue on a pool of threads, but dispatcher " + id
               + " is a " + base.getClass().getSimpleName()

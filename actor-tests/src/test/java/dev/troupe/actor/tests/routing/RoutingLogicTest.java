@@ -43,6 +43,14 @@ class RoutingLogicTest {
     return Props.create(Reporter.class, probe.getRef());
   }
 
+  /** Blocks one routee of {@code router} until {@code release} opens; returns its report. */
+  private static Got blockOneRoutee(ActorRef router, CountDownLatch release, TestProbe probe) {
+    router.tell(new Block(release), ActorRef.noSender());
+    Got blocked = probe.expectMsgClass(WAIT, Got.class);
+    assertEquals("blocked", blocked.message());
+    return blocked;
+  }
+
   /** A balancing pool of reporters on the blocking dispatcher, so that a routee may block. */
   private static ActorRef blockingBalancingPool(ActorSystem system, TestProbe probe, int routees) {
     return system.actorOf(reporter(probe).withDispatcher("blocking-dispatcher").withRouter(new BalancingPool(routees)));
@@ -190,9 +198,7 @@ class RoutingLogicTest {
     ActorRef router = blockingBalancingPool(system, probe, 3);
     CountDownLatch release = new CountDownLatch(1);
     try {
-      router.tell(new Block(release), ActorRef.noSender());
-      Got blocked = probe.expectMsgClass(WAIT, Got.class);
-      assertEquals("blocked", blocked.message());
+      Got blocked = blockOneRoutee(router, release, probe);
       int n = 60;
       for (int i = 0; i < n; i++) {
         router.tell(i, probe.getRef());
@@ -247,8 +253,7 @@ class RoutingLogicTest {
     ActorRef router = blockingBalancingPool(system, probe, 3);
     CountDownLatch release = new CountDownLatch(1);
     try {
-      router.tell(new Block(release), ActorRef.noSender());
-      ActorRef busy = probe.expectMsgClass(WAIT, Got.class).routee();
+      ActorRef busy = blockOneRoutee(router, release, probe).routee();
       for (int i = 0; i < 20; i++) {
         busy.tell(i, probe.getRef()); // not through the router
       }
