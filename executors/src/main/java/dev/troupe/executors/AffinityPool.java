@@ -127,13 +127,16 @@ import java.util.function.Supplier;
  * accepted); so is, after {@code shutdownNow}, a late one that the drain missed. Either way each
  * task runs at most once and none is silently dropped.
  *
- * <h2>Ordering concerns for a future jcstress suite</h2>
- * The subtle interleavings, each argued in a comment at its access: (1) the wake-up handshake
- * (producer offer + state load vs. worker state store + queue re-check: no lost wake-up); (2)
- * shutdown vs. a racing submission (EXITED store + final sweep vs. offer + state load: every
- * accepted task runs exactly once); (3) owner poll vs. thief poll (exclusive by the MPMC queue's
- * consumer-index CAS); (4) the IDLE to WOKEN CAS vs. the worker's exchange out of IDLE (idle count
- * stays consistent). Each deserves a jcstress test with two to four actors.
+ * <h2>Ordering concerns</h2>
+ * The subtle interleavings, each argued in a comment at its access and each checked by a jcstress
+ * test in the {@code troupe-jcstress} module (named here), which was also run against a mutant that
+ * breaks it: (1) the wake-up handshake (producer offer + state load vs. worker state store + queue
+ * re-check: no lost wake-up; {@code WakeUpHandshakeTest}); (2) shutdown vs. a racing submission
+ * (EXITED exchange + final sweep vs. offer + state load: every accepted task runs exactly once;
+ * {@code ExitSweepTest}); (3) owner poll vs. thief steal (exclusive by the MPMC queue's
+ * consumer-index CAS; {@code StealExclusiveTest}); (4) the IDLE to WOKEN CAS between racing
+ * wakers (one unpark, idle count consistent; {@code WakeOnceTest}); and the selector's round-robin
+ * tickets ({@code RoundRobinPlacementTest}).
  *
  * <p>Thread-safe. Counters are approximate while tasks run (opaque reads).
  */

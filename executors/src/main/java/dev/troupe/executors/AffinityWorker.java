@@ -354,7 +354,8 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     }
   }
 
-  private void exit() {
+  /** Package-private for the jcstress tests, which run it on their own threads. */
+  void exit() {
     if (xchgState(EXITED) == IDLE) {
       pool.idleWorkers.decrement();
     }
@@ -499,7 +500,7 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
    * #stealableLoad}). MPMC polls make a task's removal exclusive, so a stolen task is never also
    * run by its owner.
    */
-  private Runnable steal() {
+  Runnable steal() { // package-private for the jcstress tests
     AffinityWorker[] workers = pool.workers;
     int n = workers.length;
     if (n == 1 || !pool.workStealing) {
