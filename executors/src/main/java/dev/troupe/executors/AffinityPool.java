@@ -81,6 +81,14 @@ import java.util.function.Supplier;
  * queue still holds such a backlog after a poll wakes one idle peer to come and steal. A task is
  * never run twice and never lost: removal from a queue is exclusive.
  *
+ * <p>Steals must pay. A steal pays if the stolen task resubmits itself on the thief (a stream of
+ * work: a mailbox with more messages than one turn) or keeps the thief busy for 10 µs. A thief
+ * whose steal did not pay (it took an actor with one message, which answered an actor on the
+ * victim's thread and was done) holds off robbing busy peers for 20 µs, doubling with each further
+ * unpaid steal up to 1 ms, and busy peers do not wake it to help meanwhile; a peer stuck in a long
+ * task is still robbed. Without this, many actors talking to one hub actor were stolen one by one,
+ * every answer crossed threads, and two workers ran Chameneos 2-4x slower than one.
+ *
  * <p>Queue choice: stealing needs several consumers per queue, and JCTools' MPSC queues allow
  * exactly one. The alternatives were an MPSC queue with a consumer-claim lock (owner and thief
  * CAS a claim word around each poll) or an MPMC queue. We use JCTools' {@code
@@ -485,15 +493,25 @@ public final class AffinityPool extends AbstractExecutorService {
     }
   }
 
-  /** Wakes one IDLE peer of {@code from} so it can steal from the busy stripe. */
-  void wakeOneIdle(int from) {
+  /**
+   * Wakes one IDLE peer of {@code from} that is not holding off stealing, so it can steal from the
+   * busy stripe; false if there was none.
+   */
+  boolean wakeOneIdle(int from) {
     AffinityWorker[] ws = workers;
+    long now = 0;
     for (int k = 1; k < ws.length; k++) {
       AffinityWorker w = ws[(from + k) % ws.length];
-      if (w.isIdle() && w.wake()) {
-        return;
+      if (w.isIdle()) {
+        if (now == 0) {
+          now = System.nanoTime();
+        }
+        if (!w.holdsSteals(now) && w.wake()) {
+          return true;
+        }
       }
     }
+    return false;
   }
 
   void workerExited() {

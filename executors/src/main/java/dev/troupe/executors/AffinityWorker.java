@@ -81,10 +81,13 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
   private static final VarHandle TASKS_RUN;
   private static final VarHandle TASKS_STOLEN;
   private static final VarHandle NEXT;
+  private static final VarHandle STEAL_HOLD_UNTIL;
 
   static {
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
+      STEAL_HOLD_UNTIL =
+          lookup.findVarHandle(WorkerOwnerFields.class, "stealHoldUntil", long.class);
       TASKS_RUN = lookup.findVarHandle(WorkerOwnerFields.class, "tasksRun", long.class);
       TASKS_STOLEN = lookup.findVarHandle(WorkerOwnerFields.class, "tasksStolen", long.class);
       NEXT = lookup.findVarHandle(WorkerOwnerFields.class, "next", Runnable.class);
@@ -111,6 +114,8 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
   Runnable again;
   /** Worker thread only, plain: tasks taken from the slot in a row (bounded, for fairness). */
   int slotRuns;
+  /** Worker thread only, plain: tasks left to run before calling for help again. */
+  int helpQuiet;
   /** Worker thread only, plain: counts polls to interleave the overflow queue. */
   long pollRound;
   /** Worker thread only, plain: steal scans made, to look at peers' slots only now and then. */
@@ -121,6 +126,23 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
   long[] seenTasksRun;
   /** Worker thread only: per peer, when that count was first seen (System.nanoTime). */
   long[] seenSince;
+  /**
+   * Worker thread only, plain: when the run bought by the last steal began (System.nanoTime), or
+   * 0 while this worker runs nothing it stole.
+   */
+  long stealRunStart;
+  /** Worker thread only, plain: the task stolen last, while its bought run lasts. */
+  Runnable stolenTask;
+  /** Worker thread only, plain: whether that task resubmitted itself on this worker. */
+  boolean stolenResubmitted;
+  /** Worker thread only, plain: the current steal hold in nanoseconds, 0 if none. */
+  long stealHoldNanos;
+  /**
+   * Written by the worker (opaque), read by busy peers deciding whom to wake: until this
+   * System.nanoTime the worker steals only from stuck peers (see AffinityWorker#judgeStealRun).
+   * Starts at the worker's creation time, never 0: nanoTime's origin is arbitrary.
+   */
+  private long stealHoldUntil;
 
   /** Opaque load: any thread, for statistics; no ordering needed. */
   final long loTasksRun() {
@@ -150,6 +172,21 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
   /** Exchange (volatile): owner and thieves empty the slot; exactly one of them gets the task. */
   final Runnable xchgNextToNull() {
     return (Runnable) NEXT.getAndSet(this, (Runnable) null);
+  }
+
+  /** Plain load (owner) of its own hold deadline. */
+  final long lpStealHoldUntil() {
+    return (long) STEAL_HOLD_UNTIL.get(this);
+  }
+
+  /** Opaque load: a busy peer's look; a stale value only wakes or skips this worker once. */
+  final long loStealHoldUntil() {
+    return (long) STEAL_HOLD_UNTIL.getOpaque(this);
+  }
+
+  /** Opaque store (owner): no ordering needed, the value is a hint for wake-ups. */
+  final void soStealHoldUntil(long nanos) {
+    STEAL_HOLD_UNTIL.setOpaque(this, nanos);
   }
 
   /** Opaque load: any thread, for statistics; no ordering needed. */
@@ -190,6 +227,21 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
    */
   static final int SLOT_BUDGET = 32;
 
+  /**
+   * A steal whose task does not resubmit itself on the thief pays only if the thief then stays
+   * busy for at least this long before it runs dry again (see {@link #judgeStealRun}).
+   */
+  static final long PAYING_STEAL_RUN_NANOS = 10_000L;
+
+  /** The first hold after a steal that did not pay; each further one doubles it. */
+  static final long MIN_STEAL_HOLD_NANOS = 20_000L;
+
+  /** The longest steal hold; a hold that ended longer ago than this is forgotten. */
+  static final long MAX_STEAL_HOLD_NANOS = 1_000_000L;
+
+  /** Tasks a busy worker runs without calling for help after finding every idle peer held. */
+  static final int HELP_QUIET_TASKS = 64;
+
   /** A thief looks at peers' slots and progress counters on one scan in 64. */
   static final int SLOT_LOOK_MASK = 63;
 
@@ -210,6 +262,7 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     this.index = index;
     this.queue = new MpmcAtomicArrayQueue<>(queueCapacity);
     this.idleStrategies = idle;
+    soStealHoldUntil(System.nanoTime()); // no hold yet
   }
 
   /** Volatile load; for monitoring and tests: whether the worker is idle (maybe parked). */
@@ -307,8 +360,15 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     Runnable task = pollOwn();
     boolean stolen = false;
     if (task == null) {
+      if (stealRunStart != 0) {
+        judgeStealRun(System.nanoTime());
+      }
       task = steal();
-      stolen = task != null;
+      if (task != null) {
+        stolen = true;
+        stolenTask = task;
+        stealRunStart = System.nanoTime();
+      }
     }
     if (task != null) {
       if (lvState() != RUNNING) {
@@ -411,6 +471,9 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
    */
   boolean offerToSlot(Runnable task) {
     if (task == current) {
+      if (task == stolenTask) {
+        stolenResubmitted = true; // the steal took a stream of work, not one message
+      }
       if (again == null && queue.isEmpty() && overflow.isEmpty()) {
         again = task;
         return true;
@@ -438,12 +501,62 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
   /**
    * If peers are idle and our queue still holds a backlog a thief may take, wake one peer. Reads
    * one shared counter (rarely written while the pool is busy) per task; the queue size only when
-   * some peer is idle.
+   * some peer is idle. If every idle peer is holding off stealing (see {@link #judgeStealRun}),
+   * the next {@link #HELP_QUIET_TASKS} tasks do not ask again.
    */
   private void callForHelpIfBacklogged() {
-    if (pool.workStealing && pool.idleWorkers.lv() > 0 && backlog() >= STEAL_MIN_BACKLOG) {
-      pool.wakeOneIdle(index);
+    if (helpQuiet > 0) {
+      helpQuiet--;
+    } else if (pool.workStealing
+        && pool.idleWorkers.lv() > 0
+        && backlog() >= STEAL_MIN_BACKLOG
+        && !pool.wakeOneIdle(index)) {
+      helpQuiet = HELP_QUIET_TASKS;
     }
+  }
+
+  /**
+   * The run bought by the last steal has ended (this worker's own queues are dry again). The steal
+   * paid if the stolen task resubmitted itself here (a stream of work: a mailbox with more messages
+   * than one turn) or the run lasted {@link #PAYING_STEAL_RUN_NANOS}; a paying steal ends any
+   * hold. Otherwise this worker holds off stealing from busy peers for a while: {@link
+   * #MIN_STEAL_HOLD_NANOS}, doubled on each further unpaid steal up to {@link
+   * #MAX_STEAL_HOLD_NANOS} (a hold that ended longer ago than that is forgotten). A peer stuck in
+   * a long task is robbed during a hold too, and busy peers do not wake a holding worker to help.
+   *
+   * <p>This tells independent backlog (streams, mailboxes with many messages: a stolen one keeps
+   * the thief busy) from communicating backlog: many actors that each take one message and answer
+   * a hub actor on the victim's thread. Stolen one by one, those run a microsecond each, their
+   * answers cross to the victim's thread, and the hub's mailbox bounces between the two threads;
+   * measured on Chameneos (2 threads), that made the pool 2-4x slower than one thread.
+   */
+  void judgeStealRun(long now) { // package-private for tests
+    long run = now - stealRunStart;
+    stealRunStart = 0;
+    boolean resubmitted = stolenResubmitted;
+    stolenTask = null;
+    stolenResubmitted = false;
+    if (resubmitted || run >= PAYING_STEAL_RUN_NANOS) {
+      stealHoldNanos = 0;
+      return;
+    }
+    long hold = stealHoldNanos;
+    hold =
+        hold == 0 || now - lpStealHoldUntil() > MAX_STEAL_HOLD_NANOS
+            ? MIN_STEAL_HOLD_NANOS
+            : Math.min(hold << 1, MAX_STEAL_HOLD_NANOS);
+    stealHoldNanos = hold;
+    soStealHoldUntil(now + hold);
+  }
+
+  /** Whether a steal hold is on now (owner thread; one clock read while a hold is recorded). */
+  private boolean holdingSteals() {
+    return stealHoldNanos != 0 && lpStealHoldUntil() - System.nanoTime() > 0;
+  }
+
+  /** Any thread: whether this worker is in a steal hold now (a stale answer is harmless). */
+  boolean holdsSteals(long now) {
+    return loStealHoldUntil() - now > 0;
   }
 
   /** Approximate number of queued tasks (not counting the slot); the overflow counts as full. */
@@ -482,15 +595,43 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     if (load != 1) {
       return load;
     }
+    return stuck(peer, System.nanoTime()) ? STEAL_MIN_BACKLOG : load;
+  }
+
+  /**
+   * Whether {@code peer} has been RUNNING without finishing a task for {@link #STUCK_NANOS}, as
+   * far as this worker's sightings tell: a sighting of new progress (or of another state) starts
+   * the clock again.
+   */
+  private boolean stuck(AffinityWorker peer, long now) {
     long run = peer.loTasksRun();
-    long now = System.nanoTime();
     int i = peer.index;
     if (run != seenTasksRun[i] || peer.lvState() != RUNNING) {
       seenTasksRun[i] = run;
       seenSince[i] = now;
-      return load;
+      return false;
     }
-    return now - seenSince[i] >= STUCK_NANOS ? STEAL_MIN_BACKLOG : load;
+    return now - seenSince[i] >= STUCK_NANOS;
+  }
+
+  /**
+   * During a steal hold: a peer with waiting tasks that has been RUNNING without finishing a task
+   * for {@link #STUCK_NANOS}, looked for on one scan in 64 (see {@link #stealableLoad}), or null.
+   */
+  private AffinityWorker stuckPeer() {
+    if ((scans & SLOT_LOOK_MASK) != 0) {
+      return null;
+    }
+    AffinityWorker[] workers = pool.workers;
+    int n = workers.length;
+    long now = System.nanoTime();
+    for (int k = 1; k < n; k++) {
+      AffinityWorker peer = workers[(index + k) % n];
+      if (stuck(peer, now) && peer.backlog() > 0) {
+        return peer;
+      }
+    }
+    return null;
   }
 
   /**
@@ -509,7 +650,11 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     scans++;
     AffinityWorker victim = null;
     int last = (int) lastVictim;
-    if (last >= 0 && workers[last].queuedBacklog() >= STEAL_MIN_BACKLOG) {
+    if (holdingSteals()) {
+      if ((victim = stuckPeer()) == null) {
+        return null;
+      }
+    } else if (last >= 0 && workers[last].queuedBacklog() >= STEAL_MIN_BACKLOG) {
       victim = workers[last];
     } else {
       int best = STEAL_MIN_BACKLOG - 1;
