@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * decides the outcome.
  */
 class AffinityPoolStealHoldTest {
-  private static final long LONG_AGO = TimeUnit.SECONDS.toNanos(10);
+  /** A hold no test outlasts. */
+  private static final long LONG_HOLD = TimeUnit.SECONDS.toNanos(10);
 
   private final AffinityPool pool =
       AffinityPool.builder().parallelism(2).threadFactory(Thread::new).buildUnstarted();
@@ -45,6 +46,12 @@ class AffinityPoolStealHoldTest {
     thief.stolenResubmitted = resubmitted;
     thief.stealRunStart = now - agoNanos;
     thief.judgeStealRun(now);
+  }
+
+  /** As if the thief had just started a hold that lasts longer than the test. */
+  private void holdForLong() {
+    thief.stealHoldNanos = AffinityWorker.MIN_STEAL_HOLD_NANOS;
+    thief.soStealHoldUntil(System.nanoTime() + LONG_HOLD);
   }
 
   private void queueOnVictim(int tasks) {
@@ -120,8 +127,7 @@ class AffinityPoolStealHoldTest {
   @Test
   void aHoldingWorkerDoesNotRobABusyPeerAndStealsAgainWhenTheHoldEnds() {
     queueOnVictim(4);
-    thief.stealHoldNanos = AffinityWorker.MIN_STEAL_HOLD_NANOS;
-    thief.soStealHoldUntil(System.nanoTime() + LONG_AGO);
+    holdForLong();
     // 64 scans: the stuck check (one scan in 64) sees the victim once, which cannot call it stuck.
     for (int i = 0; i < 64; i++) {
       assertNull(thief.steal(), "steal " + i + " during the hold, victim not stuck");
@@ -136,8 +142,7 @@ class AffinityPoolStealHoldTest {
   @Test
   void aHoldingWorkerStillRobsAPeerStuckInALongTask() {
     queueOnVictim(4);
-    thief.stealHoldNanos = AffinityWorker.MIN_STEAL_HOLD_NANOS;
-    thief.soStealHoldUntil(System.nanoTime() + LONG_AGO);
+    holdForLong();
     // The victim is RUNNING (its initial state) and has finished no task: first sighting...
     for (int i = 0; i < 64; i++) {
       assertNull(thief.steal(), "not yet known to be stuck");
@@ -155,8 +160,7 @@ class AffinityPoolStealHoldTest {
   @Test
   void aBusyWorkerDoesNotWakeAHoldingPeerToHelp() {
     thief.announceIdle();
-    thief.stealHoldNanos = AffinityWorker.MIN_STEAL_HOLD_NANOS;
-    thief.soStealHoldUntil(System.nanoTime() + LONG_AGO);
+    holdForLong();
     assertFalse(pool.wakeOneIdle(victim.index), "no peer to wake");
     assertSame(AffinityWorker.IDLE, thief.lvState(), "the holding peer was left idle");
 
