@@ -127,12 +127,12 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
   /** Worker thread only: per peer, when that count was first seen (System.nanoTime). */
   long[] seenSince;
   /**
-   * Worker thread only, plain: when the run bought by the last steal began (System.nanoTime), or
-   * 0 while this worker runs nothing it stole.
+   * Worker thread only, plain: the task stolen last, while the run that steal bought lasts (until
+   * this worker's own queues are dry again); null otherwise.
    */
-  long stealRunStart;
-  /** Worker thread only, plain: the task stolen last, while its bought run lasts. */
   Runnable stolenTask;
+  /** Worker thread only, plain: when that run began (System.nanoTime). */
+  long stealRunStart;
   /** Worker thread only, plain: whether that task resubmitted itself on this worker. */
   boolean stolenResubmitted;
   /** Worker thread only, plain: the current steal hold in nanoseconds, 0 if none. */
@@ -172,11 +172,6 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
   /** Exchange (volatile): owner and thieves empty the slot; exactly one of them gets the task. */
   final Runnable xchgNextToNull() {
     return (Runnable) NEXT.getAndSet(this, (Runnable) null);
-  }
-
-  /** Plain load (owner) of its own hold deadline. */
-  final long lpStealHoldUntil() {
-    return (long) STEAL_HOLD_UNTIL.get(this);
   }
 
   /** Opaque load: a busy peer's look; a stale value only wakes or skips this worker once. */
@@ -321,10 +316,7 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     if (Thread.currentThread() != thread) {
       throw new IllegalStateException("an AffinityPool worker runs on its own thread only");
     }
-    int n = pool.workers.length;
-    seenTasksRun = new long[n];
-    seenSince = new long[n];
-    Arrays.fill(seenTasksRun, -1L);
+    initSightings();
     try {
       // Created here so that the strategy's mutable fields live in this thread's allocation
       // buffer, not next to another worker's.
@@ -332,6 +324,17 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     } finally {
       pool.workerExited();
     }
+  }
+
+  /**
+   * Allocates the per-peer sightings (on the worker's thread, in its allocation buffer): no count
+   * seen yet. Package-private for tests that drive a worker of an unstarted pool.
+   */
+  void initSightings() {
+    int n = pool.workers.length;
+    seenTasksRun = new long[n];
+    seenSince = new long[n];
+    Arrays.fill(seenTasksRun, -1L);
   }
 
   /** Outcomes of {@link #step}. */
@@ -360,7 +363,7 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     Runnable task = pollOwn();
     boolean stolen = false;
     if (task == null) {
-      if (stealRunStart != 0) {
+      if (stolenTask != null) {
         judgeStealRun(System.nanoTime());
       }
       task = steal();
@@ -502,16 +505,15 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
    * If peers are idle and our queue still holds a backlog a thief may take, wake one peer. Reads
    * one shared counter (rarely written while the pool is busy) per task; the queue size only when
    * some peer is idle. If every idle peer is holding off stealing (see {@link #judgeStealRun}),
-   * the next {@link #HELP_QUIET_TASKS} tasks do not ask again.
+   * the next {@link #HELP_QUIET_TASKS} tasks run while a peer idles do not ask again.
    */
   private void callForHelpIfBacklogged() {
-    if (helpQuiet > 0) {
-      helpQuiet--;
-    } else if (pool.workStealing
-        && pool.idleWorkers.lv() > 0
-        && backlog() >= STEAL_MIN_BACKLOG
-        && !pool.wakeOneIdle(index)) {
-      helpQuiet = HELP_QUIET_TASKS;
+    if (pool.workStealing && pool.idleWorkers.lv() > 0) {
+      if (helpQuiet > 0) {
+        helpQuiet--;
+      } else if (backlog() >= STEAL_MIN_BACKLOG && !pool.wakeOneIdle(index)) {
+        helpQuiet = HELP_QUIET_TASKS;
+      }
     }
   }
 
@@ -532,7 +534,6 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
    */
   void judgeStealRun(long now) { // package-private for tests
     long run = now - stealRunStart;
-    stealRunStart = 0;
     boolean resubmitted = stolenResubmitted;
     stolenTask = null;
     stolenResubmitted = false;
@@ -542,19 +543,14 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     }
     long hold = stealHoldNanos;
     hold =
-        hold == 0 || now - lpStealHoldUntil() > MAX_STEAL_HOLD_NANOS
+        hold == 0 || now - loStealHoldUntil() > MAX_STEAL_HOLD_NANOS
             ? MIN_STEAL_HOLD_NANOS
             : Math.min(hold << 1, MAX_STEAL_HOLD_NANOS);
     stealHoldNanos = hold;
     soStealHoldUntil(now + hold);
   }
 
-  /** Whether a steal hold is on now (owner thread; one clock read while a hold is recorded). */
-  private boolean holdingSteals() {
-    return stealHoldNanos != 0 && lpStealHoldUntil() - System.nanoTime() > 0;
-  }
-
-  /** Any thread: whether this worker is in a steal hold now (a stale answer is harmless). */
+  /** Any thread: whether this worker is in a steal hold at {@code now} (stale is harmless). */
   boolean holdsSteals(long now) {
     return loStealHoldUntil() - now > 0;
   }
@@ -650,7 +646,7 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
     scans++;
     AffinityWorker victim = null;
     int last = (int) lastVictim;
-    if (holdingSteals()) {
+    if (stealHoldNanos != 0 && holdsSteals(System.nanoTime())) {
       if ((victim = stuckPeer()) == null) {
         return null;
       }

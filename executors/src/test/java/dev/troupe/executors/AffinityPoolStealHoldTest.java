@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -27,11 +26,8 @@ class AffinityPoolStealHoldTest {
   private final AffinityWorker thief = pool.workers[1];
 
   AffinityPoolStealHoldTest() {
-    // What run() sets up on the worker's thread before its loop.
     for (AffinityWorker w : pool.workers) {
-      w.seenTasksRun = new long[2];
-      w.seenSince = new long[2];
-      Arrays.fill(w.seenTasksRun, -1L);
+      w.initSightings(); // what run() does on the worker's thread before its loop
     }
   }
 

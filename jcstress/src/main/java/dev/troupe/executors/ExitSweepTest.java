@@ -28,12 +28,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "run twice, or another inconsistency")
 @State
 public class ExitSweepTest {
-  private final AffinityPool pool =
-      AffinityPool.builder()
-          .parallelism(1)
-          .fairDistributionThreshold(0)
-          .threadFactory(Thread::new)
-          .buildUnstarted();
+  private final AffinityPool pool = UnstartedPool.of(1);
   private final AffinityWorker worker = pool.workers[0];
   private final AtomicInteger runs = new AtomicInteger();
   private final Runnable task = runs::incrementAndGet;

@@ -23,8 +23,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @State
 public class RoundRobinPlacementTest {
   /** Never started; only its parallelism and worker lookup matter to the selector. */
-  private static final AffinityPool POOL =
-      AffinityPool.builder().parallelism(2).threadFactory(Thread::new).buildUnstarted();
+  private static final AffinityPool POOL = UnstartedPool.of(2);
 
   private final QueueSelector selector = QueueSelector.affinityFirst(4);
   private final Runnable task1 = () -> {};

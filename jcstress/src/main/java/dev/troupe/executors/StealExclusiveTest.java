@@ -26,8 +26,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "a task taken twice or lost")
 @State
 public class StealExclusiveTest {
-  private final AffinityPool pool =
-      AffinityPool.builder().parallelism(2).threadFactory(Thread::new).buildUnstarted();
+  private final AffinityPool pool = UnstartedPool.of(2);
   private final AffinityWorker owner = pool.workers[0];
   private final AffinityWorker thief = pool.workers[1];
   private final Runnable task1 = () -> {};
@@ -36,9 +35,7 @@ public class StealExclusiveTest {
   public StealExclusiveTest() {
     owner.queue.offer(task1);
     owner.queue.offer(task2);
-    // What the thief's run() allocates before its loop; steal() reads them now and then.
-    thief.seenTasksRun = new long[2];
-    thief.seenSince = new long[2];
+    thief.initSightings(); // what the thief's run() does before its loop; steal() reads them
   }
 
   @Actor

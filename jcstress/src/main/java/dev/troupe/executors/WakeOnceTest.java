@@ -21,8 +21,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = Expect.FORBIDDEN, desc = "no wake-up, two wake-ups, or a wrong idle count")
 @State
 public class WakeOnceTest {
-  private final AffinityPool pool =
-      AffinityPool.builder().parallelism(1).threadFactory(Thread::new).buildUnstarted();
+  private final AffinityPool pool = UnstartedPool.of(1);
   private final AffinityWorker worker = pool.workers[0];
 
   public WakeOnceTest() {

@@ -31,12 +31,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 public class WakeUpHandshakeTest {
   private static final Runnable TASK = () -> {};
 
-  private final AffinityPool pool =
-      AffinityPool.builder()
-          .parallelism(1)
-          .fairDistributionThreshold(0)
-          .threadFactory(Thread::new)
-          .buildUnstarted();
+  private final AffinityPool pool = UnstartedPool.of(1);
   private final AffinityWorker worker = pool.workers[0];
 
   @Actor
