@@ -43,7 +43,7 @@ final class AffinityFirstSelector implements QueueSelector {
       // Plain racy read: a stale hint only routes the task to another stripe (see Affine).
       int hint = affine.affinity();
       if (hint >= 0 && hint < n) {
-        AffinityWorker home = pool.workers[hint];
+        AffinityWorker home = pool.stripe(hint);
         if (home.thread == Thread.currentThread() || !pool.workStealing) {
           return hint;
         }

@@ -11,12 +11,19 @@ import org.jctools.queues.atomic.MpmcAtomicArrayQueue;
 
 // Padding as class layers (JCTools style): HotSpot lays out a superclass's fields before its
 // subclass's, so each layer of 16 longs (128 bytes, two cache lines, covering the adjacent-line
-// prefetcher) keeps the hot fields between them off other fields' cache lines. All padded hot
-// fields are longs, so the new (JDK 15+) field layout cannot move them into a 4-byte gap.
+// prefetcher) keeps the hot fields between them off other fields' cache lines. The first pad
+// also fills the 4-byte gap after a compressed header, where the JDK 15+ field layout would
+// otherwise move an int or a reference of a later layer (it did: slotRuns sat next to the
+// header). HotFieldPaddingTest checks the layout of the running VM.
 
 /** Keeps {@code state} off the cache line of whatever precedes the worker in the heap. */
 abstract class WorkerPad0 {
   long p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+  /**
+   * Fills the 4-byte gap after a compressed object header, which the field layout (JDK 15+)
+   * would otherwise give to an int or a reference of a later layer, in front of the pad.
+   */
+  int p016;
 }
 
 /**
@@ -201,11 +208,42 @@ abstract class WorkerPad2 extends WorkerOwnerFields {
 }
 
 /**
+ * The worker's read-mostly references: read by the worker on every task and by submitters (its
+ * thread, to recognise a local submission; its queue, to offer) and thieves.
+ */
+abstract class WorkerRefs extends WorkerPad2 {
+  final AffinityPool pool;
+  final int index;
+  final MpmcAtomicArrayQueue<Runnable> queue;
+  final Queue<Runnable> overflow = new ConcurrentLinkedQueue<>();
+  /** Set once by the pool's constructor before the thread starts (Thread.start orders it). */
+  Thread thread;
+
+  WorkerRefs(AffinityPool pool, int index, int queueCapacity) {
+    this.pool = pool;
+    this.index = index;
+    this.queue = new MpmcAtomicArrayQueue<>(queueCapacity);
+  }
+}
+
+/**
+ * Keeps the references off the cache lines of whatever the heap puts after the worker: a
+ * neighbour written by another thread would make every task's reads miss.
+ */
+abstract class WorkerPad3 extends WorkerRefs {
+  long p300, p301, p302, p303, p304, p305, p306, p307, p308, p309, p310, p311, p312, p313, p314, p315;
+
+  WorkerPad3(AffinityPool pool, int index, int queueCapacity) {
+    super(pool, index, queueCapacity);
+  }
+}
+
+/**
  * One stripe of an {@link AffinityPool}: a bounded MPMC queue, an unbounded overflow queue and
  * the thread that drains them. See {@link AffinityPool} for the design; this class holds the
  * worker loop and the wake-up handshake.
  */
-final class AffinityWorker extends WorkerPad2 implements Runnable {
+final class AffinityWorker extends WorkerPad3 implements Runnable {
 
   /** A thief steals only from a stripe with at least this many queued tasks (see AffinityPool). */
   static final int STEAL_MIN_BACKLOG = 2;
@@ -243,19 +281,11 @@ final class AffinityWorker extends WorkerPad2 implements Runnable {
   /** Every this many polls the overflow queue is polled first, so it cannot starve. */
   private static final int OVERFLOW_INTERLEAVE_MASK = 31;
 
-  final AffinityPool pool;
-  final int index;
-  final MpmcAtomicArrayQueue<Runnable> queue;
-  final Queue<Runnable> overflow = new ConcurrentLinkedQueue<>();
   private final Supplier<? extends IdleStrategy> idleStrategies;
-  /** Set once by the pool's constructor before the thread starts (Thread.start orders it). */
-  Thread thread;
 
   AffinityWorker(
       AffinityPool pool, int index, int queueCapacity, Supplier<? extends IdleStrategy> idle) {
-    this.pool = pool;
-    this.index = index;
-    this.queue = new MpmcAtomicArrayQueue<>(queueCapacity);
+    super(pool, index, queueCapacity);
     this.idleStrategies = idle;
     soStealHoldUntil(System.nanoTime()); // no hold yet
   }

@@ -8,6 +8,11 @@ import java.lang.invoke.VarHandle;
 
 abstract class IdleWorkersPad0 {
   long p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
+  /**
+   * Fills the 4-byte gap after a compressed object header, which the field layout (JDK 15+)
+   * would otherwise give to an int or a reference of a later layer, in front of the pad.
+   */
+  int p016;
 }
 
 abstract class IdleWorkersField extends IdleWorkersPad0 {
