@@ -9,9 +9,9 @@
 # Profile: two forks, each 2 warmup + 2 measurement iterations of 1 s (-f 2 -wi 2 -w 1s -i 2 -r 1s),
 # and a parameter subset per benchmark instead of the full grids in the classes' @Param lists
 # (the full PingPongThroughput grid alone is 150 combinations). Two short forks rather than one
-# longer one: on JDK 17 a fork can stay in a slow mode for its whole life (the C2 compilation of
-# the worker loop and mailbox run differs from fork to fork; ExecutorComparison's affinity forks
-# run at 7-12 M or 23-29 M queries/s), and only a second fork shows it. Each combination costs about 12 s
+# longer one: a fork's rate can sit in a slow phase between young collections (the collector's
+# copy order can put an object one thread writes on a line another thread reads; see
+# ExecutorComparison's javadoc), and only a second fork shows it. Each combination costs about 12 s
 # (8 s of iterations, ~4 s of JVM forks, system start and stop); the subsets below are ~107
 # combinations, about 20 minutes on a 2-core machine (budget: 25 minutes):
 #   PingPongThroughput   33  pairs sweep at throughput 20; throughput sweep at 4 pairs; inFlight 1 vs 10

@@ -34,10 +34,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>The score to read is the secondary result {@code queries} (queries/s); the primary score is
  * invocations/s, since the batch size is a parameter.
  *
- * <p>Forks differ more than iterations: on JDK 17 a Troupe affinity fork runs at 7-12 M or at
- * 23-29 M queries/s for its whole life, depending on how C2 compiled the worker loop and the
- * mailbox run in that fork (fork-join forks spread 13-28 M). Compare executors over 4 or more
- * forks, and read the per-fork means in the JMH log before the averaged score.
+ * <p>Forks and iterations differ more than the code does: the rate of two threads changes at
+ * young collections, as the collector copies long-lived objects into a new order. When an object
+ * that one thread writes on every message lands on a cache line that the other thread reads on
+ * every message, both slow down by up to half (two independent single-threaded processes on the
+ * same two cores do not; {@code -XX:ObjectAlignmentInBytes=128} removes most of the slow phases).
+ * The runtime's shared objects (dispatcher, pool, workers) are padded against this; the actors'
+ * own objects are not (padding would cost every idle actor 256 bytes), so fork-join and affinity
+ * forks still spread. Compare executors over 4 or more forks, and read the per-fork means in the
+ * JMH log before the averaged score.
  *
  * <p>Run (the annotations' defaults: 4 forks, 3 + 3 iterations of 1 s): {@code java -jar
  * bench/target/benchmarks.jar ExecutorComparison -p impl=troupe,pekko} (quicker: {@code -p

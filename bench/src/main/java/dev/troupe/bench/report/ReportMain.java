@@ -288,10 +288,10 @@ public final class ReportMain {
     md.append(
         "Reading the tables: throughput scores are means over measurement iterations, with"
             + " (min–max) of the iterations of all forks; Troupe/Pekko > 1 means Troupe is faster (for"
-            + " bytes per actor, < 1 means Troupe uses less). On a shared machine one fork can land"
-            + " in a slow mode for its whole life (the JIT's compilation of the hot path differs"
-            + " between forks), so a wide min–max is a fork-to-fork spread, and differences inside"
-            + " it are noise.\n");
+            + " bytes per actor, < 1 means Troupe uses less). Multi-threaded rates change at young"
+            + " collections, as the collector reorders long-lived objects and an object one thread"
+            + " writes may land on a line another thread reads (actors' objects are not padded), so"
+            + " a wide min–max is a phase or fork spread, and differences inside it are noise.\n");
   }
 
   private static String cpuModel() {
