@@ -373,15 +373,39 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
   private static final int DONE = 2;
 
   /**
-   * The outer loop only repeats {@link #step}: a long-running loop is compiled on-stack (OSR)
-   * from an early, partial profile, and measured on this pool it flipped between a fast and a 2-4x
-   * slower compilation as classes loaded; a step method gets a normal compilation instead.
+   * Steps per call of {@link #batch}: the worker returns to {@link #loop} this often, so that no
+   * activation of compiled task-running code outlives one batch (see {@link #loop}). Tens of
+   * microseconds of ping-pong work; one call per batch costs nothing measurable.
+   */
+  static final int STEPS_PER_BATCH = 1024;
+
+  /**
+   * The outermost loop only calls {@link #batch}, so that the frame that lives as long as the
+   * thread holds no hot call site of its own. A loop that ran the steps itself was compiled
+   * on-stack (OSR) with the task call inlined; when the JIT later threw that code away because of
+   * a trap on the other worker (the task's run method was thrown away with it), this thread's
+   * frame went on running the discarded code. A call site in discarded code is never re-bound to
+   * the recompiled callee, so every task went through an adapter into the interpreter: ~440 ns
+   * instead of ~30 ns per task for the rest of the JVM's life, in about one JVM in six on the
+   * query/service benchmark. Now the discarded code can only live until its batch ends. The OSR
+   * compilation of this loop comes late (its back-edge counts one per batch), when {@link #step}
+   * is compiled already and too big to inline, and nothing in it traps in normal operation.
    */
   private void loop(IdleStrategy idle) {
-    while (step(idle) != DONE) {
-      // all the work is in step
+    while (batch(idle)) {
+      // all the work is in batch
     }
     exit();
+  }
+
+  /** Runs up to {@link #STEPS_PER_BATCH} steps; returns false once a step reports the loop done. */
+  private boolean batch(IdleStrategy idle) {
+    for (int i = 0; i < STEPS_PER_BATCH; i++) {
+      if (step(idle) == DONE) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** One turn of the worker: run one task, or idle once, or report that the loop is done. */

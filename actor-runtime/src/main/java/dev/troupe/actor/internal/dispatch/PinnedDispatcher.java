@@ -201,32 +201,47 @@ public final class PinnedDispatcher extends Dispatcher {
       }
     }
 
+    /**
+     * Turns of the state machine per call of {@link #turns}. The thread returns to {@link #run}
+     * this often so that its long-lived frame holds no hot call site: see the worker loop of the
+     * affinity pool (AffinityWorker#loop) for what a frame running discarded JIT code costs.
+     */
+    static final int TURNS_PER_CALL = 1024;
+
     @Override
     public void run() {
       try {
-        for (; ; ) {
-          int s = lvState();
-          if (s == PENDING) {
-            casState(PENDING, RUNNING); // only this thread leaves PENDING: cannot fail
-            try {
-              mailbox.run();
-            } catch (Throwable t) {
-              dispatcher.onError.uncaughtException(thread, t);
-            }
-          } else if (s == RUNNING) {
-            casState(RUNNING, IDLE); // a failed CAS means a submission came: loop to run it
-          } else if (mailbox.isClosed() || dispatcher.shutdown) {
-            if (casState(IDLE, EXITED)) {
-              return; // a submission racing with this CAS either won (we loop) or sees EXITED
-            }
-          } else {
-            Thread.interrupted(); // a stray interrupt would turn park into a busy loop
-            LockSupport.park(this); // spurious returns only re-read the state
-          }
+        while (turns()) {
+          // all the work is in turns
         }
       } finally {
         dispatcher.live.remove(this);
       }
+    }
+
+    /** Up to {@link #TURNS_PER_CALL} turns; returns false when the thread is to exit. */
+    private boolean turns() {
+      for (int i = 0; i < TURNS_PER_CALL; i++) {
+        int s = lvState();
+        if (s == PENDING) {
+          casState(PENDING, RUNNING); // only this thread leaves PENDING: cannot fail
+          try {
+            mailbox.run();
+          } catch (Throwable t) {
+            dispatcher.onError.uncaughtException(thread, t);
+          }
+        } else if (s == RUNNING) {
+          casState(RUNNING, IDLE); // a failed CAS means a submission came: loop to run it
+        } else if (mailbox.isClosed() || dispatcher.shutdown) {
+          if (casState(IDLE, EXITED)) {
+            return false; // a submission racing with this CAS either won (we loop) or sees EXITED
+          }
+        } else {
+          Thread.interrupted(); // a stray interrupt would turn park into a busy loop
+          LockSupport.park(this); // spurious returns only re-read the state
+        }
+      }
+      return true;
     }
   }
 }
