@@ -42,7 +42,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The runtime's shared objects (dispatcher, pool, workers) are padded against this; the actors'
  * own objects are not (padding would cost every idle actor 256 bytes), so fork-join and affinity
  * forks still spread. Compare executors over 4 or more forks, and read the per-fork means in the
- * JMH log before the averaged score.
+ * JMH log before the averaged score. (Whole forks at 4-6 M queries/s, about one in six before, were
+ * a JIT effect, now fixed: a worker frame kept running compiled code the JIT had thrown away, and
+ * entered the interpreter on every task; see {@code AffinityWorker#loop}.)
  *
  * <p>Run (the annotations' defaults: 4 forks, 3 + 3 iterations of 1 s): {@code java -jar
  * bench/target/benchmarks.jar ExecutorComparison -p impl=troupe,pekko} (quicker: {@code -p
