@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.jctools.queues.atomic.MpmcAtomicArrayQueue;
+import org.jctools.queues.atomic.SpmcAtomicArrayQueue;
 
 // Padding as class layers (JCTools style): HotSpot lays out a superclass's fields before its
 // subclass's, so each layer of 16 longs (128 bytes, two cache lines, covering the adjacent-line
@@ -214,7 +215,14 @@ abstract class WorkerPad2 extends WorkerOwnerFields {
 abstract class WorkerRefs extends WorkerPad2 {
   final AffinityPool pool;
   final int index;
+  /** Submissions from other threads (many producers); polled by the owner and thieves. */
   final MpmcAtomicArrayQueue<Runnable> queue;
+  /**
+   * Submissions from the worker itself that did not fit the next-task slot: a mailbox rescheduling
+   * itself behind others, a second actor woken by the running one. The owner is the only producer,
+   * so an offer is two ordered stores instead of a CAS; polled by the owner and thieves (CAS).
+   */
+  final SpmcAtomicArrayQueue<Runnable> local;
   final Queue<Runnable> overflow = new ConcurrentLinkedQueue<>();
   /** Set once by the pool's constructor before the thread starts (Thread.start orders it). */
   Thread thread;
@@ -223,6 +231,7 @@ abstract class WorkerRefs extends WorkerPad2 {
     this.pool = pool;
     this.index = index;
     this.queue = new MpmcAtomicArrayQueue<>(queueCapacity);
+    this.local = new SpmcAtomicArrayQueue<>(queueCapacity);
   }
 }
 
@@ -498,10 +507,10 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
           slotRuns++;
           return task;
         }
-      } else if ((task = xchgNextToNull()) != null && !queue.offer(task)) {
+      } else if ((task = xchgNextToNull()) != null) {
         // Budget spent: the slot task goes behind the queued ones (round-robin between the
         // mailboxes of this stripe, SLOT_BUDGET tasks per turn). No signal: we are awake.
-        overflow.add(task);
+        offerLocal(task);
       }
     }
     slotRuns = 0;
@@ -509,10 +518,18 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
       again = null; // it was queued behind nothing; whatever arrived since waits one turn
       return task;
     }
-    if ((pollRound++ & OVERFLOW_INTERLEAVE_MASK) == 0 && (task = overflow.poll()) != null) {
+    long round = pollRound++;
+    if ((round & OVERFLOW_INTERLEAVE_MASK) == 0 && (task = overflow.poll()) != null) {
       return task;
     }
-    task = queue.poll();
+    // The two rings take turns to go first, so that neither starves the other.
+    if ((round & 1) == 0) {
+      if ((task = local.poll()) == null) {
+        task = queue.poll();
+      }
+    } else if ((task = queue.poll()) == null) {
+      task = local.poll();
+    }
     if (task == null && (task = overflow.poll()) == null && lpNext() != null) {
       task = xchgNextToNull();
     }
@@ -520,28 +537,36 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
   }
 
   /**
-   * Owner thread only (the caller checked): takes a task submitted by the running task without a
-   * trip through the queue, if it can. The running task resubmitting itself goes to {@link
-   * #again} if the queues are empty, else behind them (as {@code throughput} fairness wants);
-   * another task goes into the next-task slot if it is free. No signal is needed: the owner is
-   * awake, running the submitter.
+   * Owner thread only: queues a task of this stripe in the local ring, or, if that is full, in the
+   * shared queue or the overflow. No signal: the owner is awake.
    */
-  boolean offerToSlot(Runnable task) {
+  void offerLocal(Runnable task) {
+    if (!local.offer(task) && !queue.offer(task)) {
+      overflow.add(task);
+    }
+  }
+
+  /**
+   * Owner thread only (the caller checked): takes a task submitted on this worker's own thread.
+   * The running task resubmitting itself goes to {@link #again} if the queues are empty, else
+   * behind them in the local ring (as {@code throughput} fairness wants); another task goes into
+   * the next-task slot if it is free, else into the local ring. No signal is needed: the owner is
+   * awake, running the submitter. Returns false only if the local ring is full.
+   */
+  boolean offerOwn(Runnable task) {
     if (task == current) {
       if (task == stolenTask) {
         stolenResubmitted = true; // the steal took a stream of work, not one message
       }
-      if (again == null && queue.isEmpty() && overflow.isEmpty()) {
+      if (again == null && local.isEmpty() && queue.isEmpty() && overflow.isEmpty()) {
         again = task;
         return true;
       }
-      return false;
+    } else if (lpNext() == null) {
+      soNext(task);
+      return true;
     }
-    if (lpNext() != null) {
-      return false;
-    }
-    soNext(task);
-    return true;
+    return local.offer(task);
   }
 
   void runTask(Runnable task) {
@@ -611,7 +636,7 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
 
   /** Approximate number of queued tasks (not counting the slot); the overflow counts as full. */
   int queuedBacklog() {
-    int size = queue.size();
+    int size = queue.size() + local.size();
     return overflow.isEmpty() ? size : size + queue.capacity();
   }
 
@@ -621,7 +646,7 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
    * one but waits behind it, and a thief may take it (a thief polls the queue before the slot).
    */
   int backlog() {
-    int size = queue.size();
+    int size = queue.size() + local.size();
     if (loNext() != null) {
       size++;
     }
@@ -722,7 +747,7 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
       }
     }
     Runnable task = victim.queue.poll();
-    if (task == null) {
+    if (task == null && (task = victim.local.poll()) == null) {
       task = victim.overflow.poll();
     }
     if (task == null && victim.loNext() != null) {

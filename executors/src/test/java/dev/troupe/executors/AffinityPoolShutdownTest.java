@@ -96,6 +96,37 @@ class AffinityPoolShutdownTest {
   }
 
   @Test
+  void shutdownNowAlsoReturnsWhatAWorkerQueuedOnItsOwnStripe() throws Exception {
+    RecordingThreadFactory threads = new RecordingThreadFactory("shutdown-now-own");
+    AffinityPool pool =
+        AffinityPool.builder().parallelism(1).workStealing(false).threadFactory(threads).build();
+    LongAdder ran = new LongAdder();
+    List<Runnable> submitted = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      submitted.add(ran::increment);
+    }
+    CountDownLatch queued = new CountDownLatch(1);
+    CountDownLatch never = new CountDownLatch(1); // opened only by interruption
+    pool.execute(
+        () -> {
+          submitted.forEach(pool::execute); // the worker's own thread: slot, then local ring
+          queued.countDown();
+          try {
+            never.await(20, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    assertTrue(queued.await(5, TimeUnit.SECONDS), "the worker queued its tasks");
+    List<Runnable> notRun = pool.shutdownNow();
+    assertTrue(pool.awaitTermination(5, TimeUnit.SECONDS), "the worker exits after interruption");
+    threads.assertAllDead(Duration.ofSeconds(5));
+    assertEquals(0, ran.sum(), "no queued task ran");
+    assertEquals(100, notRun.size(), "the slot task and the local ring's tasks returned");
+    assertTrue(notRun.containsAll(submitted), "exactly the submitted tasks returned");
+  }
+
+  @Test
   void anIdlePoolWhoseWorkersParkIndefinitelyShutsDownPromptly() throws Exception {
     RecordingThreadFactory threads = new RecordingThreadFactory("idle-shutdown");
     AffinityPool pool =

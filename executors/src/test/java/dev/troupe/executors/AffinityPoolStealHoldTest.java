@@ -98,10 +98,10 @@ class AffinityPoolStealHoldTest {
     Runnable other = () -> {};
     thief.stolenTask = stolen;
     thief.current = other; // a task the stolen one scheduled here resubmits itself: not the mark
-    thief.offerToSlot(other);
+    thief.offerOwn(other);
     assertFalse(thief.stolenResubmitted, "another task's resubmission");
     thief.current = stolen;
-    thief.offerToSlot(stolen);
+    thief.offerOwn(stolen);
     assertTrue(thief.stolenResubmitted, "the stolen task resubmitted itself");
   }
 

@@ -216,4 +216,49 @@ class AffinityPoolStealingTest {
     assertEquals(2, ranOn.size(), "sender and receiver ran on different workers: " + ranOn);
     assertEquals(1, pool.stolenTaskCount(), "steals");
   }
+  @Test
+  void tasksAWorkerQueuedOnItsOwnStripeBeforeBlockingAreStolenFromItsLocalRing() throws Exception {
+    RecordingThreadFactory threads = new RecordingThreadFactory("local-ring");
+    AffinityPool pool = AffinityPool.builder().parallelism(2).threadFactory(threads).build();
+    int count = 50;
+    CountDownLatch done = new CountDownLatch(count);
+    CountDownLatch release = new CountDownLatch(1);
+    Set<Thread> ranOn = ConcurrentHashMap.newKeySet();
+    AffineTask blocker =
+        new AffineTask() {
+          @Override
+          public void run() {
+            // Submitted on the worker's own thread: one into the next-task slot, the rest into
+            // the worker's local ring, which only thieves can empty while we block.
+            for (int i = 0; i < count; i++) {
+              AffineTask t =
+                  new AffineTask() {
+                    @Override
+                    public void run() {
+                      ranOn.add(Thread.currentThread());
+                      done.countDown();
+                    }
+                  };
+              pool.execute(t);
+            }
+            try {
+              release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        };
+    blocker.affinity(0);
+    pool.execute(blocker);
+    try {
+      assertTrue(
+          done.await(10, TimeUnit.SECONDS),
+          "tasks in a blocked worker's local ring were not stolen; missing " + done.getCount());
+      assertEquals(Set.of(threads.threads.get(1)), ranOn, "all ran on the worker of stripe 1");
+      assertEquals(count, pool.stolenTaskCount(1), "stolen by stripe 1");
+    } finally {
+      release.countDown();
+      TestSupport.shutdownAndVerify(pool, threads);
+    }
+  }
 }

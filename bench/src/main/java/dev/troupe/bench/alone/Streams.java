@@ -49,16 +49,40 @@ public final class Streams {
     done.await("executor streams");
   }
 
-  private static final class Stream implements Runnable, Affine {
-    private final ExecutorService executor;
-    private final Completion done;
-    private int remaining; // touched by one task at a time; the executor's hand-off publishes it
-    private int stripe = Affine.NO_AFFINITY; // the pool's hint, racy by design (see Affine)
+  /**
+   * Padding in front of a stream's fields. The streams are allocated back to back and are 24 bytes
+   * each: unpadded, neighbours share a cache line, and every task of one stream invalidates the
+   * line of the stream that another thread runs next to it. Which executor pays more for that
+   * depends only on which neighbours it puts on different threads (measured: round-robin placement
+   * alternates them and lost about a quarter of its rate to it), which says nothing about the
+   * executor; an actor's mailbox lies among its cell and actor objects, hundreds of bytes from the
+   * next actor's. Pads are class layers because HotSpot orders a class's own fields by size (longs
+   * first), but lays a superclass's fields out before its subclass's.
+   */
+  private abstract static class StreamPad {
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
+  }
 
-    Stream(ExecutorService executor, int tasks, Completion done) {
+  /** A stream's state, between the two pads. */
+  private abstract static class StreamFields extends StreamPad {
+    final ExecutorService executor;
+    final Completion done;
+    int remaining; // touched by one task at a time; the executor's hand-off publishes it
+    int stripe = Affine.NO_AFFINITY; // the pool's hint, racy by design (see Affine)
+
+    StreamFields(ExecutorService executor, int tasks, Completion done) {
       this.executor = executor;
       this.remaining = tasks;
       this.done = done;
+    }
+  }
+
+  private static final class Stream extends StreamFields implements Runnable, Affine {
+    // Padding behind the fields: keeps the next stream off their lines.
+    long q00, q01, q02, q03, q04, q05, q06, q07, q08, q09, q10, q11, q12, q13, q14, q15;
+
+    Stream(ExecutorService executor, int tasks, Completion done) {
+      super(executor, tasks, done);
     }
 
     @Override
