@@ -218,9 +218,10 @@ abstract class WorkerRefs extends WorkerPad2 {
   /** Submissions from other threads (many producers); polled by the owner and thieves. */
   final MpmcAtomicArrayQueue<Runnable> queue;
   /**
-   * Submissions from the worker itself that did not fit the next-task slot: a mailbox rescheduling
-   * itself behind others, a second actor woken by the running one. The owner is the only producer,
-   * so an offer is two ordered stores instead of a CAS; polled by the owner and thieves (CAS).
+   * Submissions from the worker itself that did not fit the next-task slot, made while the shared
+   * queue was empty: a mailbox rescheduling itself behind others, a second actor woken by the
+   * running one. The owner is the only producer, so an offer is two ordered stores instead of a
+   * CAS; polled by the owner (before the shared queue) and thieves, with a CAS.
    */
   final SpmcAtomicArrayQueue<Runnable> local;
   final Queue<Runnable> overflow = new ConcurrentLinkedQueue<>();
@@ -518,17 +519,13 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
       again = null; // it was queued behind nothing; whatever arrived since waits one turn
       return task;
     }
-    long round = pollRound++;
-    if ((round & OVERFLOW_INTERLEAVE_MASK) == 0 && (task = overflow.poll()) != null) {
+    if ((pollRound++ & OVERFLOW_INTERLEAVE_MASK) == 0 && (task = overflow.poll()) != null) {
       return task;
     }
-    // The two rings take turns to go first, so that neither starves the other.
-    if ((round & 1) == 0) {
-      if ((task = local.poll()) == null) {
-        task = queue.poll();
-      }
-    } else if ((task = queue.poll()) == null) {
-      task = local.poll();
+    // The local ring first: it is filled only while the shared queue is empty (see offerOwn),
+    // so its tasks are older than the shared queue's, and this order keeps the stripe FIFO.
+    if ((task = local.poll()) == null) {
+      task = queue.poll();
     }
     if (task == null && (task = overflow.poll()) == null && lpNext() != null) {
       task = xchgNextToNull();
@@ -537,21 +534,34 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
   }
 
   /**
-   * Owner thread only: queues a task of this stripe in the local ring, or, if that is full, in the
-   * shared queue or the overflow. No signal: the owner is awake.
+   * Owner thread only: queues a task of this stripe behind the waiting ones, in the local ring if
+   * it may go there (see {@link #offerToLocalRing}), else in the shared queue or the overflow. No
+   * signal: the owner is awake.
    */
   void offerLocal(Runnable task) {
-    if (!local.offer(task) && !queue.offer(task)) {
+    if (!offerToLocalRing(task) && !queue.offer(task)) {
       overflow.add(task);
     }
+  }
+
+  /**
+   * Owner thread only: puts the task into the local ring if the shared queue and the overflow are
+   * empty and the ring has room. Only then: everything in the ring is then older than everything
+   * in the shared queue, so polling the ring first keeps the stripe's tasks in submission order (a
+   * task resubmitting itself goes behind the ones already waiting, whichever queue holds them).
+   * A submission from another thread racing with the emptiness check has no order to keep.
+   */
+  private boolean offerToLocalRing(Runnable task) {
+    return queue.isEmpty() && overflow.isEmpty() && local.offer(task);
   }
 
   /**
    * Owner thread only (the caller checked): takes a task submitted on this worker's own thread.
    * The running task resubmitting itself goes to {@link #again} if the queues are empty, else
    * behind them in the local ring (as {@code throughput} fairness wants); another task goes into
-   * the next-task slot if it is free, else into the local ring. No signal is needed: the owner is
-   * awake, running the submitter. Returns false only if the local ring is full.
+   * the next-task slot if it is free, else into the local ring if it may go there (see {@link
+   * #offerToLocalRing}). No signal is needed: the owner is awake, running the submitter. Returns
+   * false if the task is to go to the shared queue.
    */
   boolean offerOwn(Runnable task) {
     if (task == current) {
@@ -566,7 +576,7 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
       soNext(task);
       return true;
     }
-    return local.offer(task);
+    return offerToLocalRing(task);
   }
 
   void runTask(Runnable task) {

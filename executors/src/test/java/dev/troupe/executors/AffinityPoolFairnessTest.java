@@ -88,8 +88,11 @@ class AffinityPoolFairnessTest {
             }
           }
         };
-    pool.execute(pair[0]);
+    // The self-resubmitting task first: submitted second, it could arrive after any number of
+    // pair runs (the test thread may be descheduled in between), which the bound below does not
+    // allow for.
     pool.execute(self);
+    pool.execute(pair[0]);
     awaitTrue(
         Duration.ofSeconds(10),
         () -> "self-resubmitting task ran " + selfRuns.get() + " times, the pair "
