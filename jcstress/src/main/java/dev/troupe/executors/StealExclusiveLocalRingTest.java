@@ -10,8 +10,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * {@link StealExclusiveTest} for the worker's local ring (the single-producer ring that holds what
- * a worker submitted to its own stripe) instead of the shared queue: the owner polls while a thief
- * steals from a backlog of two. Each task is taken by exactly one of them or stays queued.
+ * a worker submitted to its own stripe) instead of the shared queue: each task is taken by exactly
+ * one of owner and thief, or stays queued.
  *
  * <p>Result: (task the owner took, task the thief took, task left in the ring), 1 and 2 in ring
  * order, 0 for none.
@@ -21,39 +21,23 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(id = "1, 0, 2", expect = Expect.ACCEPTABLE, desc = "the thief saw a backlog of one and left it")
 @Outcome(expect = Expect.FORBIDDEN, desc = "a task taken twice or lost")
 @State
-public class StealExclusiveLocalRingTest {
-  private final AffinityPool pool = UnstartedPool.of(2);
-  private final AffinityWorker owner = pool.workers[0];
-  private final AffinityWorker thief = pool.workers[1];
-  private final Runnable task1 = () -> {};
-  private final Runnable task2 = () -> {};
-
+public class StealExclusiveLocalRingTest extends StealRace {
   public StealExclusiveLocalRingTest() {
-    // The ring's one producer is the thread that builds the state; the actors only consume.
-    owner.local.offer(task1);
-    owner.local.offer(task2);
-    thief.initSightings(); // what the thief's run() does before its loop; steal() reads them
+    super(w -> w.local);
   }
 
   @Actor
   public void ownerPolls(III_Result r) {
-    r.r1 = id(owner.pollOwn());
+    r.r1 = ownerPolls();
   }
 
   @Actor
   public void thiefSteals(III_Result r) {
-    r.r2 = id(thief.steal());
+    r.r2 = thiefSteals();
   }
 
   @Arbiter
   public void arbiter(III_Result r) {
-    r.r3 = id(owner.local.poll());
-    if (owner.local.poll() != null) {
-      r.r3 = -1; // both left behind: impossible, the owner always takes one
-    }
-  }
-
-  private int id(Runnable task) {
-    return task == null ? 0 : task == task1 ? 1 : task == task2 ? 2 : -1;
+    r.r3 = leftInQueue();
   }
 }

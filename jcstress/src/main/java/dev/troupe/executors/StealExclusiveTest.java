@@ -9,11 +9,9 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * Owner against thief: stripe 0 holds two queued tasks (the smallest backlog a thief takes from);
- * its worker polls its own queue while the worker of stripe 1 steals. Each task is taken by exactly
+ * Owner against thief on the shared queue (see {@link StealRace}): each task is taken by exactly
  * one of them or stays queued (the thief may see the backlog already down to one and leave it), so
- * no mailbox can ever run on two threads at once. The workers' threads are never started: the
- * actors run the owner's poll and the thief's steal with the pool's own methods.
+ * no mailbox can ever run on two threads at once.
  *
  * <p>Result: (task the owner took, task the thief took, task left in the queue), where 1 and 2
  * are the tasks in queue order and 0 is none. Checked against a mutant (a private, never
@@ -25,38 +23,23 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(id = "1, 0, 2", expect = Expect.ACCEPTABLE, desc = "the thief saw a backlog of one and left it")
 @Outcome(expect = Expect.FORBIDDEN, desc = "a task taken twice or lost")
 @State
-public class StealExclusiveTest {
-  private final AffinityPool pool = UnstartedPool.of(2);
-  private final AffinityWorker owner = pool.workers[0];
-  private final AffinityWorker thief = pool.workers[1];
-  private final Runnable task1 = () -> {};
-  private final Runnable task2 = () -> {};
-
+public class StealExclusiveTest extends StealRace {
   public StealExclusiveTest() {
-    owner.queue.offer(task1);
-    owner.queue.offer(task2);
-    thief.initSightings(); // what the thief's run() does before its loop; steal() reads them
+    super(w -> w.queue);
   }
 
   @Actor
   public void ownerPolls(III_Result r) {
-    r.r1 = id(owner.pollOwn());
+    r.r1 = ownerPolls();
   }
 
   @Actor
   public void thiefSteals(III_Result r) {
-    r.r2 = id(thief.steal());
+    r.r2 = thiefSteals();
   }
 
   @Arbiter
   public void arbiter(III_Result r) {
-    r.r3 = id(owner.queue.poll());
-    if (owner.queue.poll() != null) {
-      r.r3 = -1; // both left behind: impossible, the owner always takes one
-    }
-  }
-
-  private int id(Runnable task) {
-    return task == null ? 0 : task == task1 ? 1 : task == task2 ? 2 : -1;
+    r.r3 = leftInQueue();
   }
 }
