@@ -239,9 +239,9 @@ abstract class AffinityPoolPad1 extends AffinityPoolHotFields {
  * re-check: no lost wake-up; {@code WakeUpHandshakeTest}); (2) shutdown vs. a racing submission
  * (EXITED exchange + final sweep vs. offer + state load: every accepted task runs exactly once;
  * {@code ExitSweepTest}); (3) owner poll vs. thief steal (exclusive by the queues'
- * consumer-index CAS; {@code StealExclusiveTest}, {@code StealExclusiveLocalRingTest}); (4) the IDLE to WOKEN CAS between racing
- * wakers (one unpark, idle count consistent; {@code WakeOnceTest}); and the selector's round-robin
- * tickets ({@code RoundRobinPlacementTest}).
+ * consumer-index CAS; {@code StealExclusiveTest}, {@code StealExclusiveLocalRingTest}); (4) the
+ * IDLE to WOKEN CAS between racing wakers (one unpark, idle count consistent; {@code
+ * WakeOnceTest}); and the selector's round-robin tickets ({@code RoundRobinPlacementTest}).
  *
  * <p>Thread-safe. Counters are approximate while tasks run (opaque reads).
  */
