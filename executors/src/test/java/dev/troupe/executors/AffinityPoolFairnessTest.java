@@ -34,7 +34,7 @@ class AffinityPoolFairnessTest {
     pool.execute(
         () -> {
           blocked.countDown();
-          awaitQuietly(release);
+          TestSupport.awaitQuietly(release);
         });
     Runnable x =
         new Runnable() {
@@ -122,13 +122,5 @@ class AffinityPoolFairnessTest {
     assertTrue(
         pairTotal <= (own + 2) * (AffinityWorker.SLOT_BUDGET + 1),
         "pair " + pairTotal + " runs vs " + own + " of the self-resubmitting task");
-  }
-
-  private static void awaitQuietly(CountDownLatch latch) {
-    try {
-      latch.await(10, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

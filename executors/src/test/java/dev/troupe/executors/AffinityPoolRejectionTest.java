@@ -24,11 +24,7 @@ class AffinityPoolRejectionTest {
           @Override
           public void run() {
             started.countDown();
-            try {
-              release.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
+            TestSupport.awaitQuietly(release);
           }
         };
     t.affinity(0);

@@ -31,11 +31,7 @@ class AffinityPoolShutdownTest {
           @Override
           public void run() {
             started.countDown();
-            try {
-              release.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
+            TestSupport.awaitQuietly(release);
           }
         };
     t.affinity(stripe);
@@ -111,11 +107,7 @@ class AffinityPoolShutdownTest {
         () -> {
           submitted.forEach(pool::execute); // the worker's own thread: slot, then local ring
           queued.countDown();
-          try {
-            never.await(20, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
+          TestSupport.awaitQuietly(never);
         });
     assertTrue(queued.await(5, TimeUnit.SECONDS), "the worker queued its tasks");
     List<Runnable> notRun = pool.shutdownNow();

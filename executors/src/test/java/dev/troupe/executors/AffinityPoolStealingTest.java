@@ -95,11 +95,7 @@ class AffinityPoolStealingTest {
           @Override
           public void run() {
             started.countDown();
-            try {
-              release.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
+            TestSupport.awaitQuietly(release);
           }
         };
     blocker.affinity(0);
@@ -139,11 +135,7 @@ class AffinityPoolStealingTest {
           @Override
           public void run() {
             blockerStarted.countDown();
-            try {
-              release.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
+            TestSupport.awaitQuietly(release);
           }
         };
     blocker.affinity(0);
@@ -200,11 +192,7 @@ class AffinityPoolStealingTest {
       public void run() {
         ranOn.add(Thread.currentThread());
         pool.execute(receiver); // a local submission: into this worker's next-task slot
-        try {
-          release.await(20, TimeUnit.SECONDS); // then a long task on the same worker
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
+        TestSupport.awaitQuietly(release); // then a long task on the same worker
       }
     };
     longSender.affinity(0);
@@ -241,11 +229,7 @@ class AffinityPoolStealingTest {
                   };
               pool.execute(t);
             }
-            try {
-              release.await(20, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
+            TestSupport.awaitQuietly(release);
           }
         };
     blocker.affinity(0);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -25,6 +26,18 @@ final class TestSupport {
         fail("timed out after " + timeout.toMillis() + " ms: " + message.get());
       }
       LockSupport.parkNanos(50_000);
+    }
+  }
+
+  /**
+   * Blocks a task until {@code latch} opens, at most 20 s (the tests' own bounds are shorter, so a
+   * latch never opened fails the test, not this wait); an interrupt ends the wait and is kept.
+   */
+  static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(20, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
