@@ -31,23 +31,33 @@ class AffinityPoolRejectionTest {
     return t;
   }
 
+  /** Runs {@link #blocker} on stripe 0 and waits until it holds the worker; returns its release. */
+  private static CountDownLatch blockWorkerZero(AffinityPool pool) throws InterruptedException {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    pool.execute(blocker(started, release));
+    assertTrue(started.await(5, TimeUnit.SECONDS), "worker 0 blocked");
+    return release;
+  }
+
+  /** A task that records the thread it ran on, then counts down. */
+  private static Runnable recording(Set<Thread> ranOn, CountDownLatch ran) {
+    return () -> {
+      ranOn.add(Thread.currentThread());
+      ran.countDown();
+    };
+  }
+
   @Test
   void byDefaultAFullPoolRunsExternalSubmissionsOnTheCaller() throws Exception {
     RecordingThreadFactory threads = new RecordingThreadFactory("full-external");
     AffinityPool pool =
         AffinityPool.builder().parallelism(1).taskQueueSize(2).threadFactory(threads).build();
-    CountDownLatch started = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    pool.execute(blocker(started, release));
-    assertTrue(started.await(5, TimeUnit.SECONDS), "worker blocked");
+    CountDownLatch release = blockWorkerZero(pool);
     Set<Thread> ranOn = ConcurrentHashMap.newKeySet();
     CountDownLatch all = new CountDownLatch(10);
     for (int i = 0; i < 10; i++) {
-      pool.execute(
-          () -> {
-            ranOn.add(Thread.currentThread());
-            all.countDown();
-          });
+      pool.execute(recording(ranOn, all));
     }
     assertEquals(2, all.getCount(), "8 of 10 ran on the caller, 2 wait in the full queue");
     assertTrue(ranOn.contains(Thread.currentThread()), "the caller ran the overflow");
@@ -61,10 +71,7 @@ class AffinityPoolRejectionTest {
     RecordingThreadFactory threads = new RecordingThreadFactory("full-other");
     AffinityPool pool =
         AffinityPool.builder().parallelism(2).taskQueueSize(2).threadFactory(threads).build();
-    CountDownLatch started = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    pool.execute(blocker(started, release));
-    assertTrue(started.await(5, TimeUnit.SECONDS), "worker 0 blocked");
+    CountDownLatch release = blockWorkerZero(pool);
     CountDownLatch ranElsewhere = new CountDownLatch(1);
     Set<Thread> ranOn = ConcurrentHashMap.newKeySet();
     // Fill stripe 0 (the thief may take some; keep submitting until one lands elsewhere).
@@ -97,11 +104,7 @@ class AffinityPoolRejectionTest {
     pool.execute(
         () -> {
           for (int i = 0; i < count; i++) {
-            pool.execute(
-                () -> {
-                  ranOn.add(Thread.currentThread());
-                  all.countDown();
-                });
+            pool.execute(recording(ranOn, all));
           }
         });
     assertTrue(all.await(5, TimeUnit.SECONDS), "all spilled tasks ran; missing " + all.getCount());
@@ -119,10 +122,7 @@ class AffinityPoolRejectionTest {
             .threadFactory(threads)
             .rejectionHandler(RejectionHandler.abort())
             .build();
-    CountDownLatch started = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    pool.execute(blocker(started, release));
-    assertTrue(started.await(5, TimeUnit.SECONDS), "worker blocked");
+    CountDownLatch release = blockWorkerZero(pool);
     pool.execute(() -> {});
     pool.execute(() -> {});
     RejectedExecutionException e =
@@ -142,18 +142,11 @@ class AffinityPoolRejectionTest {
             .threadFactory(threads)
             .rejectionHandler(RejectionHandler.spillToOverflow())
             .build();
-    CountDownLatch started = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    pool.execute(blocker(started, release));
-    assertTrue(started.await(5, TimeUnit.SECONDS), "worker blocked");
+    CountDownLatch release = blockWorkerZero(pool);
     CountDownLatch all = new CountDownLatch(100);
     Set<Thread> ranOn = ConcurrentHashMap.newKeySet();
     for (int i = 0; i < 100; i++) {
-      pool.execute(
-          () -> {
-            ranOn.add(Thread.currentThread());
-            all.countDown();
-          });
+      pool.execute(recording(ranOn, all));
     }
     assertEquals(100, all.getCount(), "nothing ran on the caller");
     release.countDown();

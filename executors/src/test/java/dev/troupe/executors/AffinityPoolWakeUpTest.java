@@ -20,6 +20,15 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AffinityPoolWakeUpTest {
 
+  /** Two workers that park until a producer wakes them: the handshake under test, no timeout. */
+  private static AffinityPool parkingPool(RecordingThreadFactory threads) {
+    return AffinityPool.builder()
+        .parallelism(2)
+        .threadFactory(threads)
+        .idleStrategy(ParkUntilWokenIdleStrategy::new)
+        .build();
+  }
+
   private static boolean allIdle(AffinityPool pool) {
     for (AffinityWorker w : pool.workers) {
       if (!w.isIdle()) {
@@ -44,12 +53,7 @@ class AffinityPoolWakeUpTest {
   @Test
   void aTaskSubmittedToAnIdleWorkerFromOutsideRunsPromptlyEveryTime() throws Exception {
     RecordingThreadFactory threads = new RecordingThreadFactory("wake-external");
-    AffinityPool pool =
-        AffinityPool.builder()
-            .parallelism(2)
-            .threadFactory(threads)
-            .idleStrategy(ParkUntilWokenIdleStrategy::new)
-            .build();
+    AffinityPool pool = parkingPool(threads);
     try {
       for (int i = 0; i < 2_000; i++) {
         int round = i;
@@ -66,12 +70,7 @@ class AffinityPoolWakeUpTest {
   @Test
   void aTaskSubmittedByOneWorkerToAnotherIdleWorkerRunsPromptlyEveryTime() throws Exception {
     RecordingThreadFactory threads = new RecordingThreadFactory("wake-internal");
-    AffinityPool pool =
-        AffinityPool.builder()
-            .parallelism(2)
-            .threadFactory(threads)
-            .idleStrategy(ParkUntilWokenIdleStrategy::new)
-            .build();
+    AffinityPool pool = parkingPool(threads);
     try {
       // A relay bouncing between the two stripes: each hop wakes the other, idle, worker.
       int hops = 20_000;
@@ -102,12 +101,7 @@ class AffinityPoolWakeUpTest {
   @Test
   void aBurstFromManyProducersToAnIdlePoolAllRuns() throws Exception {
     RecordingThreadFactory threads = new RecordingThreadFactory("wake-burst");
-    AffinityPool pool =
-        AffinityPool.builder()
-            .parallelism(2)
-            .threadFactory(threads)
-            .idleStrategy(ParkUntilWokenIdleStrategy::new)
-            .build();
+    AffinityPool pool = parkingPool(threads);
     try {
       for (int round = 0; round < 200; round++) {
         int r = round;
