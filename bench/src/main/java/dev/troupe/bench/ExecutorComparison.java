@@ -1,5 +1,6 @@
 package dev.troupe.bench;
 
+import dev.troupe.bench.common.Cpu;
 import dev.troupe.bench.common.Impl;
 import dev.troupe.bench.executors.ExecutorKind;
 import dev.troupe.bench.executors.QueryServiceDriver;
@@ -26,13 +27,14 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code HashMap<Integer, Integer>} and replies, the query actor checks the answer and sends the
  * next one. One invocation is {@code queriesPerPair} queries per pair (default 400,000, i.e. 1.6 M
  * queries and 3.2 M messages). Both frameworks run the chosen {@code executor} ({@code affinity} =
- * {@code affinity-pool-executor}, {@code fork-join}, {@code thread-pool}) with 2 threads, as in the
- * original comparison ("Pekko, 2 threads each"); {@code pekko-tuned} differs from {@code pekko}
- * only in using one thread per available processor instead of 2, so on a 2-core machine the two are
- * the same run.
+ * {@code affinity-pool-executor}, {@code fork-join}, {@code thread-pool}) with {@code threads}
+ * threads, 2 by default as in the original comparison ("Pekko, 2 threads each"); {@code
+ * pekko-tuned} differs from {@code pekko} only in using one thread per available processor, so on
+ * a 2-core machine the two are the same run.
  *
  * <p>The score to read is the secondary result {@code queries} (queries/s); the primary score is
- * invocations/s, since the batch size is a parameter.
+ * invocations/s, since the batch size is a parameter. {@code cpuNsPerQuery} and {@code
+ * busyThreads} (see {@link CpuUse}) tell a cheaper query from threads kept busier.
  *
  * <p>Forks and iterations differ more than the code does: the rate of two threads changes at
  * young collections, as the collector copies long-lived objects into a new order. When an object
@@ -62,9 +64,6 @@ public class ExecutorComparison {
   /** Query/service pairs. */
   public static final int PAIRS = 4;
 
-  /** Threads per executor for {@code troupe} and {@code pekko}. */
-  public static final int THREADS = 2;
-
   /** troupe | pekko | pekko-tuned (see {@link Impl}; here pekko-tuned only changes the size). */
   @Param({"troupe", "pekko", "pekko-tuned"})
   public String impl;
@@ -81,7 +80,17 @@ public class ExecutorComparison {
   @Param({"400000"})
   public int queriesPerPair;
 
+  /**
+   * Threads per executor for {@code troupe} and {@code pekko} (2, as in the original comparison;
+   * 1 shows what the hand-off alone costs, with no second thread to keep busy).
+   */
+  @Param({"2"})
+  public int threads;
+
   private QueryServiceDriver driver;
+  private long systemCpu;
+  private long wall;
+  private long queries;
 
   /** Queries completed, normalized by JMH to queries/s. */
   @State(Scope.Thread)
@@ -95,21 +104,54 @@ public class ExecutorComparison {
     }
   }
 
+  /**
+   * CPU of the current iteration, as JMH secondary results: {@code cpuNsPerQuery}, the actor
+   * system's threads' CPU time per query (the cost of a query whether or not the threads were kept
+   * busy), and {@code busyThreads}, that CPU time over the wall time of the invocations (how many
+   * of the executor's threads were running on average; at most {@code threads} plus the odd
+   * housekeeping thread). Both are per-iteration values; JMH's console line for an event counter
+   * is their sum over the iterations (divide by the iteration count), the JSON's {@code rawData}
+   * has each one, and {@code bench/report.sh} averages those.
+   */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class CpuUse {
+    public double cpuNsPerQuery;
+    public double busyThreads;
+  }
+
+  @Setup(Level.Iteration)
+  public void startIteration() {
+    systemCpu = 0;
+    wall = 0;
+    queries = 0;
+  }
+
   @Setup(Level.Trial)
   public void setup() {
-    if (queriesPerPair < 1) {
-      throw new IllegalArgumentException("queriesPerPair must be >= 1");
+    if (queriesPerPair < 1 || threads < 1) {
+      throw new IllegalArgumentException("queriesPerPair and threads must be >= 1");
     }
     Impl i = Impl.of(impl);
-    int threads = i == Impl.PEKKO_TUNED ? Runtime.getRuntime().availableProcessors() : THREADS;
+    int n = i == Impl.PEKKO_TUNED ? Runtime.getRuntime().availableProcessors() : threads;
     driver = QueryServiceDriver.create(i);
-    driver.setup(ExecutorKind.of(executor), threads, throughput, PAIRS);
+    driver.setup(ExecutorKind.of(executor), n, throughput, PAIRS);
   }
 
   @Benchmark
-  public void queries(Queries counter) {
+  public void queries(Queries counter, CpuUse cpu) {
+    long sys0 = Cpu.systemThreadsNanos(driver.systemName());
+    long t0 = System.nanoTime();
     driver.runIteration(queriesPerPair);
-    counter.queries += (long) PAIRS * queriesPerPair;
+    long t1 = System.nanoTime();
+    long sys1 = Cpu.systemThreadsNanos(driver.systemName());
+    long n = (long) PAIRS * queriesPerPair;
+    counter.queries += n;
+    systemCpu += sys1 - sys0;
+    wall += t1 - t0;
+    queries += n;
+    cpu.cpuNsPerQuery = (double) systemCpu / queries;
+    cpu.busyThreads = (double) systemCpu / wall;
   }
 
   @TearDown(Level.Trial)

@@ -47,6 +47,11 @@ final class PekkoQueryService implements QueryServiceDriver {
   }
 
   @Override
+  public String systemName() {
+    return system.name();
+  }
+
+  @Override
   public void teardown() {
     PekkoSystems.stop(system);
   }

@@ -27,6 +27,11 @@ public interface QueryServiceDriver {
    */
   void runIteration(int queriesPerPair);
 
+  /**
+   * @return the actor system's name, the prefix of all its threads' names
+   */
+  String systemName();
+
   /** Terminates the system (bounded). */
   void teardown();
 

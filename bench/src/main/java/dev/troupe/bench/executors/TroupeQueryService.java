@@ -47,6 +47,11 @@ final class TroupeQueryService implements QueryServiceDriver {
   }
 
   @Override
+  public String systemName() {
+    return system.name();
+  }
+
+  @Override
   public void teardown() {
     TroupeSystems.stop(system);
   }
