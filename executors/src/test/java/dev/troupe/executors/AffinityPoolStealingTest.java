@@ -54,6 +54,17 @@ class AffinityPoolStealingTest {
     }
   }
 
+  /** A task that records the thread it ran on, then counts down; no affinity set yet. */
+  private static AffineTask recording(Set<Thread> ranOn, CountDownLatch ran) {
+    return new AffineTask() {
+      @Override
+      public void run() {
+        ranOn.add(Thread.currentThread());
+        ran.countDown();
+      }
+    };
+  }
+
   @Test
   void anAffineTaskReschedulingItselfNeverRunsOnTwoThreadsAtOnceWhileBeingStolen()
       throws Exception {
@@ -104,14 +115,7 @@ class AffinityPoolStealingTest {
     Set<Thread> ranOn = ConcurrentHashMap.newKeySet();
     CountDownLatch done = new CountDownLatch(20);
     for (int i = 0; i < 20; i++) {
-      AffineTask t =
-          new AffineTask() {
-            @Override
-            public void run() {
-              ranOn.add(Thread.currentThread());
-              done.countDown();
-            }
-          };
+      AffineTask t = recording(ranOn, done);
       t.affinity(0);
       pool.execute(t);
     }
@@ -219,14 +223,7 @@ class AffinityPoolStealingTest {
             // Submitted on the worker's own thread: one into the next-task slot, the rest into
             // the worker's local ring, which only thieves can empty while we block.
             for (int i = 0; i < count; i++) {
-              AffineTask t =
-                  new AffineTask() {
-                    @Override
-                    public void run() {
-                      ranOn.add(Thread.currentThread());
-                      done.countDown();
-                    }
-                  };
+              AffineTask t = recording(ranOn, done);
               pool.execute(t);
             }
             TestSupport.awaitQuietly(release);
