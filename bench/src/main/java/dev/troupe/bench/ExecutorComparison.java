@@ -4,6 +4,12 @@ import dev.troupe.bench.common.Cpu;
 import dev.troupe.bench.common.Impl;
 import dev.troupe.bench.executors.ExecutorKind;
 import dev.troupe.bench.executors.QueryServiceDriver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -44,7 +50,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * The runtime's shared objects (dispatcher, pool, workers) are padded against this; the actors'
  * own objects are not (padding would cost every idle actor 256 bytes), so fork-join and affinity
  * forks still spread. Compare executors over 4 or more forks, and read the per-fork means in the
- * JMH log before the averaged score. (Whole forks at 4-6 M queries/s, about one in six before, were
+ * JMH log before the averaged score. Two bounds frame a comparison on a small machine: {@code -p
+ * threads=1} (the hand-off alone) times the thread count is what perfect scaling would give, and
+ * {@code -p systems=2} (one thread per system, nothing shared but the JVM) is what scaling without
+ * any executor-level sharing gives. (Whole forks at 4-6 M queries/s, about one in six before, were
  * a JIT effect, now fixed: a worker frame kept running compiled code the JIT had thrown away, and
  * entered the interpreter on every task; see {@code AffinityWorker#loop}.)
  *
@@ -87,7 +96,18 @@ public class ExecutorComparison {
   @Param({"2"})
   public int threads;
 
-  private QueryServiceDriver driver;
+  /**
+   * Actor systems that the pairs and threads are split over, run at the same time in this JVM (1,
+   * the comparison itself). With {@code -p threads=2 -p systems=2} each system has one thread and
+   * two pairs: what two threads cost each other by sharing a JVM (heap, collector) without
+   * sharing an executor, to compare with one system on two threads.
+   */
+  @Param({"1"})
+  public int systems;
+
+  private QueryServiceDriver[] drivers;
+  /** Runs the invocations of systems 1.. while the benchmark thread runs system 0's. */
+  private ExecutorService others;
   private long systemCpu;
   private long wall;
   private long queries;
@@ -129,22 +149,39 @@ public class ExecutorComparison {
 
   @Setup(Level.Trial)
   public void setup() {
-    if (queriesPerPair < 1 || threads < 1) {
-      throw new IllegalArgumentException("queriesPerPair and threads must be >= 1");
+    if (queriesPerPair < 1 || threads < 1 || systems < 1) {
+      throw new IllegalArgumentException("queriesPerPair, threads and systems must be >= 1");
     }
     Impl i = Impl.of(impl);
     int n = i == Impl.PEKKO_TUNED ? Runtime.getRuntime().availableProcessors() : threads;
-    driver = QueryServiceDriver.create(i);
-    driver.setup(ExecutorKind.of(executor), n, throughput, PAIRS);
+    if (PAIRS % systems != 0 || n % systems != 0) {
+      throw new IllegalArgumentException(
+          "systems must divide the " + PAIRS + " pairs and the " + n + " threads, was " + systems);
+    }
+    drivers = new QueryServiceDriver[systems];
+    for (int k = 0; k < systems; k++) {
+      drivers[k] = QueryServiceDriver.create(i);
+      drivers[k].setup(ExecutorKind.of(executor), n / systems, throughput, PAIRS / systems);
+    }
+    if (systems > 1) {
+      others =
+          Executors.newFixedThreadPool(
+              systems - 1,
+              r -> {
+                Thread t = new Thread(r, "executor-comparison-driver");
+                t.setDaemon(true);
+                return t;
+              });
+    }
   }
 
   @Benchmark
-  public void queries(Queries counter, CpuUse cpu) {
-    long sys0 = Cpu.systemThreadsNanos(driver.systemName());
+  public void queries(Queries counter, CpuUse cpu) throws Exception {
+    long sys0 = systemsCpu();
     long t0 = System.nanoTime();
-    driver.runIteration(queriesPerPair);
+    runAll();
     long t1 = System.nanoTime();
-    long sys1 = Cpu.systemThreadsNanos(driver.systemName());
+    long sys1 = systemsCpu();
     long n = (long) PAIRS * queriesPerPair;
     counter.queries += n;
     systemCpu += sys1 - sys0;
@@ -154,10 +191,46 @@ public class ExecutorComparison {
     cpu.busyThreads = (double) systemCpu / wall;
   }
 
+  /** One invocation of every system, all at once; the benchmark thread runs system 0's. */
+  private void runAll() throws Exception {
+    if (others == null) {
+      drivers[0].runIteration(queriesPerPair);
+      return;
+    }
+    List<Future<?>> running = new ArrayList<>(systems - 1);
+    for (int k = 1; k < systems; k++) {
+      QueryServiceDriver d = drivers[k];
+      running.add(others.submit(() -> d.runIteration(queriesPerPair)));
+    }
+    drivers[0].runIteration(queriesPerPair);
+    for (Future<?> f : running) {
+      try {
+        f.get(); // bounded: an invocation fails itself after Completion.TIMEOUT_SECONDS
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("a system's invocation failed", e.getCause());
+      }
+    }
+  }
+
+  private long systemsCpu() {
+    long sum = 0;
+    for (QueryServiceDriver d : drivers) {
+      sum += Cpu.systemThreadsNanos(d.systemName());
+    }
+    return sum;
+  }
+
   @TearDown(Level.Trial)
   public void teardown() {
-    if (driver != null) {
-      driver.teardown();
+    if (others != null) {
+      others.shutdownNow();
+    }
+    if (drivers != null) {
+      for (QueryServiceDriver d : drivers) {
+        if (d != null) {
+          d.teardown();
+        }
+      }
     }
   }
 }
