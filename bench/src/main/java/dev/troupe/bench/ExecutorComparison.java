@@ -106,7 +106,7 @@ public class ExecutorComparison {
   public int systems;
 
   private QueryServiceDriver[] drivers;
-  /** Runs the invocations of systems 1.. while the benchmark thread runs system 0's. */
+  /** Runs the invocations of systems 1.. while the benchmark thread runs system 0's; null if one. */
   private ExecutorService others;
   private long systemCpu;
   private long wall;
@@ -193,10 +193,6 @@ public class ExecutorComparison {
 
   /** One invocation of every system, all at once; the benchmark thread runs system 0's. */
   private void runAll() throws Exception {
-    if (others == null) {
-      drivers[0].runIteration(queriesPerPair);
-      return;
-    }
     List<Future<?>> running = new ArrayList<>(systems - 1);
     for (int k = 1; k < systems; k++) {
       QueryServiceDriver d = drivers[k];
