@@ -82,12 +82,7 @@ class AffinityPoolShutdownTest {
       submitted.add(r);
       pool.execute(r);
     }
-    List<Runnable> notRun = pool.shutdownNow();
-    assertTrue(pool.awaitTermination(5, TimeUnit.SECONDS), "workers exit after interruption");
-    threads.assertAllDead(Duration.ofSeconds(5));
-    assertEquals(0, ran.sum(), "no queued task ran");
-    assertEquals(100, notRun.size(), "all queued tasks returned");
-    assertTrue(notRun.containsAll(submitted), "exactly the submitted tasks returned");
+    assertShutdownNowReturnsAllUnrun(pool, threads, ran, submitted);
     assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> {}));
   }
 
@@ -110,12 +105,7 @@ class AffinityPoolShutdownTest {
           TestSupport.awaitQuietly(never);
         });
     assertTrue(queued.await(5, TimeUnit.SECONDS), "the worker queued its tasks");
-    List<Runnable> notRun = pool.shutdownNow();
-    assertTrue(pool.awaitTermination(5, TimeUnit.SECONDS), "the worker exits after interruption");
-    threads.assertAllDead(Duration.ofSeconds(5));
-    assertEquals(0, ran.sum(), "no queued task ran");
-    assertEquals(100, notRun.size(), "the slot task and the local ring's tasks returned");
-    assertTrue(notRun.containsAll(submitted), "exactly the submitted tasks returned");
+    assertShutdownNowReturnsAllUnrun(pool, threads, ran, submitted);
   }
 
   @Test
@@ -194,5 +184,21 @@ class AffinityPoolShutdownTest {
       }
       assertEquals(accepted.get(), total, "accepted tasks that ran, round " + round);
     }
+  }
+
+  /**
+   * Stops {@code pool} with {@code shutdownNow} while its workers are blocked and checks that the
+   * workers exit, none of the queued tasks ran, and exactly the {@code submitted} ones came back
+   * (from the shared queues, the next-task slot and the local rings alike).
+   */
+  private static void assertShutdownNowReturnsAllUnrun(
+      AffinityPool pool, RecordingThreadFactory threads, LongAdder ran, List<Runnable> submitted)
+      throws InterruptedException {
+    List<Runnable> notRun = pool.shutdownNow();
+    assertTrue(pool.awaitTermination(5, TimeUnit.SECONDS), "the workers exit after interruption");
+    threads.assertAllDead(Duration.ofSeconds(5));
+    assertEquals(0, ran.sum(), "no queued task ran");
+    assertEquals(submitted.size(), notRun.size(), "every queued task returned");
+    assertTrue(notRun.containsAll(submitted), "exactly the submitted tasks returned");
   }
 }
