@@ -9,6 +9,7 @@ import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSelection;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Address;
 import dev.troupe.actor.Cancellable;
 import dev.troupe.actor.DeathPactException;
 import dev.troupe.actor.Directive;
@@ -116,7 +117,6 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   }
 
   ActorCell(
-      ActorSystemImpl system,
       LocalActorRef self,
       InternalActorRef parent,
       Props props,
@@ -217,6 +217,8 @@ public final class ActorCell implements CellSpi, MailboxOwner {
         faultRecreate(r.cause());
       } else if (message instanceof Terminate) {
         terminate();
+      } else if (message instanceof SystemMessages.AddressTerminated a) {
+        addressTerminated(a.address());
       }
     } catch (Throwable t) {
       handleInvokeFailure(t, null);
@@ -318,6 +320,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       if (watch != null) {
         watch.notifyWatchers(self);
         watch.unwatchAll(self);
+        if (watch.addressSubscribed) {
+          self.system.unsubscribeAddressTerminated(self);
+        }
         watch = null;
       }
       parent.sendSystemMessage(new DeathWatchNotification(self, true, false));
@@ -517,12 +522,16 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     if (state != ALIVE) {
       throw new IllegalStateException("cannot create child " + childName + ": " + self.path() + " is stopping");
     }
+    ActorPath path = self.path().child(childName).withUid(newUid());
+    Address target = deployTarget(props, path);
     Children c = childrenForUpdate();
     c.reserve(childName);
+    if (target != null) {
+      return attachRemoteChild(c, childName, props, path, target);
+    }
     LocalActorRef child;
     RoutedActorRef routed = null; // props with a router: the child is a router cell behind this ref
     try {
-      ActorPath path = self.path().child(childName).withUid(newUid());
       if (props.routerConfig() != null) {
         routed = new RoutedActorRef(self.system, path, self, props);
         child = routed.routerRef();
@@ -531,7 +540,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
             new LocalActorRef(
                 self.system,
                 path,
-                ref -> new ActorCell(self.system, ref, self, props, dispatcher, mailboxType));
+                ref -> new ActorCell(ref, self, props, dispatcher, mailboxType));
       }
       c.init(childName, routed != null ? routed : child);
     } catch (RuntimeException | Error e) {
@@ -547,6 +556,41 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       child.stop(); // we began stopping while it was being created
     }
     return routed != null ? routed : child;
+  }
+
+  /**
+   * Where {@code props} put the child, if not here: its {@code Deploy}, else a {@code remote} key
+   * of its deployment section. Checked before the name is taken, so a refused deployment (a local
+   * provider cannot deploy elsewhere) fails {@code actorOf} and leaves nothing behind.
+   */
+  private Address deployTarget(Props props, ActorPath path) {
+    LocalActorRefProvider local = self.system.provider().local();
+    Address target = props.deploy().remoteAddress().orElse(null);
+    if (target == null) {
+      target = local.configuredDeployment(path);
+    }
+    if (target == null || target.equals(local.address())) {
+      return null;
+    }
+    return target;
+  }
+
+  private ActorRef attachRemoteChild(Children c, String childName, Props props, ActorPath path, Address target) {
+    InternalActorRef child;
+    try {
+      child = self.system.provider().actorOf(self, props, path, target);
+      c.init(childName, child);
+    } catch (RuntimeException | Error e) {
+      c.unreserve(childName);
+      throw e;
+    }
+    if (!child.isLocal()) {
+      subscribeAddressTerminated(); // a remote child dies with its node
+    }
+    if (state != ALIVE) {
+      child.stop();
+    }
+    return child;
   }
 
   private static long newUid() {
@@ -638,6 +682,36 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   private void addWatcher(Watch w) {
     if (w.watchee() == self && w.watcher() != self) {
       watchState().addWatcher(w.watcher());
+      if (!w.watcher().isLocal()) {
+        subscribeAddressTerminated(); // forget the watcher when its node goes
+      }
+    }
+  }
+
+  /** From now on this actor hears when a node is gone; once per incarnation of the watch state. */
+  private void subscribeAddressTerminated() {
+    DeathWatch w = watchState();
+    if (!w.addressSubscribed) {
+      w.addressSubscribed = true;
+      self.system.subscribeAddressTerminated(self);
+    }
+  }
+
+  /**
+   * A node is gone: its actors this one watched (or deployed there as children) are terminated
+   * as far as this actor can tell, and its watchers there need no notification any more.
+   */
+  private void addressTerminated(Address address) {
+    for (InternalActorRef child : childrenSnapshot()) {
+      if (!child.isLocal() && child.path().address().equals(address)) {
+        watchedActorTerminated(new DeathWatchNotification(child, false, true));
+      }
+    }
+    if (watch != null) {
+      for (ActorRef dead : watch.watchedAt(address)) {
+        watchedActorTerminated(new DeathWatchNotification(dead, false, true));
+      }
+      watch.removeWatchersAt(address);
     }
   }
 
@@ -668,6 +742,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   public ActorRef watchWith(ActorRef subject, Object message) {
     InternalActorRef target = InternalActorRef.internal(subject);
     if (!target.equals(self) && watchState().startWatching(target, message)) {
+      if (!target.isLocal()) {
+        subscribeAddressTerminated(); // its node may go without a word
+      }
       target.sendSystemMessage(new Watch(target, self));
     }
     return subject;

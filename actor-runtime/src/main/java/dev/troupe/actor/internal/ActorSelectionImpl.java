@@ -12,8 +12,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 
 /**
- * A local selection: elements are resolved against the live actor tree when a message is sent,
- * on the sending thread (children containers are concurrent), so a selection costs no extra hop.
+ * A selection: with a local anchor, elements are resolved against the live actor tree when a
+ * message is sent, on the sending thread (children containers are concurrent), so a selection
+ * costs no extra hop; with an anchor on another node, the whole selection is sent there as an
+ * {@link ActorSelectionMessage} and resolved by that node.
  */
 final class ActorSelectionImpl extends ActorSelection {
   private final ActorSystemImpl system;
@@ -39,6 +41,10 @@ final class ActorSelectionImpl extends ActorSelection {
   @Override
   public void tell(Object message, ActorRef sender) {
     Objects.requireNonNull(message, "message");
+    if (!anchor.isLocal()) {
+      anchor.tell(new ActorSelectionMessage(message, List.of(elements)), sender);
+      return;
+    }
     int matched = deliver(anchor, 0, message, sender);
     if (matched == 0 && !wildcard) {
       system.deadLetters.publish(message, sender, system.deadLetters);

@@ -23,12 +23,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -44,18 +45,14 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   final RuntimeSettings settings;
   final Settings publicSettings;
   final LoggingAdapter log;
-  final Address address;
-  final ActorPath rootPath;
   final Dispatchers dispatchers;
   final MailboxType defaultMailbox;
   final EventStreamImpl eventStream;
-  final DeadLettersRef deadLetters;
   private final HashedWheelScheduler scheduler;
-  private final LocalActorRef root;
-  private final LocalActorRef userGuardian;
-  private final LocalActorRef systemGuardian;
-  private final ActorPath tempPath;
-  private final AtomicLong tempCounter = new AtomicLong();
+  private final ActorRefProvider provider;
+  private final LocalActorRefProvider local;
+  final DeadLettersRef deadLetters; // the local provider's, in a field: read on every sender-less reply
+  private final Set<InternalActorRef> addressWatchers = ConcurrentHashMap.newKeySet();
   private final CompletableFuture<Terminated> whenTerminated = new CompletableFuture<>();
   private final Deque<Runnable> terminationHooks = new ConcurrentLinkedDeque<>();
   private final AtomicBoolean terminating = new AtomicBoolean();
@@ -66,9 +63,6 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     this.settings = RuntimeSettings.from(config);
     this.publicSettings = new Settings(name, config);
     this.log = new Slf4jLoggingAdapter("dev.troupe.actor." + name);
-    this.address = Address.local(name);
-    this.rootPath = ActorPath.root(address);
-    this.tempPath = rootPath.child("temp");
     this.dispatchers =
         new Dispatchers(
             config,
@@ -79,29 +73,23 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     this.defaultMailbox = dispatchers.mailboxType("troupe.actor.default-mailbox");
     dispatchers.defaultDispatcher(); // validate the default dispatcher's config at start
     this.eventStream = new EventStreamImpl();
-    this.deadLetters = new DeadLettersRef(this, rootPath.child("deadLetters"));
     this.scheduler =
         new HashedWheelScheduler(
             new NamedThreadFactory(name + "-scheduler", true),
             settings.schedulerTick(),
             settings.ticksPerWheel());
-    RootParentRef rootParent = new RootParentRef(this, rootPath.child("bubble-walker"));
-    this.root =
-        new LocalActorRef(
-            this,
-            rootPath.withUid(ActorPath.UNDEFINED_UID),
-            self ->
-                new ActorCell(
-                    this,
-                    self,
-                    rootParent,
-                    Props.create(Guardians.Root.class),
-                    dispatchers.defaultDispatcher(),
-                    defaultMailbox));
-    Props guardian = Props.create(Guardians.Guardian.class);
-    this.userGuardian = (LocalActorRef) root.cell().attachChild(guardian, "user", true);
-    this.systemGuardian = (LocalActorRef) root.cell().attachChild(guardian, "system", true);
-    root.cell().start();
+    ActorRefProvider p;
+    try {
+      p = Providers.create(settings.provider(), this);
+    } catch (RuntimeException | Error e) {
+      dispatchers.shutdown();
+      scheduler.close();
+      throw e;
+    }
+    this.provider = p;
+    this.local = p.local();
+    this.deadLetters = local.deadLettersRef();
+    p.init();
   }
 
   long nanoTime() {
@@ -135,7 +123,7 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
 
   @Override
   public ActorRef actorOf(Props props) {
-    return userGuardian.cell().attachChild(checkRunning(props), null, false);
+    return local.guardian().cell().attachChild(checkRunning(props), null, false);
   }
 
   @Override
@@ -143,7 +131,7 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     if (name == null) {
       throw new InvalidActorNameException("actor name must not be null");
     }
-    return userGuardian.cell().attachChild(checkRunning(props), name, false);
+    return local.guardian().cell().attachChild(checkRunning(props), name, false);
   }
 
   private Props checkRunning(Props props) {
@@ -155,20 +143,17 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
 
   /** Creates an actor under {@code /system}; for the runtime's own services. */
   ActorRef systemActorOf(Props props, String name) {
-    return systemGuardian.cell().attachChild(props, name, true);
+    return local.systemGuardian().cell().attachChild(props, name, true);
   }
 
   @Override
   public ActorSelection actorSelection(String path) {
-    return selection(root, path);
+    return selection(local.rootGuardian(), path);
   }
 
   @Override
   public ActorSelection actorSelection(ActorPath path) {
-    if (!path.address().equals(address)) {
-      return new ActorSelectionImpl(this, deadLetters, path.elements());
-    }
-    return new ActorSelectionImpl(this, root, path.elements());
+    return new ActorSelectionImpl(this, provider.rootGuardianAt(path.address()), path.elements());
   }
 
   /** Resolves a path string relative to {@code anchor}, or absolutely. */
@@ -180,10 +165,10 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
       int slash = path.indexOf('/', path.indexOf("://") + 3);
       Address a = Address.parse(slash < 0 ? path : path.substring(0, slash));
       String rest = slash < 0 ? "" : path.substring(slash);
-      return new ActorSelectionImpl(this, a.equals(address) ? root : deadLetters, split(rest));
+      return new ActorSelectionImpl(this, provider.rootGuardianAt(a), split(rest));
     }
     if (path.startsWith("/")) {
-      return new ActorSelectionImpl(this, root, split(path));
+      return new ActorSelectionImpl(this, local.rootGuardian(), split(path));
     }
     return new ActorSelectionImpl(this, anchor, split(path));
   }
@@ -206,7 +191,7 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   @Override
   public CompletionStage<Terminated> terminate() {
     if (terminating.compareAndSet(false, true)) {
-      userGuardian.stop();
+      local.guardian().stop();
     }
     return whenTerminated;
   }
@@ -219,6 +204,11 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   /** Called once, by the root's parent ref, when the root guardian has terminated. */
   void finishTermination() {
     terminating.set(true);
+    try {
+      provider.shutdown();
+    } catch (RuntimeException e) {
+      log.error(e, "the ref provider failed to shut down");
+    }
     dispatchers.shutdown();
     scheduler.close();
     Runnable hook;
@@ -229,7 +219,7 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
         log.error(e, "termination hook failed");
       }
     }
-    whenTerminated.complete(new Terminated(root, true, false));
+    whenTerminated.complete(new Terminated(local.rootGuardian(), true, false));
   }
 
   @Override
@@ -267,12 +257,47 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
 
   @Override
   public ActorPath child(String childName) {
-    return userGuardian.path().child(childName);
+    return local.guardian().path().child(childName);
   }
 
   @Override
   public Address address() {
-    return address;
+    return provider.address();
+  }
+
+  /** @return the system's ref provider */
+  public ActorRefProvider provider() {
+    return provider;
+  }
+
+  // ============================================================ address termination (death watch)
+
+  /**
+   * Tells death watch that every actor of {@code address} is gone: each local actor that watches
+   * one of them gets {@code Terminated(ref, existenceConfirmed = false, addressTerminated = true)},
+   * and forgets the watchers it had there. Called by a transport when a node left or was declared
+   * dead; any thread.
+   *
+   * @param address the address that is gone (never this system's own)
+   */
+  public void addressTerminated(Address address) {
+    if (address.equals(provider.address())) {
+      throw new IllegalArgumentException("a system cannot declare its own address terminated: " + address);
+    }
+    SystemMessages.AddressTerminated m = new SystemMessages.AddressTerminated(address);
+    for (InternalActorRef watcher : addressWatchers) {
+      watcher.sendSystemMessage(m);
+    }
+  }
+
+  /** An actor began watching, or being watched by, a non-local actor. */
+  void subscribeAddressTerminated(InternalActorRef actor) {
+    addressWatchers.add(actor);
+  }
+
+  /** The actor terminated or no longer has a non-local party in its death watch. */
+  void unsubscribeAddressTerminated(InternalActorRef actor) {
+    addressWatchers.remove(actor);
   }
 
   @Override
@@ -337,7 +362,6 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   }
 
   private PromiseActorRef newPromiseRef() {
-    return new PromiseActorRef(
-        this, tempPath.child("$" + Long.toString(tempCounter.incrementAndGet(), 36)));
+    return local.newTempRef();
   }
 }

@@ -93,7 +93,7 @@ final class DeadLettersRef extends MinimalActorRef {
   }
 
   @Override
-  void sendSystemMessage(SystemMessage message) {
+  public void sendSystemMessage(SystemMessage message) {
     if (message instanceof SystemMessages.Watch w && w.watcher() != this) {
       w.watcher()
           .sendSystemMessage(new SystemMessages.DeathWatchNotification(w.watchee(), false, false));

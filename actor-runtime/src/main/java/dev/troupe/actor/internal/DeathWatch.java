@@ -1,6 +1,9 @@
 package dev.troupe.actor.internal;
 
 import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.Address;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -16,6 +19,8 @@ final class DeathWatch {
   private final Map<ActorRef, Object> watching = new HashMap<>();
   private Set<InternalActorRef> watchedBy;
   private Set<ActorRef> terminatedQueued;
+  /** The cell is subscribed to "address terminated" (it watches or is watched across nodes). */
+  boolean addressSubscribed;
 
   /** @return whether this is a new watch */
   boolean startWatching(ActorRef subject, Object message) {
@@ -46,6 +51,24 @@ final class DeathWatch {
   void dropQueuedTerminated(ActorRef subject) {
     if (terminatedQueued != null) {
       terminatedQueued.remove(subject);
+    }
+  }
+
+  /** @return the watched actors that live at {@code address}, a snapshot */
+  List<ActorRef> watchedAt(Address address) {
+    List<ActorRef> out = new ArrayList<>();
+    for (ActorRef r : watching.keySet()) {
+      if (r.path().address().equals(address)) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  /** Forgets the watchers at {@code address}: their node is gone, nobody there to notify. */
+  void removeWatchersAt(Address address) {
+    if (watchedBy != null) {
+      watchedBy.removeIf(w -> w.path().address().equals(address));
     }
   }
 

@@ -30,7 +30,7 @@ public final class LocalActorRef extends InternalActorRef {
   }
 
   @Override
-  void sendSystemMessage(SystemMessage message) {
+  public void sendSystemMessage(SystemMessage message) {
     cell.mailbox.systemEnqueue(message);
   }
 

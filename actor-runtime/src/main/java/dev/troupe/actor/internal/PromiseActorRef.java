@@ -33,7 +33,7 @@ final class PromiseActorRef extends MinimalActorRef {
   }
 
   @Override
-  void sendSystemMessage(SystemMessage message) {
+  public void sendSystemMessage(SystemMessage message) {
     if (message instanceof SystemMessages.DeathWatchNotification) {
       result.complete(Boolean.TRUE);
     }

@@ -20,7 +20,7 @@ final class RootParentRef extends MinimalActorRef {
   }
 
   @Override
-  void sendSystemMessage(SystemMessage message) {
+  public void sendSystemMessage(SystemMessage message) {
     if (message instanceof SystemMessages.DeathWatchNotification) {
       system.finishTermination();
     } else if (message instanceof SystemMessages.Failed f) {

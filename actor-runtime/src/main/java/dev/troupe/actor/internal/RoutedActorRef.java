@@ -60,7 +60,7 @@ public final class RoutedActorRef extends InternalActorRef {
         new LocalActorRef(
             system,
             path,
-            ref -> new ActorCell(system, ref, parent, routerProps, dispatcher, system.defaultMailbox));
+            ref -> new ActorCell(ref, parent, routerProps, dispatcher, system.defaultMailbox));
   }
 
   /** Creates the initial routees (pool routees as children of the router cell), then starts it. */
@@ -108,7 +108,7 @@ public final class RoutedActorRef extends InternalActorRef {
   }
 
   @Override
-  void sendSystemMessage(SystemMessage message) {
+  public void sendSystemMessage(SystemMessage message) {
     if (message instanceof Watch w && w.watchee() == this) {
       router.sendSystemMessage(new Watch(router, w.watcher()));
     } else if (message instanceof Unwatch u && u.watchee() == this) {

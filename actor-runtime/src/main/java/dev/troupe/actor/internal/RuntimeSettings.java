@@ -26,14 +26,9 @@ record RuntimeSettings(
     Config t = c.getConfig(p);
     int logDeadLetters = logCount(t);
     String provider = Settings.string(t, p, "actor.provider");
-    if (!provider.equals("local") && !provider.equals("remote")) {
+    if (provider.isBlank()) {
       throw new ConfigurationException(
-          "invalid configuration value at 'troupe.actor.provider': expected local or remote, was '"
-              + provider + "'");
-    }
-    if (provider.equals("remote")) {
-      throw new ConfigurationException(
-          "troupe.actor.provider = remote needs the troupe-remoting module, which is not available yet");
+          "invalid configuration value at 'troupe.actor.provider': expected local, remote or a class name, was empty");
     }
     Duration tick = Settings.durationAtLeastZero(t, p, "scheduler.tick-duration");
     if (tick.isZero()) {

@@ -1,41 +1,53 @@
 package dev.troupe.actor.internal;
 
 import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.Address;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
 
-/** The runtime's system messages. */
-final class SystemMessages {
+/**
+ * The runtime's system messages: what cells tell each other about lifecycle, supervision and death
+ * watch. Public for transports, which carry watch, unwatch, termination and supervision across
+ * nodes.
+ */
+public final class SystemMessages {
   private SystemMessages() {}
 
   /** Creates the actor instance and runs {@code preStart}. */
-  record Create() implements SystemMessage {}
+  public record Create() implements SystemMessage {}
 
   /** Replaces a failed instance. */
-  record Recreate(Throwable cause) implements SystemMessage {}
+  public record Recreate(Throwable cause) implements SystemMessage {}
 
   /** Holds user messages (the parent or an ancestor failed, or all-for-one restart). */
-  record Suspend() implements SystemMessage {}
+  public record Suspend() implements SystemMessage {}
 
   /** Releases user messages; {@code cause} is set when resuming after a failure. */
-  record Resume(Throwable cause) implements SystemMessage {}
+  public record Resume(Throwable cause) implements SystemMessage {}
 
   /** Stops the actor: children first, then {@code postStop}. */
-  record Terminate() implements SystemMessage {}
+  public record Terminate() implements SystemMessage {}
 
   /** Registers {@code watcher} at {@code watchee}. */
-  record Watch(InternalActorRef watchee, InternalActorRef watcher) implements SystemMessage {}
+  public record Watch(InternalActorRef watchee, InternalActorRef watcher) implements SystemMessage {}
 
   /** Removes {@code watcher} from {@code watchee}. */
-  record Unwatch(InternalActorRef watchee, InternalActorRef watcher) implements SystemMessage {}
+  public record Unwatch(InternalActorRef watchee, InternalActorRef watcher) implements SystemMessage {}
 
   /** A child reports its failure to its parent. */
-  record Failed(InternalActorRef child, Throwable cause, long uid) implements SystemMessage {}
+  public record Failed(InternalActorRef child, Throwable cause, long uid) implements SystemMessage {}
 
   /** An actor tells a watcher (and always its parent) that it terminated. */
-  record DeathWatchNotification(ActorRef actor, boolean existenceConfirmed, boolean addressTerminated)
+  public record DeathWatchNotification(ActorRef actor, boolean existenceConfirmed, boolean addressTerminated)
       implements SystemMessage {}
+
+  /**
+   * Every actor of {@code address} is gone (its node left or was declared dead): sent to each local
+   * actor that watches, or is watched by, an actor there.
+   */
+  public record AddressTerminated(Address address) implements SystemMessage {}
 
   static final Create CREATE = new Create();
   static final Suspend SUSPEND = new Suspend();
-  static final Terminate TERMINATE = new Terminate();
+  /** The one Terminate instance: it carries nothing. */
+  public static final Terminate TERMINATE = new Terminate();
 }
