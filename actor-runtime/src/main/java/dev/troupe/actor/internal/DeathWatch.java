@@ -2,6 +2,7 @@ package dev.troupe.actor.internal;
 
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
+import dev.troupe.actor.Terminated;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.HashMap;
@@ -10,9 +11,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Who an actor watches (with an optional custom message), who watches it, and which {@code
- * Terminated} messages it has queued to itself but not processed (so that {@code unwatch} can drop
- * them). Actor thread only; allocated on first use.
+ * Death watch: who an actor watches (with an optional custom message), who watches it, which
+ * {@code Terminated} messages it has queued to itself but not processed (so that {@code unwatch}
+ * can drop them), and the operations on them; also what a whole node going away means for them.
+ *
+ * <p>An instance is a cell's watch state, actor thread only, allocated on first use; the static
+ * methods are the cell's side (watch, unwatch, a watcher arriving, a watched actor or a node
+ * going).
  */
 final class DeathWatch {
   private static final Object NO_MESSAGE = new Object();
@@ -108,5 +113,123 @@ final class DeathWatch {
       InternalActorRef.internal(w).sendSystemMessage(new SystemMessages.Unwatch(InternalActorRef.internal(w), self));
     }
     watching.clear();
+  }
+
+  // =============================================================== the cell's side (actor thread)
+
+  private static DeathWatch of(ActorCell cell) {
+    DeathWatch w = cell.watch;
+    if (w == null) {
+      w = new DeathWatch();
+      cell.watch = w;
+    }
+    return w;
+  }
+
+  /** {@code watch} and {@code watchWith}: {@code message} null means a plain {@code Terminated}. */
+  static void watch(ActorCell cell, InternalActorRef target, Object message) {
+    if (!target.equals(cell.self) && of(cell).startWatching(target, message)) {
+      if (!target.isLocal()) {
+        subscribeAddressTerminated(cell); // its node may go without a word
+      }
+      target.sendSystemMessage(new SystemMessages.Watch(target, cell.self));
+    }
+  }
+
+  static void unwatch(ActorCell cell, InternalActorRef target) {
+    DeathWatch w = cell.watch;
+    if (w == null) {
+      return;
+    }
+    if (w.isWatching(target)) {
+      w.stopWatching(target);
+      target.sendSystemMessage(new SystemMessages.Unwatch(target, cell.self));
+    }
+    w.dropQueuedTerminated(target);
+  }
+
+  /** A {@code Watch} arrived: someone watches this actor. */
+  static void watcherArrived(ActorCell cell, SystemMessages.Watch w) {
+    if (w.watchee() == cell.self && w.watcher() != cell.self) {
+      of(cell).addWatcher(w.watcher());
+      if (!w.watcher().isLocal()) {
+        subscribeAddressTerminated(cell); // forget the watcher when its node goes
+      }
+    }
+  }
+
+  static void watcherLeft(ActorCell cell, SystemMessages.Unwatch u) {
+    if (cell.watch != null) {
+      cell.watch.removeWatcher(u.watcher());
+    }
+  }
+
+  /** From now on this actor hears when a node is gone; once per incarnation of the watch state. */
+  static void subscribeAddressTerminated(ActorCell cell) {
+    DeathWatch w = of(cell);
+    if (!w.addressSubscribed) {
+      w.addressSubscribed = true;
+      cell.self.system.subscribeAddressTerminated(cell.self);
+    }
+  }
+
+  /**
+   * A watched actor (or a child: parents hear of their children's deaths unasked) terminated:
+   * queue its {@code Terminated} (or the custom message) behind its last messages.
+   */
+  static void watchedActorTerminated(ActorCell cell, SystemMessages.DeathWatchNotification d) {
+    ActorRef dead = d.actor();
+    DeathWatch w = cell.watch;
+    if (w != null && w.isWatching(dead)) {
+      Object custom = w.stopWatching(dead);
+      if (cell.state == ActorCell.ALIVE) {
+        if (custom != null) {
+          cell.self.tell(custom, dead);
+        } else {
+          w.queuedTerminated(dead);
+          cell.self.tell(
+              new ActorCell.WatchedTerminated(new Terminated(dead, d.existenceConfirmed(), d.addressTerminated())),
+              dead);
+        }
+      }
+    }
+    CellChildren.childTerminated(cell, dead);
+  }
+
+  /** @return whether a queued {@code Terminated} is still wanted (the actor did not unwatch since) */
+  static boolean takeQueuedTerminated(ActorCell cell, ActorRef subject) {
+    return cell.watch != null && cell.watch.takeQueuedTerminated(subject);
+  }
+
+  /**
+   * A node is gone: its actors this one watched (or deployed there as children) are terminated
+   * as far as this actor can tell, and its watchers there need no notification any more.
+   */
+  static void addressTerminated(ActorCell cell, Address address) {
+    for (InternalActorRef child : CellChildren.snapshot(cell)) {
+      if (!child.isLocal() && child.path().address().equals(address)) {
+        watchedActorTerminated(cell, new SystemMessages.DeathWatchNotification(child, false, true));
+      }
+    }
+    DeathWatch w = cell.watch;
+    if (w != null) {
+      for (ActorRef dead : w.watchedAt(address)) {
+        watchedActorTerminated(cell, new SystemMessages.DeathWatchNotification(dead, false, true));
+      }
+      w.removeWatchersAt(address);
+    }
+  }
+
+  /** The actor terminated: tell its watchers, unwatch everyone, leave the address topic. */
+  static void tellWatchersAndLetGo(ActorCell cell) {
+    DeathWatch w = cell.watch;
+    if (w != null) {
+      w.notifyWatchers(cell.self);
+      w.unwatchAll(cell.self);
+      if (w.addressSubscribed) {
+        cell.self.system.unsubscribeAddressTerminated(cell.self);
+      }
+      cell.watch = null;
+    }
   }
 }

@@ -1,0 +1,260 @@
+package dev.troupe.actor.internal;
+
+import dev.troupe.actor.Actor;
+import dev.troupe.actor.ActorInitializationException;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.Directive;
+import dev.troupe.actor.SupervisorStrategy;
+import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
+import dev.troupe.actor.internal.SystemMessages.Failed;
+import dev.troupe.actor.internal.SystemMessages.Recreate;
+import dev.troupe.actor.internal.SystemMessages.Resume;
+import dev.troupe.actor.internal.dispatch.Envelope;
+import dev.troupe.actor.spi.ActorConstruction;
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.UntypedActor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * An incarnation's life: creation, failure (own and children's), resume, restart and stop.
+ *
+ * <p>A failure suspends the mailbox and the children and reports {@link Failed} to the parent,
+ * whose supervisor strategy answers with Resume, Recreate or Terminate, or fails the parent too
+ * (escalate). Termination stops the children first and finishes when the last one is gone. All
+ * on the actor's thread; the state lives in the {@link ActorCell} and its {@link CellExtras}.
+ */
+final class FaultHandling {
+  private FaultHandling() {}
+
+  // =============================================================== creation
+
+  static void create(ActorCell cell) {
+    try {
+      newInstance(cell);
+      cell.actor.preStart();
+      if (cell.self.system.settings.debugLifecycle()) {
+        cell.self.system.log.debug("started {} ({})", cell.self.path(), cell.actor.getClass().getName());
+      }
+    } catch (Throwable t) {
+      handleInvokeFailure(cell, initFailure(cell, "exception during creation", t), null);
+    }
+  }
+
+  private static ActorInitializationException initFailure(ActorCell cell, String what, Throwable t) {
+    return t instanceof ActorInitializationException a
+        ? a
+        : new ActorInitializationException(cell.self, what, t);
+  }
+
+  private static void newInstance(ActorCell cell) throws Exception {
+    Actor a;
+    ActorConstruction.begin(cell);
+    try {
+      a = cell.props.newActor();
+    } finally {
+      ActorConstruction.end();
+    }
+    AbstractActor.Receive initial = null; // an UntypedActor needs no Receive objects at all
+    if (!(a instanceof UntypedActor)) {
+      initial = a.createReceive();
+      if (initial == null) {
+        throw new IllegalStateException(a.getClass().getName() + ".createReceive() returned null");
+      }
+    }
+    cell.actor = a;
+    cell.behavior = initial;
+    CellExtras.forgetBehaviors(cell);
+  }
+
+  // =============================================================== termination
+
+  static void terminate(ActorCell cell) {
+    if (cell.state != ActorCell.ALIVE) {
+      return;
+    }
+    cell.state = ActorCell.TERMINATING;
+    CellExtras.cancelReceiveTimeout(cell);
+    cell.mailbox.suspend(); // no user message is processed while children stop
+    CellChildren.stopAll(cell);
+    if (CellChildren.isEmpty(cell)) {
+      finishTerminate(cell);
+    }
+  }
+
+  /** The children are gone: postStop, close the mailbox, tell the watchers and the parent. */
+  static void finishTerminate(ActorCell cell) {
+    Actor a = cell.actor;
+    LocalActorRef self = cell.self;
+    try {
+      if (a != null) {
+        cell.unstashAll();
+        a.postStop();
+      }
+    } catch (Throwable t) {
+      self.system.log.error(t, "postStop of {} failed", self.path());
+    } finally {
+      cell.state = ActorCell.TERMINATED;
+      cell.mailbox.close(); // what is still queued, or arrives later, is drained to dead letters
+      DeathWatch.tellWatchersAndLetGo(cell);
+      cell.parent.sendSystemMessage(new DeathWatchNotification(self, true, false));
+      if (self.system.settings.debugLifecycle()) {
+        self.system.log.debug("stopped {}", self.path());
+      }
+      cell.actor = null;
+      cell.behavior = null;
+      cell.extras = null;
+    }
+  }
+
+  // =============================================================== own failure
+
+  /** This actor failed: suspend, suspend the children, ask the parent. */
+  static void handleInvokeFailure(ActorCell cell, Throwable cause, Envelope failedOn) {
+    LocalActorRef self = cell.self;
+    if ((cell.extras != null && cell.extras.failed) || cell.state == ActorCell.TERMINATED) {
+      self.system.log.error(cause, "{} failed again while its failure was being handled", self.path());
+      return;
+    }
+    CellExtras x = cell.extras();
+    x.failed = true;
+    x.failedEnvelope = failedOn == null ? null : new Envelope(failedOn.message(), failedOn.sender());
+    cell.mailbox.suspend();
+    CellChildren.forEach(cell, c -> c.sendSystemMessage(SystemMessages.SUSPEND));
+    cell.parent.sendSystemMessage(new Failed(self, cause, self.path().uid()));
+  }
+
+  static void resume(ActorCell cell, Throwable cause) {
+    if (cell.actor == null && cause != null) {
+      recreate(cell, cause); // creation failed: resuming means trying again
+      return;
+    }
+    if (cause != null && cell.extras != null) {
+      cell.extras.failed = false;
+      cell.extras.failedEnvelope = null;
+    }
+    cell.mailbox.resume();
+    CellChildren.forEach(cell, c -> c.sendSystemMessage(new Resume(null)));
+  }
+
+  static void recreate(ActorCell cell, Throwable cause) {
+    if (cell.state != ActorCell.ALIVE) {
+      return;
+    }
+    Actor failedActor = cell.actor;
+    if (failedActor != null) {
+      Envelope failedOn = cell.extras == null ? null : cell.extras.failedEnvelope;
+      cell.current = failedOn; // getSender() in preRestart is the failed message's sender (retry idiom)
+      try {
+        cell.unstashAll();
+        failedActor.preRestart(cause, Optional.ofNullable(failedOn == null ? null : failedOn.message()));
+      } catch (Throwable t) {
+        cell.self.system.log.error(t, "preRestart of {} failed; restarting anyway", cell.self.path());
+      } finally {
+        cell.current = null;
+      }
+    }
+    CellExtras.cancelReceiveTimeout(cell);
+    cell.actor = null;
+    cell.behavior = null;
+    CellExtras.forgetBehaviors(cell);
+    if (cell.extras != null) {
+      cell.extras.failedEnvelope = null;
+    }
+    if (CellChildren.anyStopping(cell)) {
+      cell.extras().pendingRecreate = cause; // finish once the children stopped in preRestart are gone
+    } else {
+      finishRecreate(cell, cause);
+    }
+  }
+
+  /** The children stopped in preRestart are gone: the new instance starts. */
+  static void finishRecreate(ActorCell cell, Throwable cause) {
+    if (cell.extras != null) {
+      cell.extras.failed = false;
+    }
+    cell.mailbox.resume();
+    try {
+      newInstance(cell);
+      cell.actor.postRestart(cause);
+    } catch (Throwable t) {
+      handleInvokeFailure(cell, initFailure(cell, "exception during restart", t), null);
+      return;
+    }
+    CellChildren.forEach(cell, c -> c.sendSystemMessage(new Resume(cause)));
+  }
+
+  // =============================================================== a child's failure
+
+  /** A child failed: its parent's supervisor strategy decides. */
+  static void handleChildFailure(ActorCell cell, Failed f) {
+    Children c = cell.children;
+    ChildStats stats = c == null ? null : c.stats(f.child());
+    if (stats == null || cell.state != ActorCell.ALIVE) {
+      return; // an earlier incarnation, or we are stopping it anyway
+    }
+    SupervisorStrategy strategy =
+        cell.actor != null ? cell.actor.supervisorStrategy() : SupervisorStrategy.defaultStrategy();
+    Throwable cause = f.cause();
+    Directive directive;
+    try {
+      directive = strategy.decider().decide(cause);
+    } catch (RuntimeException e) {
+      directive = Directive.ESCALATE;
+    }
+    if (directive == null) {
+      directive = Directive.ESCALATE;
+    }
+    List<ChildStats> targets = strategy.appliesToAllChildren() ? allStats(c) : List.of(stats);
+    if (strategy.loggingEnabled() && directive != Directive.ESCALATE) {
+      logFailure(cell, f.child(), cause, directive);
+    }
+    switch (directive) {
+      case RESUME -> f.child().sendSystemMessage(new Resume(cause));
+      case RESTART -> {
+        long now = cell.self.system.nanoTime();
+        boolean allowed = true;
+        for (ChildStats s : targets) {
+          allowed &= s.requestRestartPermission(strategy, now);
+        }
+        for (ChildStats s : targets) {
+          if (!allowed) {
+            CellChildren.stop(s);
+          } else if (!s.isStopping()) {
+            if (s != stats) {
+              s.child.sendSystemMessage(SystemMessages.SUSPEND);
+            }
+            s.child.sendSystemMessage(new Recreate(cause));
+          }
+        }
+      }
+      case STOP -> targets.forEach(CellChildren::stop);
+      case ESCALATE -> throwUnchecked(cause);
+    }
+  }
+
+  private static void logFailure(ActorCell cell, ActorRef child, Throwable cause, Directive directive) {
+    if (directive == Directive.RESUME) {
+      cell.self.system.log.warning("{} failed and is resumed: {}", child.path(), cause.toString());
+    } else {
+      cell.self.system.log.error(cause, "{} failed ({})", child.path(), directive.name().toLowerCase());
+    }
+  }
+
+  private static List<ChildStats> allStats(Children c) {
+    List<ChildStats> out = new ArrayList<>();
+    for (InternalActorRef r : c.refs()) {
+      ChildStats s = c.stats(r);
+      if (s != null) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> void throwUnchecked(Throwable t) throws T {
+    throw (T) t;
+  }
+}
