@@ -1,3 +1,6 @@
+// One file on purpose (~800 lines): the padded field layers, the submission path, stealing and
+// the shutdown protocol rest on one memory-ordering argument (run state, stripe table, worker
+// state) that a reader must check as a whole; split, each part would cite the others' invariants.
 package dev.troupe.executors;
 
 import java.lang.invoke.MethodHandles;
