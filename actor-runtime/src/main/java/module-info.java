@@ -1,0 +1,29 @@
+/**
+ * Troupe's engine: the actor system implementation behind {@code dev.troupe.actor}.
+ *
+ * <p>Only {@code dev.troupe.dispatch} is public API. The internal packages are exported only to
+ * Troupe's own remoting and testkit modules; they are not for application code.
+ */
+// The internal packages are exported to modules that depend on this one, so they can never be on
+// this module's compile path: javac's "module not found" warnings for those qualified exports are
+// expected, and suppressed here only (the lint category "module" stays on for every other module).
+@SuppressWarnings("module")
+module dev.troupe.runtime {
+  requires transitive dev.troupe.actor;
+  requires dev.troupe.executors;
+  requires org.slf4j;
+
+  exports dev.troupe.dispatch;
+
+  exports dev.troupe.actor.internal to dev.troupe.remoting, dev.troupe.testkit;
+  exports dev.troupe.actor.internal.dispatch to dev.troupe.remoting, dev.troupe.testkit;
+  exports dev.troupe.actor.internal.routing to dev.troupe.remoting, dev.troupe.testkit;
+  exports dev.troupe.actor.internal.scheduler to dev.troupe.remoting, dev.troupe.testkit;
+
+  // Props.create(Class) in dev.troupe.actor instantiates the guardian actors (package-private
+  // classes of this package) reflectively.
+  opens dev.troupe.actor.internal to dev.troupe.actor;
+
+  provides dev.troupe.actor.spi.ActorSystemProvider with
+      dev.troupe.actor.internal.TroupeRuntimeProvider;
+}

@@ -1,0 +1,297 @@
+package dev.troupe.actor.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.module.Configuration;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleDescriptor.Exports;
+import java.lang.module.ModuleDescriptor.Opens;
+import java.lang.module.ModuleDescriptor.Provides;
+import java.lang.module.ModuleDescriptor.Requires;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
+import java.lang.reflect.Method;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pins the published modules' descriptors (module-info.java): their names, what each exports to
+ * everyone, that the runtime's internals are exported only to Troupe's remoting and testkit, and
+ * the ActorSystemProvider service link between the API and the runtime. Then resolves the
+ * descriptors on a module path of their own and starts a system there, as a modular application
+ * would.
+ *
+ * <p>Each module is read where the build put it (the code source of one of its classes: {@code
+ * target/classes} in the {@code test} phase, the jar in {@code verify}).
+ */
+class ModuleDescriptorsTest {
+  private static final String API = "dev.troupe.actor";
+  private static final String EXECUTORS = "dev.troupe.executors";
+  private static final String RUNTIME = "dev.troupe.runtime";
+  private static final String TESTKIT = "dev.troupe.testkit";
+
+  /** The only modules the runtime may export its internal packages to. */
+  private static final Set<String> INTERNALS_FRIENDS = Set.of("dev.troupe.remoting", TESTKIT);
+
+  private static final String PROVIDER_SPI = "dev.troupe.actor.spi.ActorSystemProvider";
+
+  @Test
+  void theApiModuleExportsExactlyItsApiAndSpiPackages() {
+    ModuleDescriptor api = descriptorOf(dev.troupe.actor.ActorSystem.class, API);
+
+    assertEquals(
+        Set.of(
+            "dev.troupe.actor", "dev.troupe.actor.spi", "dev.troupe.pattern", "dev.troupe.routing"),
+        unqualifiedExports(api),
+        "packages dev.troupe.actor exports to everyone");
+    assertEquals(Map.of(), qualifiedExports(api), "dev.troupe.actor has no qualified exports");
+    assertNothingOpened(api);
+    assertRequiresTransitive(api, "typesafe.config");
+    assertEquals(
+        Set.of(PROVIDER_SPI),
+        api.uses(),
+        "dev.troupe.actor must declare 'uses " + PROVIDER_SPI + "': ActorSystem.create finds the"
+            + " runtime with ServiceLoader, which fails in a named module without it");
+  }
+
+  @Test
+  void theExecutorsModuleExportsOnlyItsOwnPackage() {
+    ModuleDescriptor executors =
+        descriptorOf(dev.troupe.executors.AffinityPool.class, EXECUTORS);
+
+    assertEquals(
+        Set.of("dev.troupe.executors"),
+        unqualifiedExports(executors),
+        "packages dev.troupe.executors exports to everyone");
+    assertEquals(
+        Map.of(), qualifiedExports(executors), "dev.troupe.executors has no qualified exports");
+    assertNothingOpened(executors);
+  }
+
+  @Test
+  void theRuntimeExportsOnlyDispatchToEveryoneAndItsInternalsOnlyToRemotingAndTestkit() {
+    ModuleDescriptor runtime = descriptorOf(dev.troupe.dispatch.UnboundedMailbox.class, RUNTIME);
+
+    assertEquals(
+        Set.of("dev.troupe.dispatch"),
+        unqualifiedExports(runtime),
+        "dev.troupe.runtime may export only dev.troupe.dispatch to everyone; an internal package is"
+            + " exported with 'exports <package> to dev.troupe.remoting, dev.troupe.testkit;'");
+    Map<String, Set<String>> qualified = qualifiedExports(runtime);
+    qualified.forEach(
+        (pkg, targets) ->
+            assertTrue(
+                INTERNALS_FRIENDS.containsAll(targets),
+                "dev.troupe.runtime exports " + pkg + " to " + targets
+                    + "; internals go only to " + new TreeSet<>(INTERNALS_FRIENDS)));
+    Set<String> internal =
+        runtime.packages().stream()
+            .filter(p -> p.startsWith("dev.troupe.actor.internal"))
+            .collect(Collectors.toCollection(TreeSet::new));
+    assertFalse(internal.isEmpty(), "the runtime's internal packages were not found");
+    assertEquals(
+        internal,
+        qualified.keySet(),
+        "the internal packages exported to remoting and the testkit (a new internal package needs"
+            + " its own qualified export)");
+    Set<String> exported = new TreeSet<>(unqualifiedExports(runtime));
+    exported.addAll(qualified.keySet());
+    Set<String> notExported = new TreeSet<>(runtime.packages());
+    notExported.removeAll(exported);
+    assertEquals(Set.of(), notExported, "runtime packages that are neither API nor internal");
+    assertOpens(
+        runtime,
+        Map.of("dev.troupe.actor.internal", Set.of(API)),
+        "the runtime opens only the guardians' package, and only to the API module that"
+            + " instantiates actors");
+    assertRequiresTransitive(runtime, API);
+  }
+
+  @Test
+  void theRuntimeProvidesTheActorSystemProviderThatTheApiUses() {
+    ModuleDescriptor runtime = descriptorOf(dev.troupe.dispatch.UnboundedMailbox.class, RUNTIME);
+
+    Map<String, List<String>> provides =
+        runtime.provides().stream()
+            .collect(Collectors.toMap(Provides::service, Provides::providers));
+    assertEquals(
+        Map.of(PROVIDER_SPI, List.of("dev.troupe.actor.internal.TroupeRuntimeProvider")),
+        provides,
+        "services dev.troupe.runtime provides");
+    assertEquals(Set.of(), runtime.uses(), "services dev.troupe.runtime uses");
+  }
+
+  @Test
+  void theTestkitExportsOnlyItsOwnPackage() {
+    ModuleDescriptor testkit = descriptorOf(dev.troupe.testkit.TestKit.class, TESTKIT);
+
+    assertEquals(
+        Set.of("dev.troupe.testkit"),
+        unqualifiedExports(testkit),
+        "packages dev.troupe.testkit exports to everyone");
+    assertEquals(
+        Map.of(), qualifiedExports(testkit), "dev.troupe.testkit has no qualified exports");
+    assertOpens(
+        testkit,
+        Map.of("dev.troupe.testkit", Set.of(API)),
+        "the testkit opens its package (the test actor) only to the API module that instantiates"
+            + " actors");
+    assertRequiresTransitive(testkit, API);
+    assertRequiresTransitive(testkit, "org.junit.jupiter.api");
+  }
+
+  /**
+   * The descriptors resolve on a module path holding only Troupe's modules and their runtime
+   * dependencies, service binding pulls in the runtime for the API's {@code uses}, and {@code
+   * ActorSystem.create} started from the module layer finds it through {@code provides} (named
+   * modules ignore META-INF/services), starts a system, passes a message through the testkit's
+   * actor and terminates the system.
+   */
+  @Test
+  void aModularApplicationCanStartAndTerminateASystemOnTheModulePath() throws Exception {
+    ModuleFinder modulePath =
+        ModuleFinder.of(
+            locationOf(dev.troupe.actor.ActorSystem.class),
+            locationOf(dev.troupe.executors.AffinityPool.class),
+            locationOf(dev.troupe.dispatch.UnboundedMailbox.class),
+            locationOf(dev.troupe.testkit.TestKit.class),
+            locationOf(com.typesafe.config.Config.class),
+            locationOf(org.jctools.queues.MpscArrayQueue.class),
+            locationOf(org.slf4j.Logger.class),
+            locationOf(org.junit.jupiter.api.Test.class),
+            locationOf(org.junit.platform.commons.JUnitException.class),
+            locationOf(org.opentest4j.AssertionFailedError.class));
+    Configuration boot = ModuleLayer.boot().configuration();
+    // An application that requires only dev.troupe.actor gets the runtime by service binding.
+    assertTrue(
+        boot.resolveAndBind(modulePath, ModuleFinder.of(), Set.of(API))
+            .findModule(RUNTIME)
+            .isPresent(),
+        "service binding did not resolve dev.troupe.runtime for dev.troupe.actor's 'uses'");
+    Configuration configuration =
+        boot.resolveAndBind(modulePath, ModuleFinder.of(), Set.of(API, TESTKIT));
+
+    // The platform loader as parent: nothing of Troupe's class path is visible in the layer.
+    ModuleLayer layer =
+        ModuleLayer.boot()
+            .defineModulesWithOneLoader(configuration, ClassLoader.getPlatformClassLoader());
+    ClassLoader loader = layer.findLoader(API);
+    Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
+    assertEquals(API, actorSystem.getModule().getName(), "module of ActorSystem in the layer");
+
+    // Lightbend Config reads reference.conf through the context class loader, which in a modular
+    // application is the loader of the module path; here it is the layer's.
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(loader);
+    Object system;
+    try {
+      system = actorSystem.getMethod("create", String.class).invoke(null, "modular");
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+    Method terminate = actorSystem.getMethod("terminate");
+    try {
+      assertEquals(
+          RUNTIME,
+          system.getClass().getModule().getName(),
+          "module of the system that ActorSystem.create returned");
+      assertEquals("modular", actorSystem.getMethod("name").invoke(system), "the system's name");
+      // A message round trip through an actor of another module (the testkit's test actor).
+      Class<?> testKit =
+          Class.forName("dev.troupe.testkit.TestKit", true, layer.findLoader(TESTKIT));
+      Class<?> actorRef = Class.forName("dev.troupe.actor.ActorRef", true, loader);
+      Object kit = testKit.getConstructor(actorSystem).newInstance(system);
+      Object testActor = testKit.getMethod("getTestActor").invoke(kit);
+      testKit.getMethod("send", actorRef, Object.class).invoke(kit, testActor, "ping");
+      assertEquals(
+          "ping",
+          testKit.getMethod("expectMsg", Duration.class, Object.class)
+              .invoke(kit, Duration.ofSeconds(5), "ping"),
+          "the message the test actor received");
+    } finally {
+      CompletionStage<?> terminated = (CompletionStage<?>) terminate.invoke(system);
+      terminated.toCompletableFuture().get(5, TimeUnit.SECONDS);
+    }
+  }
+
+  private static ModuleDescriptor descriptorOf(Class<?> member, String expectedName) {
+    Path location = locationOf(member);
+    Set<ModuleReference> found = ModuleFinder.of(location).findAll();
+    assertEquals(1, found.size(), "modules found at " + location);
+    ModuleDescriptor descriptor = found.iterator().next().descriptor();
+    assertFalse(
+        descriptor.isAutomatic(),
+        location + " has no module-info.class (" + descriptor.name() + " is an automatic module);"
+            + " is it an artifact built before the module descriptors?");
+    assertEquals(expectedName, descriptor.name(), "module name of " + location);
+    return descriptor;
+  }
+
+  private static Path locationOf(Class<?> member) {
+    CodeSource source = member.getProtectionDomain().getCodeSource();
+    assertNotNull(source, "no code source for " + member.getName());
+    try {
+      return Path.of(source.getLocation().toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException("code source of " + member.getName(), e);
+    }
+  }
+
+  private static Set<String> unqualifiedExports(ModuleDescriptor module) {
+    return module.exports().stream()
+        .filter(e -> !e.isQualified())
+        .map(Exports::source)
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private static Map<String, Set<String>> qualifiedExports(ModuleDescriptor module) {
+    Map<String, Set<String>> out = new TreeMap<>();
+    for (Exports e : module.exports()) {
+      if (e.isQualified()) {
+        out.put(e.source(), new TreeSet<>(e.targets()));
+      }
+    }
+    return out;
+  }
+
+  private static void assertNothingOpened(ModuleDescriptor module) {
+    assertOpens(module, Map.of(), module.name() + " opens no package");
+  }
+
+  private static void assertOpens(
+      ModuleDescriptor module, Map<String, Set<String>> expected, String message) {
+    assertFalse(module.isOpen(), module.name() + " must not be an open module");
+    Map<String, Set<String>> opens = new TreeMap<>();
+    for (Opens o : module.opens()) {
+      opens.put(o.source(), o.isQualified() ? new TreeSet<>(o.targets()) : Set.of("<everyone>"));
+    }
+    assertEquals(expected, opens, message);
+  }
+
+  private static void assertRequiresTransitive(ModuleDescriptor module, String required) {
+    Requires requires =
+        module.requires().stream()
+            .filter(r -> r.name().equals(required))
+            .findFirst()
+            .orElse(null);
+    assertNotNull(requires, module.name() + " must require " + required);
+    assertTrue(
+        requires.modifiers().contains(Requires.Modifier.TRANSITIVE),
+        module.name() + " must require " + required + " transitively (its types are in the API)");
+  }
+}
