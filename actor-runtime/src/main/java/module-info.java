@@ -24,6 +24,9 @@ module dev.troupe.runtime {
   // classes of this package) reflectively.
   opens dev.troupe.actor.internal to dev.troupe.actor;
 
+  // troupe.actor.provider = remote: the remoting module's provider factory, found by name
+  uses dev.troupe.actor.internal.ActorRefProviderFactory;
+
   provides dev.troupe.actor.spi.ActorSystemProvider with
       dev.troupe.actor.internal.TroupeRuntimeProvider;
 }

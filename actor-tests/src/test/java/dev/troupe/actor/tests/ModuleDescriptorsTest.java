@@ -132,7 +132,10 @@ class ModuleDescriptorsTest {
         Map.of(PROVIDER_SPI, List.of("dev.troupe.actor.internal.TroupeRuntimeProvider")),
         provides,
         "services dev.troupe.runtime provides");
-    assertEquals(Set.of(), runtime.uses(), "services dev.troupe.runtime uses");
+    assertEquals(
+        Set.of("dev.troupe.actor.internal.ActorRefProviderFactory"),
+        runtime.uses(),
+        "services dev.troupe.runtime uses (troupe.actor.provider = remote finds its factory)");
   }
 
   @Test
