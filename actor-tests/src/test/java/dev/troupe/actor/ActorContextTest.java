@@ -1,27 +1,30 @@
 package dev.troupe.actor;
 
-import static dev.troupe.actor.TestSupport.await;
-import static dev.troupe.actor.TestSupport.inContext;
+import static dev.troupe.actor.RuntimeFixtures.TIMEOUT;
+import static dev.troupe.actor.RuntimeFixtures.inContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorContext;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.Terminated;
+import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.Patterns;
-import java.time.Duration;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The ActorContext: children, parent, stopping children, become/unbecome. */
 class ActorContextTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   static final class Noop extends UntypedActor {
     @Override
@@ -39,40 +42,38 @@ class ActorContextTest {
   }
 
   @Test
-  void actorOfCreatesChildrenThatCanBeListedFoundAndStopped() throws Throwable {
-    ActorSystem sys = systems.create("children");
-    ActorRef parent = sys.actorOf(Props.create(TestSupport.ContextActor.class), "parent");
-    ActorRef c1 = (ActorRef) inContext(parent, ctx -> ctx.actorOf(Props.create(Noop.class), "c1"));
-    ActorRef c2 = (ActorRef) inContext(parent, ctx -> ctx.actorOf(Props.create(Noop.class)));
+  void actorOfCreatesChildrenThatCanBeListedFoundAndStopped(ActorSystem sys, TestKit kit) {
+    ActorRef parent = sys.actorOf(Props.create(RuntimeFixtures.ContextActor.class), "parent");
+    ActorRef c1 = (ActorRef) inContext(kit, parent, ctx -> ctx.actorOf(Props.create(Noop.class), "c1"));
+    ActorRef c2 = (ActorRef) inContext(kit, parent, ctx -> ctx.actorOf(Props.create(Noop.class)));
     assertEquals(parent.path(), c1.path().parent());
-    assertEquals(Set.of(c1, c2), inContext(parent, ActorContextTest::children));
-    assertEquals(Optional.of(c1), inContext(parent, ctx -> ctx.findChild("c1")));
-    assertEquals(Optional.empty(), inContext(parent, ctx -> ctx.findChild("nobody")));
-    assertEquals(parent, await(Patterns.ask(c1, "parent?", TestSupport.TIMEOUT)));
-    assertEquals(sys.actorSelection("/user").resolveOne(TestSupport.TIMEOUT).toCompletableFuture().get(),
-        inContext(parent, ActorContext::getParent));
+    assertEquals(Set.of(c1, c2), inContext(kit, parent, ActorContextTest::children));
+    assertEquals(Optional.of(c1), inContext(kit, parent, ctx -> ctx.findChild("c1")));
+    assertEquals(Optional.empty(), inContext(kit, parent, ctx -> ctx.findChild("nobody")));
+    assertEquals(parent, kit.awaitResult(Patterns.ask(c1, "parent?", TIMEOUT)));
+    assertEquals(kit.awaitResult(sys.actorSelection("/user").resolveOne(TIMEOUT)),
+        inContext(kit, parent, ActorContext::getParent));
 
-    Probe w = new Probe(sys);
+    TestProbe w = new TestProbe(sys);
     w.watch(c1);
-    inContext(parent, ctx -> {
+    inContext(kit, parent, ctx -> {
       ctx.stop(c1);
       return "stopping";
     });
     assertEquals(c1, w.expectMsgClass(Terminated.class).actor());
-    assertEquals(Set.of(c2), inContext(parent, ActorContextTest::children));
-    assertEquals(Optional.empty(), inContext(parent, ctx -> ctx.findChild("c1")));
+    assertEquals(Set.of(c2), inContext(kit, parent, ActorContextTest::children));
+    assertEquals(Optional.empty(), inContext(kit, parent, ctx -> ctx.findChild("c1")));
   }
 
   @Test
-  void theContextExposesSelfSystemPropsAndDispatcher() throws Throwable {
-    ActorSystem sys = systems.create("ctxmisc");
-    Props props = Props.create(TestSupport.ContextActor.class);
+  void theContextExposesSelfSystemPropsAndDispatcher(ActorSystem sys, TestKit kit) {
+    Props props = Props.create(RuntimeFixtures.ContextActor.class);
     ActorRef a = sys.actorOf(props, "me");
-    assertEquals(a, inContext(a, ActorContext::getSelf));
-    assertEquals(sys, inContext(a, ActorContext::getSystem));
-    assertEquals(sys, inContext(a, ActorContext::system));
-    assertEquals(props, inContext(a, ActorContext::getProps));
-    assertTrue(inContext(a, ActorContext::dispatcher) instanceof java.util.concurrent.Executor);
+    assertEquals(a, inContext(kit, a, ActorContext::getSelf));
+    assertEquals(sys, inContext(kit, a, ActorContext::getSystem));
+    assertEquals(sys, inContext(kit, a, ActorContext::system));
+    assertEquals(props, inContext(kit, a, ActorContext::getProps));
+    assertTrue(inContext(kit, a, ActorContext::dispatcher) instanceof java.util.concurrent.Executor);
   }
 
   /** "state?" answers with the current behaviour's name; commands switch behaviours. */
@@ -103,42 +104,39 @@ class ActorContextTest {
     }
   }
 
-  private static String send(ActorRef a, String command) throws Throwable {
+  private static String send(TestKit kit, ActorRef a, String command) {
     a.tell(command, ActorRef.noSender());
-    return (String) await(Patterns.ask(a, "state?", TestSupport.TIMEOUT));
+    return (String) kit.awaitResult(Patterns.ask(a, "state?", TIMEOUT));
   }
 
   @Test
-  void becomeWithoutDiscardOldStacksBehavioursThatUnbecomePops() throws Throwable {
-    ActorSystem sys = systems.create("become");
+  void becomeWithoutDiscardOldStacksBehavioursThatUnbecomePops(ActorSystem sys, TestKit kit) {
     ActorRef a = sys.actorOf(Props.create(Moody.class));
-    assertEquals("initial", send(a, "noop"));
-    assertEquals("happy", send(a, "push-happy"));
-    assertEquals("sad", send(a, "push-sad"));
-    assertEquals("happy", send(a, "unbecome"));
-    assertEquals("initial", send(a, "unbecome"));
-    assertEquals("initial", send(a, "unbecome"), "the initial behaviour is never popped");
+    assertEquals("initial", send(kit, a, "noop"));
+    assertEquals("happy", send(kit, a, "push-happy"));
+    assertEquals("sad", send(kit, a, "push-sad"));
+    assertEquals("happy", send(kit, a, "unbecome"));
+    assertEquals("initial", send(kit, a, "unbecome"));
+    assertEquals("initial", send(kit, a, "unbecome"), "the initial behaviour is never popped");
   }
 
   @Test
-  void becomeWithDiscardOldReplacesTheCurrentBehaviour() throws Throwable {
-    ActorSystem sys = systems.create("becomediscard");
+  void becomeWithDiscardOldReplacesTheCurrentBehaviour(ActorSystem sys, TestKit kit) {
     ActorRef a = sys.actorOf(Props.create(Moody.class));
-    assertEquals("happy", send(a, "push-happy"));
-    assertEquals("angry", send(a, "replace-angry")); // replaces happy
-    assertEquals("initial", send(a, "unbecome"));
-    assertEquals("angry", send(a, "replace-angry"));
-    assertEquals("angry", send(a, "replace-angry"));
-    assertEquals("initial", send(a, "unbecome"), "repeated replacing does not grow the stack");
+    assertEquals("happy", send(kit, a, "push-happy"));
+    assertEquals("angry", send(kit, a, "replace-angry")); // replaces happy
+    assertEquals("initial", send(kit, a, "unbecome"));
+    assertEquals("angry", send(kit, a, "replace-angry"));
+    assertEquals("angry", send(kit, a, "replace-angry"));
+    assertEquals("initial", send(kit, a, "unbecome"), "repeated replacing does not grow the stack");
   }
 
   @Test
-  void becomeWithAProcedureHandlesEveryMessage() throws Throwable {
-    ActorSystem sys = systems.create("becomeproc");
+  void becomeWithAProcedureHandlesEveryMessage(ActorSystem sys, TestKit kit) {
     ActorRef a = sys.actorOf(Props.create(Moody.class));
     a.tell("procedure", ActorRef.noSender());
-    assertEquals("procedure:state?", await(Patterns.ask(a, "state?", TestSupport.TIMEOUT)));
-    assertEquals("initial", send(a, "unbecome"));
+    assertEquals("procedure:state?", kit.awaitResult(Patterns.ask(a, "state?", TIMEOUT)));
+    assertEquals("initial", send(kit, a, "unbecome"));
   }
 
   /** An UntypedActor switching to a Procedure and back. */
@@ -160,21 +158,19 @@ class ActorContextTest {
   }
 
   @Test
-  void anUntypedActorCanBecomeAProcedureAndUnbecomeBackToOnReceive() throws Throwable {
-    ActorSystem sys = systems.create("untypedbecome");
+  void anUntypedActorCanBecomeAProcedureAndUnbecomeBackToOnReceive(ActorSystem sys, TestKit kit) {
     ActorRef t = sys.actorOf(Props.create(Toggle.class));
-    assertEquals("onReceive:1", await(Patterns.ask(t, 1, TestSupport.TIMEOUT)));
+    assertEquals("onReceive:1", kit.awaitResult(Patterns.ask(t, 1, TIMEOUT)));
     t.tell("switch", ActorRef.noSender());
-    assertEquals("other:2", await(Patterns.ask(t, 2, TestSupport.TIMEOUT)));
+    assertEquals("other:2", kit.awaitResult(Patterns.ask(t, 2, TIMEOUT)));
     t.tell("switch", ActorRef.noSender());
-    assertEquals("onReceive:3", await(Patterns.ask(t, 3, TestSupport.TIMEOUT)));
+    assertEquals("onReceive:3", kit.awaitResult(Patterns.ask(t, 3, TIMEOUT)));
   }
 
   @Test
-  void aRestartResetsTheBehaviourToTheInitialOne() throws Throwable {
-    ActorSystem sys = systems.create("becomerestart");
+  void aRestartResetsTheBehaviourToTheInitialOne(ActorSystem sys, TestKit kit) {
     ActorRef a = sys.actorOf(Props.create(Moody.class));
-    assertEquals("happy", send(a, "push-happy"));
-    assertEquals("initial", send(a, "fail"), "the restarted instance still had the old behaviour");
+    assertEquals("happy", send(kit, a, "push-happy"));
+    assertEquals("initial", send(kit, a, "fail"), "the restarted instance still had the old behaviour");
   }
 }

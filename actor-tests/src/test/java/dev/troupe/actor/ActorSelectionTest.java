@@ -1,27 +1,31 @@
 package dev.troupe.actor;
 
-import static dev.troupe.actor.TestSupport.await;
-import static dev.troupe.actor.TestSupport.awaitFailure;
+import static dev.troupe.actor.RuntimeFixtures.inContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.ActorIdentity;
+import dev.troupe.actor.ActorNotFound;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.DeadLetter;
+import dev.troupe.actor.Identify;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.UntypedActor;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** actorSelection: absolute, relative, wildcard and URI paths; Identify; resolveOne. */
 class ActorSelectionTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   static final class Echo extends UntypedActor {
     @Override
@@ -30,108 +34,95 @@ class ActorSelectionTest {
     }
   }
 
-  private Set<Object> receive(Probe p, int n) {
+  private Set<Object> receive(TestProbe p, int n) {
     Set<Object> out = new HashSet<>(p.receiveN(n));
-    p.expectNoMsg(Duration.ofMillis(100));
+    p.expectNoMessage(Duration.ofMillis(100));
     return out;
   }
 
   @Test
-  void anAbsolutePathSelectsThatActor() throws Exception {
-    ActorSystem sys = systems.create("selabs");
-    Probe p = new Probe(sys);
+  void anAbsolutePathSelectsThatActor(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
     sys.actorOf(Props.create(Echo.class), "a");
-    sys.actorSelection("/user/a").tell("hi", p.ref());
+    sys.actorSelection("/user/a").tell("hi", p.getRef());
     p.expectMsg("a:hi");
-    sys.actorSelection(sys.child("a")).tell("again", p.ref());
+    sys.actorSelection(sys.child("a")).tell("again", p.getRef());
     p.expectMsg("a:again");
   }
 
   @Test
-  void aFullUriOfThisSystemSelectsTheActor() throws Exception {
-    ActorSystem sys = systems.create("seluri");
-    Probe p = new Probe(sys);
+  void aFullUriOfThisSystemSelectsTheActor(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
     sys.actorOf(Props.create(Echo.class), "x");
-    sys.actorSelection("troupe://" + sys.name() + "/user/x").tell("hi", p.ref());
+    sys.actorSelection("troupe://" + sys.name() + "/user/x").tell("hi", p.getRef());
     p.expectMsg("x:hi");
   }
 
   @Test
-  void aRelativePathIsResolvedFromTheActor() throws Throwable {
-    ActorSystem sys = systems.create("selrel");
-    Probe p = new Probe(sys);
+  void aRelativePathIsResolvedFromTheActor(ActorSystem sys, TestKit kit) {
+    TestProbe p = new TestProbe(sys);
     sys.actorOf(Props.create(Echo.class), "sibling");
-    ActorRef me = sys.actorOf(Props.create(TestSupport.ContextActor.class), "me");
-    TestSupport.inContext(me, ctx -> {
+    ActorRef me = sys.actorOf(Props.create(RuntimeFixtures.ContextActor.class), "me");
+    inContext(kit, me, ctx -> {
       ctx.actorOf(Props.create(Echo.class), "kid");
-      ctx.actorSelection("../sibling").tell("up", p.ref());
-      ctx.actorSelection("kid").tell("down", p.ref());
-      ctx.actorSelection("./kid").tell("dot", p.ref());
-      ctx.actorSelection("/user/sibling").tell("abs", p.ref());
+      ctx.actorSelection("../sibling").tell("up", p.getRef());
+      ctx.actorSelection("kid").tell("down", p.getRef());
+      ctx.actorSelection("./kid").tell("dot", p.getRef());
+      ctx.actorSelection("/user/sibling").tell("abs", p.getRef());
       return "sent";
     });
     assertEquals(Set.of("sibling:up", "kid:down", "kid:dot", "sibling:abs"), receive(p, 4));
   }
 
   @Test
-  void wildcardsSelectEveryMatchingActor() throws Exception {
-    ActorSystem sys = systems.create("selwild");
-    Probe p = new Probe(sys);
+  void wildcardsSelectEveryMatchingActor(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys, "p"); // under /user too: a name that none of the selections matches
     for (String n : new String[] {"worker-1", "worker-2", "worker-10", "boss"}) {
       sys.actorOf(Props.create(Echo.class), n);
     }
-    sys.actorSelection("/user/worker-*").tell("star", p.ref());
+    sys.actorSelection("/user/worker-*").tell("star", p.getRef());
     assertEquals(Set.of("worker-1:star", "worker-2:star", "worker-10:star"), receive(p, 3));
-    sys.actorSelection("/user/worker-?").tell("one", p.ref());
+    sys.actorSelection("/user/worker-?").tell("one", p.getRef());
     assertEquals(Set.of("worker-1:one", "worker-2:one"), receive(p, 2));
-    sys.actorSelection("/user/*o*").tell("o", p.ref());
+    sys.actorSelection("/user/*o*").tell("o", p.getRef());
     assertEquals(Set.of("worker-1:o", "worker-2:o", "worker-10:o", "boss:o"), receive(p, 4));
     // no match with a wildcard: nothing, and no dead letter
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
-    sys.actorSelection("/user/nobody-*").tell("none", p.ref());
-    p.expectNoMsg(Duration.ofMillis(100));
-    dead.expectNoMsg(Duration.ofMillis(10));
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
+    sys.actorSelection("/user/nobody-*").tell("none", p.getRef());
+    p.expectNoMessage(Duration.ofMillis(100));
+    dead.expectNoMessage(Duration.ofMillis(10));
   }
 
   @Test
-  void identifyAnswersWithTheActorOrEmptyForAMissingPath() throws Exception {
-    ActorSystem sys = systems.create("selidentify");
-    Probe p = new Probe(sys);
+  void identifyAnswersWithTheActorOrEmptyForAMissingPath(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
     ActorRef a = sys.actorOf(Props.create(Echo.class), "a");
-    sys.actorSelection("/user/a").tell(new Identify("id-1"), p.ref());
-    assertEquals(new ActorIdentity("id-1", Optional.of(a)), p.expectMsg());
-    sys.actorSelection("/user/missing").tell(new Identify("id-2"), p.ref());
-    assertEquals(new ActorIdentity("id-2", Optional.empty()), p.expectMsg());
-    a.tell(new Identify("id-3"), p.ref());
-    assertEquals(new ActorIdentity("id-3", Optional.of(a)), p.expectMsg());
+    sys.actorSelection("/user/a").tell(new Identify("id-1"), p.getRef());
+    p.expectMsg(new ActorIdentity("id-1", Optional.of(a)));
+    sys.actorSelection("/user/missing").tell(new Identify("id-2"), p.getRef());
+    p.expectMsg(new ActorIdentity("id-2", Optional.empty()));
+    a.tell(new Identify("id-3"), p.getRef());
+    p.expectMsg(new ActorIdentity("id-3", Optional.of(a)));
   }
 
   @Test
-  void resolveOneFindsTheActorOrFailsWithActorNotFound() throws Throwable {
-    ActorSystem sys = systems.create("selresolve");
+  void resolveOneFindsTheActorOrFailsWithActorNotFound(ActorSystem sys, TestKit kit) {
     ActorRef a = sys.actorOf(Props.create(Echo.class), "a");
-    assertEquals(a, await(sys.actorSelection("/user/a").resolveOne(Duration.ofSeconds(5))));
-    Throwable t = awaitFailure(sys.actorSelection("/user/missing").resolveOne(Duration.ofSeconds(5)), TestSupport.TIMEOUT);
-    if (t instanceof java.util.concurrent.CompletionException ce && ce.getCause() != null) {
-      t = ce.getCause();
-    }
+    assertEquals(a, kit.awaitResult(sys.actorSelection("/user/a").resolveOne(Duration.ofSeconds(5))));
+    Throwable t = kit.awaitFailure(sys.actorSelection("/user/missing").resolveOne(Duration.ofSeconds(5)));
     assertInstanceOf(ActorNotFound.class, t);
     // a wildcard with no match never answers: resolveOne fails after its timeout
     long start = System.nanoTime();
-    Throwable w = awaitFailure(sys.actorSelection("/user/missing-*").resolveOne(Duration.ofMillis(100)), Duration.ofSeconds(3));
-    if (w instanceof java.util.concurrent.CompletionException ce && ce.getCause() != null) {
-      w = ce.getCause();
-    }
+    Throwable w = kit.awaitFailure(Duration.ofSeconds(3), sys.actorSelection("/user/missing-*").resolveOne(Duration.ofMillis(100)));
     assertInstanceOf(ActorNotFound.class, w);
     assertTrue(System.nanoTime() - start >= 100_000_000L);
   }
 
   @Test
-  void aSelectionOfAnotherSystemsAddressDeliversToDeadLetters() throws Exception {
-    ActorSystem sys = systems.create("selother");
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+  void aSelectionOfAnotherSystemsAddressDeliversToDeadLetters(ActorSystem sys) {
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     sys.actorSelection("troupe://elsewhere/user/x").tell("away", ActorRef.noSender());
     assertEquals("away", dead.expectMsgClass(DeadLetter.class).message());
   }
