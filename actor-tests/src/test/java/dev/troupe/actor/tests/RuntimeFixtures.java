@@ -1,4 +1,4 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
 import dev.troupe.actor.ActorContext;
 import dev.troupe.actor.ActorRef;

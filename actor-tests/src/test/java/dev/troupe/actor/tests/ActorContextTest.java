@@ -1,7 +1,7 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
-import static dev.troupe.actor.RuntimeFixtures.TIMEOUT;
-import static dev.troupe.actor.RuntimeFixtures.inContext;
+import static dev.troupe.actor.tests.RuntimeFixtures.TIMEOUT;
+import static dev.troupe.actor.tests.RuntimeFixtures.inContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,4 +1,4 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
