@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -32,11 +33,14 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *   @RegisterExtension
  *   static final ActorSystemExtension troupe = ActorSystemExtension.perClass("my.key = 1");
  *   @Test void works() { ActorSystem system = troupe.system(); ... }
+ *   @Test void tuned() { ActorSystem other = troupe.createSystem("my.key = 2"); ... }
  * }
  * }</pre>
  *
  * Test methods (and, per class, {@code @BeforeAll}/{@code @AfterAll} methods) may declare
- * parameters of type {@link ActorSystem} and {@link TestKit} (a new kit per parameter).
+ * parameters of type {@link ActorSystem} and {@link TestKit} (a new kit per parameter). A test
+ * that needs a system configured its own way gets one from {@link #createSystem(String)}, shut
+ * down as verified as the extension's own.
  */
 public final class ActorSystemExtension
     implements BeforeAllCallback,
@@ -52,6 +56,10 @@ public final class ActorSystemExtension
   private final boolean perClass;
   private final Config config;
   private volatile ActorSystem current;
+  private volatile String label = "system";
+  private volatile boolean inTest;
+  private final List<ActorSystem> classSystems = new ArrayList<>();
+  private final List<ActorSystem> testSystems = new ArrayList<>();
 
   /** A per-method extension with the default configuration (for {@code @ExtendWith}). */
   public ActorSystemExtension() {
@@ -92,31 +100,84 @@ public final class ActorSystemExtension
     return s;
   }
 
+  /**
+   * Creates another system, configured with {@code hocon} over this extension's configuration.
+   * It is shut down, verified like the extension's own system, after the current test; one created
+   * in a {@code @BeforeAll} method, after the class.
+   *
+   * @param hocon configuration overrides (HOCON), may be empty
+   * @return the new system
+   */
+  public ActorSystem createSystem(String hocon) {
+    ActorSystem s = ActorSystem.create(systemName(label), ConfigFactory.parseString(hocon).withFallback(config));
+    List<ActorSystem> owner = inTest ? testSystems : classSystems;
+    synchronized (owner) {
+      owner.add(s);
+    }
+    return s;
+  }
+
   @Override
   public void beforeAll(ExtensionContext context) {
+    label = context.getRequiredTestClass().getSimpleName();
     if (perClass) {
-      start(context, context.getRequiredTestClass().getSimpleName());
+      start(context, label);
     }
   }
 
   @Override
   public void afterAll(ExtensionContext context) {
-    if (perClass) {
-      stop(context);
+    try {
+      shutDownAll(classSystems);
+    } finally {
+      if (perClass) {
+        stop(context);
+      }
     }
   }
 
   @Override
   public void beforeEach(ExtensionContext context) {
+    label = context.getRequiredTestClass().getSimpleName() + "-" + context.getRequiredTestMethod().getName();
+    inTest = true;
     if (!perClass) {
-      start(context, context.getRequiredTestClass().getSimpleName() + "-" + context.getRequiredTestMethod().getName());
+      start(context, label);
     }
   }
 
   @Override
   public void afterEach(ExtensionContext context) {
-    if (!perClass) {
-      stop(context);
+    inTest = false;
+    try {
+      shutDownAll(testSystems);
+    } finally {
+      if (!perClass) {
+        stop(context);
+      }
+    }
+  }
+
+  /** Shuts down (verified) and forgets every system in {@code systems}; the first failure is thrown. */
+  private static void shutDownAll(List<ActorSystem> systems) {
+    List<ActorSystem> toStop;
+    synchronized (systems) {
+      toStop = new ArrayList<>(systems);
+      systems.clear();
+    }
+    AssertionError failure = null;
+    for (ActorSystem s : toStop) {
+      try {
+        shutDownVerified(s);
+      } catch (AssertionError e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 
@@ -130,9 +191,13 @@ public final class ActorSystemExtension
     ActorSystem s = context.getStore(NS).remove(ActorSystem.class, ActorSystem.class);
     current = null;
     if (s != null) {
-      TestKit.shutdownActorSystem(s);
-      verifyThreadsGone(s.name());
+      shutDownVerified(s);
     }
+  }
+
+  private static void shutDownVerified(ActorSystem s) {
+    TestKit.shutdownActorSystem(s);
+    verifyThreadsGone(s.name());
   }
 
   /** Turns a label into a valid, unique system name. */
@@ -153,9 +218,9 @@ public final class ActorSystemExtension
 
   private static void verifyThreadsGone(String systemName) {
     long end = System.nanoTime() + THREADS_GONE_WITHIN.toNanos();
-    List<String> alive;
+    Set<String> alive;
     do {
-      alive = threadsOf(systemName);
+      alive = TestKit.liveThreads(systemName + "-");
       if (alive.isEmpty()) {
         return;
       }
@@ -163,17 +228,6 @@ public final class ActorSystemExtension
     } while (System.nanoTime() < end);
     throw new AssertionError(
         "threads of actor system " + systemName + " still alive " + THREADS_GONE_WITHIN + " after termination: " + alive);
-  }
-
-  private static List<String> threadsOf(String systemName) {
-    List<String> out = new ArrayList<>();
-    String prefix = systemName + "-";
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.isAlive() && t.getName().startsWith(prefix)) {
-        out.add(t.getName());
-      }
-    }
-    return out;
   }
 
   @Override

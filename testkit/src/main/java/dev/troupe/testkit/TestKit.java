@@ -13,7 +13,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -450,7 +455,7 @@ public class TestKit {
     testActor.tell(c, ActorRef.noSender());
     try {
       return done.get(dilated(singleExpectDefault).toNanos(), TimeUnit.NANOSECONDS);
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       Throwable cause = e.getCause();
       throw cause instanceof RuntimeException re ? re : new IllegalStateException(cause);
     } catch (TimeoutException e) {
@@ -527,6 +532,16 @@ public class TestKit {
   }
 
   /**
+   * Waits until {@code condition} holds, checking every 10 ms, for the default time.
+   *
+   * @param message what is waited for, in the failure message
+   * @param condition the condition
+   */
+  public void awaitCond(String message, Supplier<Boolean> condition) {
+    awaitCondWithin(remainingOrDefault(), Duration.ofMillis(10), message, condition);
+  }
+
+  /**
    * Waits until {@code condition} holds, checking every {@code interval}.
    *
    * @param max the longest wait (dilated)
@@ -585,6 +600,115 @@ public class TestKit {
     }
   }
 
+  // ------------------------------------------------------------------ completion stages
+
+  /**
+   * Waits, for the default time, for a stage to complete normally and returns its value.
+   *
+   * @param stage the stage, e.g. of an {@code ask}
+   * @param <T> its value type
+   * @return its value
+   * @throws AssertionError if it does not complete in time, or fails (with the failure as cause)
+   */
+  public <T> T awaitResult(CompletionStage<T> stage) {
+    return awaitResultWithin(remainingOrDefault(), stage);
+  }
+
+  /**
+   * Waits, for at most {@code max}, for a stage to complete normally and returns its value.
+   *
+   * @param max the longest wait (dilated)
+   * @param stage the stage
+   * @param <T> its value type
+   * @return its value
+   * @throws AssertionError if it does not complete in time, or fails (with the failure as cause)
+   */
+  public <T> T awaitResult(Duration max, CompletionStage<T> stage) {
+    return awaitResultWithin(cap(max), stage);
+  }
+
+  private <T> T awaitResultWithin(Duration wait, CompletionStage<T> stage) {
+    try {
+      return complete(wait, stage);
+    } catch (ExecutionException e) {
+      Throwable cause = unwrap(e);
+      throw new AssertionError("expected the stage to complete normally but it failed with " + cause, cause);
+    }
+  }
+
+  /**
+   * Waits, for the default time, for a stage to fail and returns the failure.
+   *
+   * @param stage the stage, e.g. of an {@code ask}
+   * @return what it failed with (not wrapped in a {@link CompletionException})
+   * @throws AssertionError if it does not complete in time, or completes normally
+   */
+  public Throwable awaitFailure(CompletionStage<?> stage) {
+    return awaitFailureWithin(remainingOrDefault(), stage);
+  }
+
+  /**
+   * Waits, for at most {@code max}, for a stage to fail and returns the failure.
+   *
+   * @param max the longest wait (dilated)
+   * @param stage the stage
+   * @return what it failed with (not wrapped in a {@link CompletionException})
+   * @throws AssertionError if it does not complete in time, or completes normally
+   */
+  public Throwable awaitFailure(Duration max, CompletionStage<?> stage) {
+    return awaitFailureWithin(cap(max), stage);
+  }
+
+  private Throwable awaitFailureWithin(Duration wait, CompletionStage<?> stage) {
+    Object value;
+    try {
+      value = complete(wait, stage);
+    } catch (ExecutionException e) {
+      return unwrap(e);
+    }
+    throw new AssertionError("expected the stage to fail but it completed with " + value);
+  }
+
+  private static <T> T complete(Duration wait, CompletionStage<T> stage)
+      throws ExecutionException {
+    try {
+      return stage.toCompletableFuture().get(wait.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("timeout (" + wait + ") waiting for the stage to complete", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted while waiting for the stage to complete", e);
+    }
+  }
+
+  private static Throwable unwrap(ExecutionException e) {
+    Throwable t = e.getCause();
+    while (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  // ------------------------------------------------------------------ threads
+
+  /**
+   * The names of the live threads whose name starts with {@code prefix}. A system's threads are
+   * named after it and their dispatcher: {@code system.name() + "-my-dispatcher-"} finds the
+   * threads of {@code my-dispatcher}, {@code system.name() + "-"} all of the system's.
+   *
+   * @param prefix the start of the names
+   * @return the names, sorted
+   */
+  public static Set<String> liveThreads(String prefix) {
+    Set<String> out = new TreeSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.isAlive() && t.getName().startsWith(prefix)) {
+        out.add(t.getName());
+      }
+    }
+    return out;
+  }
+
   private static void pause(long nanos) {
     // Polling a condition that has no event to wait on: the pause is the polling interval.
     java.util.concurrent.locks.LockSupport.parkNanos(nanos);
@@ -618,7 +742,7 @@ public class TestKit {
       if (verifySystemShutdown) {
         throw new AssertionError("actor system " + system.name() + " did not terminate within " + duration, e);
       }
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       throw new AssertionError("actor system " + system.name() + " failed to terminate", e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,6 +1,7 @@
 package dev.troupe.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.troupe.actor.ActorSystem;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
@@ -19,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ActorSystemExtensionTest {
   static final List<ActorSystem> perMethodSystems = new ArrayList<>();
   static final List<ActorSystem> perClassSystems = new ArrayList<>();
+  static final List<ActorSystem> createdSystems = new ArrayList<>();
 
   @AfterAll
   static void everySystemWasTerminatedByTheExtension() {
@@ -31,6 +35,11 @@ class ActorSystemExtensionTest {
     }
     for (ActorSystem s : perClassSystems) {
       assertTrue(s.getWhenTerminated().toCompletableFuture().isDone(), s.name() + " terminated");
+    }
+    assertEquals(3, createdSystems.size(), "createSystem tests ran");
+    for (ActorSystem s : createdSystems) {
+      assertTrue(s.getWhenTerminated().toCompletableFuture().isDone(), s.name() + " terminated");
+      assertEquals(Set.of(), TestKit.liveThreads(s.name() + "-"), "threads of " + s.name());
     }
   }
 
@@ -69,6 +78,39 @@ class ActorSystemExtensionTest {
     @Test
     void anotherTest(ActorSystem system) {
       perClassSystems.add(system);
+    }
+  }
+
+  @Nested
+  @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+  class CreateSystem {
+    @RegisterExtension static final ActorSystemExtension troupe = ActorSystemExtension.perClass("my.key = 1");
+    static ActorSystem beforeAll;
+
+    @BeforeAll
+    static void createOneForTheClass() {
+      beforeAll = troupe.createSystem("");
+      createdSystems.add(beforeAll);
+    }
+
+    @Test
+    @Order(1)
+    void aCreatedSystemIsAnotherSystemWithItsOwnConfigOverTheExtensions(ActorSystem system) {
+      ActorSystem other = troupe.createSystem("other.key = 2\nmy.key = 3");
+      createdSystems.add(other);
+      assertNotSame(system, other);
+      assertTrue(other.name().matches("[A-Za-z0-9][A-Za-z0-9_-]*"), other.name());
+      assertEquals(2, other.settings().config().getInt("other.key"));
+      assertEquals(3, other.settings().config().getInt("my.key"));
+      assertEquals(1, troupe.createSystem("").settings().config().getInt("my.key"), "the extension's config below");
+    }
+
+    @Test
+    @Order(2)
+    void itIsShutDownAfterItsTestAndOneFromBeforeAllAfterTheClass() {
+      assertTrue(createdSystems.get(1).getWhenTerminated().toCompletableFuture().isDone(), "the first test's system");
+      assertFalse(beforeAll.getWhenTerminated().toCompletableFuture().isDone(), "the class's system");
+      createdSystems.add(troupe.createSystem(""));
     }
   }
 

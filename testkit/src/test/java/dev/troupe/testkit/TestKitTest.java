@@ -14,6 +14,8 @@ import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -161,6 +163,79 @@ class TestKitTest {
     kit.awaitCond(Duration.ofSeconds(3), () -> n.get() == 1);
     AssertionError e = assertThrows(AssertionError.class, () -> kit.awaitCond(Duration.ofMillis(50), () -> false));
     assertTrue(e.getMessage().contains("timeout"), e.getMessage());
+  }
+
+  @Test
+  void awaitCondWithAMessageNamesWhatItWaitedFor(ActorSystem system, TestKit kit) {
+    AtomicInteger n = new AtomicInteger();
+    system.scheduler().scheduleOnce(Duration.ofMillis(30), n::incrementAndGet, system.dispatcher());
+    kit.awaitCond("the counter to reach one", () -> n.get() == 1);
+    AssertionError e = assertThrows(AssertionError.class,
+        () -> kit.within(Duration.ofMillis(100), () -> {
+          kit.awaitCond("the impossible", () -> false);
+          return null;
+        }));
+    assertTrue(e.getMessage().contains("the impossible"), e.getMessage());
+  }
+
+  @Test
+  void awaitResultReturnsTheValueOfAStage(TestKit kit) {
+    CompletableFuture<String> later = new CompletableFuture<>();
+    new Thread(() -> later.complete("done")).start();
+    assertEquals("done", kit.awaitResult(later));
+    assertEquals(7, kit.awaitResult(Duration.ofSeconds(1), CompletableFuture.completedFuture(7)));
+  }
+
+  @Test
+  void awaitResultFailsWithTheCauseOfAFailedStage(TestKit kit) {
+    IllegalStateException cause = new IllegalStateException("broken");
+    AssertionError failed = assertThrows(AssertionError.class,
+        () -> kit.awaitResult(CompletableFuture.failedFuture(cause)));
+    assertSame(cause, failed.getCause());
+    assertTrue(failed.getMessage().contains("broken"), failed.getMessage());
+  }
+
+  @Test
+  void awaitFailureReturnsWhatAStageFailedWithUnwrapped(TestKit kit) {
+    IllegalStateException cause = new IllegalStateException("broken");
+    assertSame(cause, kit.awaitFailure(CompletableFuture.failedFuture(cause)));
+    CompletableFuture<Object> wrapped = CompletableFuture.failedFuture(new CompletionException(cause));
+    assertSame(cause, kit.awaitFailure(Duration.ofSeconds(1), wrapped.thenApply(v -> v)));
+  }
+
+  @Test
+  void awaitFailureFailsWhenTheStageSucceeds(TestKit kit) {
+    AssertionError ok = assertThrows(AssertionError.class,
+        () -> kit.awaitFailure(CompletableFuture.completedFuture("fine")));
+    assertTrue(ok.getMessage().contains("fine"), ok.getMessage());
+  }
+
+  @Test
+  void bothAwaitsFailWhenTheStageDoesNotCompleteInTime(TestKit kit) {
+    CompletableFuture<Object> never = new CompletableFuture<>();
+    List<Runnable> awaits = List.of(
+        () -> kit.awaitResult(Duration.ofMillis(50), never), () -> kit.awaitFailure(Duration.ofMillis(50), never));
+    for (Runnable await : awaits) {
+      AssertionError late = assertThrows(AssertionError.class, await::run);
+      assertTrue(late.getMessage().contains("timeout"), late.getMessage());
+    }
+  }
+
+  @Test
+  void liveThreadsFindsTheThreadsOfASystemByTheirNames(ActorSystem system) {
+    ActorSystem other = ActorSystem.create("threadnames", ConfigFactory.parseString(
+        "my-dispatcher { executor = thread-pool-executor }"));
+    try {
+      other.actorOf(Props.create(Echo.class).withDispatcher("my-dispatcher")).tell("wake", ActorRef.noSender());
+      TestKit kit = new TestKit(other);
+      kit.awaitCond("a thread of my-dispatcher", () -> !TestKit.liveThreads("threadnames-my-dispatcher-").isEmpty());
+      assertTrue(TestKit.liveThreads("threadnames-").containsAll(TestKit.liveThreads("threadnames-my-dispatcher-")));
+      assertTrue(TestKit.liveThreads(system.name() + "-").stream().noneMatch(n -> n.startsWith("threadnames-")));
+    } finally {
+      TestKit.shutdownActorSystem(other);
+    }
+    new TestKit(system).awaitCond("the threads of a shut down system to end",
+        () -> TestKit.liveThreads("threadnames-").isEmpty());
   }
 
   @Test

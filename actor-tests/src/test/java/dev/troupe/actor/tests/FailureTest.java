@@ -1,30 +1,35 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
-import static dev.troupe.actor.TestSupport.await;
-import static dev.troupe.actor.TestSupport.awaitCond;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.ActorInitializationException;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.InvalidActorNameException;
+import dev.troupe.actor.Kill;
+import dev.troupe.actor.OneForOneStrategy;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.SupervisorStrategy;
+import dev.troupe.actor.Terminated;
+import dev.troupe.actor.UnhandledMessage;
+import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** Failures in actors: isolation, initialization failures, default supervision. */
 class FailureTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   /** Counts every message it is handed; throws on every {@code failEvery}-th (0 = never). */
   static final class Flaky extends UntypedActor {
@@ -47,8 +52,8 @@ class FailureTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"affinity-pool-executor", "fork-join-executor", "thread-pool-executor"})
-  void anExceptionInOnReceiveNeverKillsADispatcherThreadNorLosesOtherActorsMessages(String executor) throws Exception {
-    ActorSystem sys = systems.create("isolation", MailboxTest.dispatcherConfig("test-dispatcher", executor, 2, 5));
+  void anExceptionInOnReceiveNeverKillsADispatcherThreadNorLosesOtherActorsMessages(String executor, TestKit kit) {
+    ActorSystem sys = troupe.createSystem(MailboxTest.dispatcherConfig("test-dispatcher", executor, 2, 5));
     int actors = 20;
     int perActor = 500;
     List<ActorRef> refs = new ArrayList<>();
@@ -64,9 +69,9 @@ class FailureTest {
       }
     }
     // a failed message is dropped, but the restarted actor goes on with the rest of its queue
-    awaitCond(() -> seen.stream().allMatch(s -> s.get() == perActor),
-        "every actor to be handed all " + perActor + " messages: " + seen);
-    Set<String> workers = TestSupport.threadsNamed(sys.name() + "-test-dispatcher-");
+    kit.awaitCond("every actor to be handed all " + perActor + " messages: " + seen,
+        () -> seen.stream().allMatch(s -> s.get() == perActor));
+    Set<String> workers = TestKit.liveThreads(sys.name() + "-test-dispatcher-");
     assertEquals(2, workers.size(), "dispatcher threads died or were replaced: " + workers);
   }
 
@@ -126,10 +131,9 @@ class FailureTest {
   }
 
   @Test
-  void anExceptionInPreStartReachesTheSupervisorAsActorInitializationException() throws Exception {
-    ActorSystem sys = systems.create("initfail");
-    Probe p = new Probe(sys);
-    sys.actorOf(Props.create(Recording.class, p.ref()), "parent");
+  void anExceptionInPreStartReachesTheSupervisorAsActorInitializationException(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    sys.actorOf(Props.create(Recording.class, p.getRef()), "parent");
     ActorInitializationException e = p.expectMsgClass(ActorInitializationException.class);
     assertEquals("child", e.getActor().path().name());
     assertEquals(IllegalStateException.class, e.getCause().getClass());
@@ -137,28 +141,27 @@ class FailureTest {
   }
 
   @Test
-  void anExceptionInPreStartStopsTheActorAndItsParentAndWatchersSeeItGone() throws Exception {
-    ActorSystem sys = systems.create("prestart");
-    Probe fromParent = new Probe(sys);
-    Probe unhandled = new Probe(sys);
-    sys.eventStream().subscribe(unhandled.ref(), UnhandledMessage.class);
-    ActorRef parent = sys.actorOf(Props.create(Parent.class, fromParent.ref()), "parent");
+  void anExceptionInPreStartStopsTheActorAndItsParentAndWatchersSeeItGone(ActorSystem sys) {
+    TestProbe fromParent = new TestProbe(sys);
+    TestProbe unhandled = new TestProbe(sys);
+    sys.eventStream().subscribe(unhandled.getRef(), UnhandledMessage.class);
+    ActorRef parent = sys.actorOf(Props.create(Parent.class, fromParent.getRef()), "parent");
     fromParent.expectMsg("terminated " + parent.path().child("child"));
     fromParent.expectMsg("child gone");
 
     // a top-level actor failing in preStart is stopped too; a watcher sees it terminate
-    Probe watcher = new Probe(sys);
+    TestProbe watcher = new TestProbe(sys);
     ActorRef top = sys.actorOf(Props.create(FailingStart.class), "top");
-    TestSupport.watch(sys, top, watcher);
+    watcher.watch(top);
     assertEquals(top, watcher.expectMsgClass(Terminated.class).actor());
-    awaitCond(() -> {
+    watcher.awaitCond("the stopped actor's name to be released", () -> {
       try {
         sys.actorOf(Props.create(FailingStart.class), "top"); // the name is free again
         return true;
       } catch (InvalidActorNameException stillThere) {
         return false;
       }
-    }, "the stopped actor's name to be released");
+    });
   }
 
   /** Counts its incarnations; "boom" throws; anything else answers with the incarnation number. */
@@ -179,26 +182,24 @@ class FailureTest {
   }
 
   @Test
-  void theDefaultStrategyRestartsAnActorOnExceptionKeepingItsRef() throws Throwable {
-    ActorSystem sys = systems.create("restart");
+  void theDefaultStrategyRestartsAnActorOnExceptionKeepingItsRef(ActorSystem sys, TestKit kit) {
     AtomicInteger constructed = new AtomicInteger();
     ActorRef a = sys.actorOf(Props.create(Restartable.class, constructed), "r");
-    assertEquals(1, await(Patterns.ask(a, "which", Duration.ofSeconds(5))));
+    assertEquals(1, kit.awaitResult(Patterns.ask(a, "which", Duration.ofSeconds(5))));
     a.tell("boom", ActorRef.noSender());
-    assertEquals(2, await(Patterns.ask(a, "which", Duration.ofSeconds(5))), "not answered by a new instance");
+    assertEquals(2, kit.awaitResult(Patterns.ask(a, "which", Duration.ofSeconds(5))), "not answered by a new instance");
     assertEquals(2, constructed.get());
     a.tell("boom", ActorRef.noSender());
     a.tell("boom", ActorRef.noSender());
-    assertEquals(4, await(Patterns.ask(a, "which", Duration.ofSeconds(5))));
+    assertEquals(4, kit.awaitResult(Patterns.ask(a, "which", Duration.ofSeconds(5))));
   }
 
   @Test
-  void killStopsAnActorUnderTheDefaultStrategy() throws Exception {
-    ActorSystem sys = systems.create("kill");
+  void killStopsAnActorUnderTheDefaultStrategy(ActorSystem sys) {
     AtomicInteger constructed = new AtomicInteger();
     ActorRef a = sys.actorOf(Props.create(Restartable.class, constructed));
-    Probe w = new Probe(sys);
-    TestSupport.watch(sys, a, w);
+    TestProbe w = new TestProbe(sys);
+    w.watch(a);
     a.tell(Kill.getInstance(), ActorRef.noSender());
     assertEquals(a, w.expectMsgClass(Terminated.class).actor());
     assertEquals(1, constructed.get());

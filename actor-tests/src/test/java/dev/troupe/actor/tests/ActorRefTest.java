@@ -1,27 +1,28 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
-import static dev.troupe.actor.TestSupport.await;
-import static dev.troupe.actor.TestSupport.awaitCond;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.DeadLetter;
+import dev.troupe.actor.InvalidActorNameException;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** ActorRef identity, toString, tell and forward. */
 class ActorRefTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   static final class Echo extends UntypedActor {
     @Override
@@ -43,42 +44,40 @@ class ActorRefTest {
     }
   }
 
-  private static ActorRef createWhenNameIsFree(ActorSystem sys, Props props, String name) {
+  private static ActorRef createWhenNameIsFree(TestKit kit, ActorSystem sys, Props props, String name) {
     AtomicReference<ActorRef> ref = new AtomicReference<>();
-    awaitCond(() -> {
+    kit.awaitCond("the name " + name + " to be free again", () -> {
       try {
         ref.set(sys.actorOf(props, name));
         return true;
       } catch (InvalidActorNameException taken) {
         return false; // the parent has not yet seen the old one terminate
       }
-    }, "the name " + name + " to be free again");
+    });
     return ref.get();
   }
 
   @Test
-  void aRecreatedActorWithTheSameNameHasAnEqualPathButAnUnequalRef() throws Throwable {
-    ActorSystem sys = systems.create("refeq");
+  void aRecreatedActorWithTheSameNameHasAnEqualPathButAnUnequalRef(ActorSystem sys, TestKit kit) {
     ActorRef first = sys.actorOf(Props.create(Echo.class), "same");
-    assertTrue(await(Patterns.gracefulStop(first, Duration.ofSeconds(5))));
-    ActorRef second = createWhenNameIsFree(sys, Props.create(Echo.class), "same");
+    assertTrue(kit.awaitResult(Patterns.gracefulStop(first, Duration.ofSeconds(5))));
+    ActorRef second = createWhenNameIsFree(kit, sys, Props.create(Echo.class), "same");
     assertEquals(first.path(), second.path());
     assertNotEquals(first.path().uid(), second.path().uid());
     assertNotEquals(first, second);
     assertNotEquals(0, first.compareTo(second));
     // a message to the old ref does not reach the new actor
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
-    first.tell("old", dead.ref());
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
+    first.tell("old", dead.getRef());
     assertEquals(first, dead.expectMsgClass(DeadLetter.class).recipient());
   }
 
   @Test
-  void refsToTheSameActorAreEqualWithEqualHashCodes() throws Throwable {
-    ActorSystem sys = systems.create("refsame");
+  void refsToTheSameActorAreEqualWithEqualHashCodes(ActorSystem sys, TestKit kit) {
     ActorRef a = sys.actorOf(Props.create(Echo.class), "a");
-    ActorRef viaSelection = await(sys.actorSelection("/user/a").resolveOne(Duration.ofSeconds(5)));
-    ActorRef replied = (ActorRef) await(Patterns.ask(a, a, Duration.ofSeconds(5)));
+    ActorRef viaSelection = kit.awaitResult(sys.actorSelection("/user/a").resolveOne(Duration.ofSeconds(5)));
+    ActorRef replied = (ActorRef) kit.awaitResult(Patterns.ask(a, a, Duration.ofSeconds(5)));
     assertEquals(a, viaSelection);
     assertEquals(a.hashCode(), viaSelection.hashCode());
     assertEquals(a, replied);
@@ -86,15 +85,13 @@ class ActorRefTest {
   }
 
   @Test
-  void toStringShowsThePathAndUid() {
-    ActorSystem sys = systems.create("reftostring");
+  void toStringShowsThePathAndUid(ActorSystem sys) {
     ActorRef a = sys.actorOf(Props.create(Echo.class), "shown");
     assertEquals("Actor[troupe://" + sys.name() + "/user/shown#" + a.path().uid() + "]", a.toString());
   }
 
   @Test
-  void tellingNullThrowsNullPointerExceptionAtTheCall() {
-    ActorSystem sys = systems.create("refnull");
+  void tellingNullThrowsNullPointerExceptionAtTheCall(ActorSystem sys) {
     ActorRef a = sys.actorOf(Props.create(Echo.class));
     assertThrows(NullPointerException.class, () -> a.tell(null, ActorRef.noSender()));
     assertThrows(NullPointerException.class, () -> sys.deadLetters().tell(null, ActorRef.noSender()));
@@ -102,22 +99,20 @@ class ActorRefTest {
   }
 
   @Test
-  void forwardKeepsTheOriginalSender() throws Throwable {
-    ActorSystem sys = systems.create("forward");
+  void forwardKeepsTheOriginalSender(ActorSystem sys, TestKit kit) {
     ActorRef echo = sys.actorOf(Props.create(Echo.class), "echo");
     ActorRef fwd = sys.actorOf(Props.create(Forwarder.class, echo), "fwd");
-    Probe p = new Probe(sys);
-    fwd.tell("ping", p.ref());
+    TestProbe p = new TestProbe(sys);
+    fwd.tell("ping", p.getRef());
     p.expectMsg("ping");
-    assertEquals(echo, p.lastSender, "the reply came from the echo, to the original sender");
-    assertEquals("pong", await(Patterns.ask(fwd, "pong", Duration.ofSeconds(5))));
+    assertEquals(echo, p.getLastSender(), "the reply came from the echo, to the original sender");
+    assertEquals("pong", kit.awaitResult(Patterns.ask(fwd, "pong", Duration.ofSeconds(5))));
   }
 
   @Test
-  void aMessageWithoutSenderHasDeadLettersAsSender() throws Exception {
-    ActorSystem sys = systems.create("nosender");
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+  void aMessageWithoutSenderHasDeadLettersAsSender(ActorSystem sys) {
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     ActorRef echo = sys.actorOf(Props.create(Echo.class));
     echo.tell("reply to nobody", ActorRef.noSender());
     DeadLetter d = dead.expectMsgClass(DeadLetter.class);

@@ -1,22 +1,26 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.TestSupport.Probe;
-import org.junit.jupiter.api.AfterEach;
+import dev.troupe.actor.ActorInitializationException;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.Terminated;
+import dev.troupe.actor.UntypedActor;
+import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Props: constructor lookup at create(), creators, and actors made outside actorOf. */
 class PropsTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   static final class Greeter extends UntypedActor {
     private final String greeting;
@@ -41,12 +45,11 @@ class PropsTest {
   }
 
   @Test
-  void createFindsTheConstructorMatchingTheArgumentsIncludingPrimitives() throws Throwable {
-    ActorSystem sys = systems.create("props");
+  void createFindsTheConstructorMatchingTheArgumentsIncludingPrimitives(ActorSystem sys, TestKit kit) {
     Props props = Props.create(Greeter.class, "hi ", 2);
     assertEquals(Greeter.class, props.actorClass());
     ActorRef g = sys.actorOf(props);
-    assertEquals("hi hi bob", TestSupport.await(dev.troupe.pattern.Patterns.ask(g, "bob", TestSupport.TIMEOUT)));
+    assertEquals("hi hi bob", kit.awaitResult(Patterns.ask(g, "bob", RuntimeFixtures.TIMEOUT)));
   }
 
   @Test
@@ -70,11 +73,10 @@ class PropsTest {
   }
 
   @Test
-  void createWithACreatorCallsItForTheInstance() throws Throwable {
-    ActorSystem sys = systems.create("creator");
+  void createWithACreatorCallsItForTheInstance(ActorSystem sys, TestKit kit) {
     String greeting = "yo ";
     ActorRef g = sys.actorOf(Props.create(Greeter.class, () -> new Greeter(greeting, 1)));
-    assertEquals("yo ann", TestSupport.await(dev.troupe.pattern.Patterns.ask(g, "ann", TestSupport.TIMEOUT)));
+    assertEquals("yo ann", kit.awaitResult(Patterns.ask(g, "ann", RuntimeFixtures.TIMEOUT)));
   }
 
   /** Builds props for a child with a creator that captures this actor. */
@@ -94,10 +96,9 @@ class PropsTest {
   }
 
   @Test
-  void aCreatorThatClosesOverAnEnclosingActorIsRejected() throws Throwable {
-    ActorSystem sys = systems.create("capture");
+  void aCreatorThatClosesOverAnEnclosingActorIsRejected(ActorSystem sys, TestKit kit) {
     ActorRef c = sys.actorOf(Props.create(Capturing.class));
-    Object r = TestSupport.await(dev.troupe.pattern.Patterns.ask(c, "go", TestSupport.TIMEOUT));
+    Object r = kit.awaitResult(Patterns.ask(c, "go", RuntimeFixtures.TIMEOUT));
     IllegalArgumentException e = assertInstanceOf(IllegalArgumentException.class, r);
     assertTrue(e.getMessage().contains(Capturing.class.getName()), e.getMessage());
   }
@@ -109,9 +110,8 @@ class PropsTest {
   }
 
   @Test
-  void aCreatorThatFailsOrReturnsNullStopsTheActor() throws Exception {
-    ActorSystem sys = systems.create("badcreator");
-    Probe w = new Probe(sys);
+  void aCreatorThatFailsOrReturnsNullStopsTheActor(ActorSystem sys) {
+    TestProbe w = new TestProbe(sys);
     ActorRef a = sys.actorOf(Props.create(Greeter.class, () -> {
       throw new IllegalStateException("no");
     }));

@@ -1,23 +1,25 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
-import static dev.troupe.actor.TestSupport.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.DeadLetter;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Undeliverable messages become DeadLetter events. */
 class DeadLettersTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   static final class Silent extends UntypedActor {
     @Override
@@ -25,23 +27,21 @@ class DeadLettersTest {
   }
 
   @Test
-  void aMessageToAStoppedActorIsADeadLetterWithSenderAndRecipient() throws Throwable {
-    ActorSystem sys = systems.create("dlstopped");
-    Probe dead = new Probe(sys);
-    Probe sender = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+  void aMessageToAStoppedActorIsADeadLetterWithSenderAndRecipient(ActorSystem sys, TestKit kit) {
+    TestProbe dead = new TestProbe(sys);
+    TestProbe sender = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     ActorRef a = sys.actorOf(Props.create(Silent.class));
-    assertTrue(await(Patterns.gracefulStop(a, Duration.ofSeconds(5))));
-    a.tell("late", sender.ref());
+    assertTrue(kit.awaitResult(Patterns.gracefulStop(a, Duration.ofSeconds(5))));
+    a.tell("late", sender.getRef());
     DeadLetter d = dead.expectMsgClass(DeadLetter.class);
-    assertEquals(new DeadLetter("late", sender.ref(), a), d);
+    assertEquals(new DeadLetter("late", sender.getRef(), a), d);
   }
 
   @Test
-  void aMessageToAnUnknownSelectionPathIsADeadLetter() throws Exception {
-    ActorSystem sys = systems.create("dlpath");
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+  void aMessageToAnUnknownSelectionPathIsADeadLetter(ActorSystem sys) {
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     sys.actorSelection("/user/nobody/here").tell("lost", ActorRef.noSender());
     assertEquals("lost", dead.expectMsgClass(DeadLetter.class).message());
     sys.actorSelection("troupe://" + sys.name() + "/user/nobody").tell("lost2", ActorRef.noSender());
@@ -49,10 +49,9 @@ class DeadLettersTest {
   }
 
   @Test
-  void aMessageToTheDeadLettersRefIsPublishedAsADeadLetter() throws Exception {
-    ActorSystem sys = systems.create("dlref");
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+  void aMessageToTheDeadLettersRefIsPublishedAsADeadLetter(ActorSystem sys) {
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     sys.deadLetters().tell("direct", ActorRef.noSender());
     DeadLetter d = dead.expectMsgClass(DeadLetter.class);
     assertEquals("direct", d.message());
@@ -60,11 +59,11 @@ class DeadLettersTest {
   }
 
   @Test
-  void manyDeadLettersAreAllPublishedWhileTheirLoggingIsRateLimited() throws Exception {
-    ActorSystem sys = systems.create("dlmany",
+  void manyDeadLettersAreAllPublishedWhileTheirLoggingIsRateLimited() {
+    ActorSystem sys = troupe.createSystem(
         "troupe.log-dead-letters = 3\ntroupe.log-dead-letters-suspend-duration = 10ms");
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     for (int i = 0; i < 200; i++) {
       sys.deadLetters().tell(i, ActorRef.noSender()); // never throws, whatever the log does
     }
@@ -76,7 +75,7 @@ class DeadLettersTest {
   @Test
   void anInvalidDeadLetterLogSettingIsAConfigurationExceptionNamingTheKey() {
     ConfigurationException e = org.junit.jupiter.api.Assertions.assertThrows(ConfigurationException.class,
-        () -> systems.create("dlbad", "troupe.log-dead-letters = sometimes"));
+        () -> troupe.createSystem("troupe.log-dead-letters = sometimes"));
     assertTrue(e.getMessage().contains("troupe.log-dead-letters"), e.getMessage());
   }
 }

@@ -1,21 +1,23 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Cancellable;
+import dev.troupe.actor.NotInfluenceReceiveTimeout;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.ReceiveTimeout;
+import dev.troupe.actor.UntypedActor;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** setReceiveTimeout: fires after inactivity, reset by messages, off with zero. */
 class ReceiveTimeoutTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   record Quiet() implements NotInfluenceReceiveTimeout {}
 
@@ -54,10 +56,9 @@ class ReceiveTimeoutTest {
   private static final Duration TIMEOUT = Duration.ofMillis(200);
 
   @Test
-  void aReceiveTimeoutArrivesAfterInactivity() throws Exception {
-    ActorSystem sys = systems.create("rto");
-    Probe p = new Probe(sys);
-    sys.actorOf(Props.create(Sleepy.class, p.ref(), TIMEOUT, false));
+  void aReceiveTimeoutArrivesAfterInactivity(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    sys.actorOf(Props.create(Sleepy.class, p.getRef(), TIMEOUT, false));
     Duration idle = p.expectMsgClass(Duration.class);
     assertTrue(idle.compareTo(TIMEOUT) >= 0, "fired after only " + idle);
     Duration again = p.expectMsgClass(Duration.class); // it repeats while the actor stays idle
@@ -65,10 +66,9 @@ class ReceiveTimeoutTest {
   }
 
   @Test
-  void messagesResetTheReceiveTimeout() throws Exception {
-    ActorSystem sys = systems.create("rtoreset");
-    Probe p = new Probe(sys);
-    ActorRef a = sys.actorOf(Props.create(Sleepy.class, p.ref(), TIMEOUT, false));
+  void messagesResetTheReceiveTimeout(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    ActorRef a = sys.actorOf(Props.create(Sleepy.class, p.getRef(), TIMEOUT, false));
     // a message every 20 ms for 3 timeouts: a timeout that ignored them would fire with a short idle time
     Cancellable c = sys.scheduler().scheduleAtFixedRate(
         Duration.ZERO, Duration.ofMillis(20), a, "busy", sys.dispatcher(), ActorRef.noSender());
@@ -78,10 +78,9 @@ class ReceiveTimeoutTest {
   }
 
   @Test
-  void notInfluenceReceiveTimeoutMessagesDoNotResetIt() throws Exception {
-    ActorSystem sys = systems.create("rtoquiet");
-    Probe p = new Probe(sys);
-    ActorRef a = sys.actorOf(Props.create(Sleepy.class, p.ref(), TIMEOUT, false));
+  void notInfluenceReceiveTimeoutMessagesDoNotResetIt(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    ActorRef a = sys.actorOf(Props.create(Sleepy.class, p.getRef(), TIMEOUT, false));
     Cancellable c = sys.scheduler().scheduleAtFixedRate(
         Duration.ZERO, Duration.ofMillis(20), a, new Quiet(), sys.dispatcher(), ActorRef.noSender());
     try {
@@ -94,12 +93,11 @@ class ReceiveTimeoutTest {
   }
 
   @Test
-  void aZeroReceiveTimeoutTurnsItOff() throws Exception {
-    ActorSystem sys = systems.create("rtooff");
-    Probe p = new Probe(sys);
-    sys.actorOf(Props.create(Sleepy.class, p.ref(), TIMEOUT, true));
+  void aZeroReceiveTimeoutTurnsItOff(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    sys.actorOf(Props.create(Sleepy.class, p.getRef(), TIMEOUT, true));
     p.expectMsgClass(Duration.class);
-    assertEquals(Duration.ZERO, p.expectMsg());
-    p.expectNoMsg(TIMEOUT.multipliedBy(3)); // nothing more: waiting is the behaviour under test
+    p.expectMsg(Duration.ZERO);
+    p.expectNoMessage(TIMEOUT.multipliedBy(3)); // nothing more: waiting is the behaviour under test
   }
 }

@@ -1,24 +1,25 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
-import static dev.troupe.actor.TestSupport.awaitCond;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Cancellable;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.UntypedActor;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The system scheduler sending to actors. */
 class SchedulerTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   /** Counts "tick"s into a shared counter and reports every one. */
   static final class TickCounter extends UntypedActor {
@@ -37,36 +38,33 @@ class SchedulerTest {
   }
 
   @Test
-  void scheduleOnceSendsTheMessageOnceAfterTheDelayWithTheGivenSender() throws Exception {
-    ActorSystem sys = systems.create("once");
-    Probe p = new Probe(sys);
-    Probe s = new Probe(sys);
+  void scheduleOnceSendsTheMessageOnceAfterTheDelayWithTheGivenSender(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    TestProbe s = new TestProbe(sys);
     long start = System.nanoTime();
-    Cancellable c = sys.scheduler().scheduleOnce(Duration.ofMillis(100), p.ref(), "ding", sys.dispatcher(), s.ref());
+    Cancellable c = sys.scheduler().scheduleOnce(Duration.ofMillis(100), p.getRef(), "ding", sys.dispatcher(), s.getRef());
     p.expectMsg("ding");
     long took = (System.nanoTime() - start) / 1_000_000;
     assertTrue(took >= 100, "fired early, after " + took + " ms");
-    assertEquals(s.ref(), p.lastSender);
-    p.expectNoMsg(Duration.ofMillis(150));
+    assertEquals(s.getRef(), p.getLastSender());
+    p.expectNoMessage(Duration.ofMillis(150));
     assertFalse(c.cancel(), "a one-shot that already ran cannot be cancelled");
   }
 
   @Test
-  void aCancelledScheduleOnceNeverSends() throws Exception {
-    ActorSystem sys = systems.create("oncecancel");
-    Probe p = new Probe(sys);
-    Cancellable c = sys.scheduler().scheduleOnce(Duration.ofMillis(100), p.ref(), "ding", sys.dispatcher(), null);
+  void aCancelledScheduleOnceNeverSends(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    Cancellable c = sys.scheduler().scheduleOnce(Duration.ofMillis(100), p.getRef(), "ding", sys.dispatcher(), null);
     assertTrue(c.cancel());
     assertTrue(c.isCancelled());
-    p.expectNoMsg(Duration.ofMillis(250));
+    p.expectNoMessage(Duration.ofMillis(250));
   }
 
   @Test
-  void scheduleAtFixedRateSendsRepeatedlyUntilCancelled() throws Exception {
-    ActorSystem sys = systems.create("rate");
-    Probe p = new Probe(sys);
+  void scheduleAtFixedRateSendsRepeatedlyUntilCancelled(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
     AtomicInteger ticks = new AtomicInteger();
-    ActorRef counter = sys.actorOf(Props.create(TickCounter.class, ticks, p.ref()));
+    ActorRef counter = sys.actorOf(Props.create(TickCounter.class, ticks, p.getRef()));
     Cancellable c = sys.scheduler().scheduleAtFixedRate(
         Duration.ofMillis(10), Duration.ofMillis(20), counter, "tick", sys.dispatcher(), ActorRef.noSender());
     for (int i = 1; i <= 5; i++) {
@@ -74,31 +72,28 @@ class SchedulerTest {
     }
     assertTrue(c.cancel());
     int atCancel = ticks.get();
-    p.expectNoMsg(Duration.ofMillis(150)); // would be ~7 more ticks if it kept going
+    p.expectNoMessage(Duration.ofMillis(150)); // would be ~7 more ticks if it kept going
     // a send that had already started when cancel() ran may still land, but nothing after it
     assertTrue(ticks.get() <= atCancel + 1, "ticks went on after cancel: " + atCancel + " -> " + ticks.get());
   }
 
   @Test
-  void scheduleWithFixedDelayRunsRepeatedlyUntilCancelled() throws Exception {
-    ActorSystem sys = systems.create("delay");
+  void scheduleWithFixedDelayRunsRepeatedlyUntilCancelled(ActorSystem sys, TestKit idle) {
     AtomicInteger runs = new AtomicInteger();
     Cancellable c = sys.scheduler().scheduleWithFixedDelay(
         Duration.ZERO, Duration.ofMillis(20), runs::incrementAndGet, sys.dispatcher());
-    awaitCond(() -> runs.get() >= 5, "five runs");
+    idle.awaitCond("five runs", () -> runs.get() >= 5);
     assertTrue(c.cancel());
     int atCancel = runs.get();
-    Probe idle = new Probe(sys);
-    idle.expectNoMsg(Duration.ofMillis(150)); // waiting is the behaviour: no run after cancel
+    idle.expectNoMessage(Duration.ofMillis(150)); // waiting is the behaviour: no run after cancel
     assertTrue(runs.get() <= atCancel + 1, "runs went on after cancel: " + atCancel + " -> " + runs.get());
   }
 
   @Test
-  void scheduleWithFixedDelaySendsToAnActor() throws Exception {
-    ActorSystem sys = systems.create("delaysend");
-    Probe p = new Probe(sys);
+  void scheduleWithFixedDelaySendsToAnActor(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
     Cancellable c = sys.scheduler().scheduleWithFixedDelay(
-        Duration.ofMillis(10), Duration.ofMillis(20), p.ref(), "beat", sys.dispatcher(), ActorRef.noSender());
+        Duration.ofMillis(10), Duration.ofMillis(20), p.getRef(), "beat", sys.dispatcher(), ActorRef.noSender());
     p.expectMsg("beat");
     p.expectMsg("beat");
     p.expectMsg("beat");

@@ -1,27 +1,32 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
+import static dev.troupe.actor.tests.RuntimeFixtures.inContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.InvalidActorNameException;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.UntypedActor;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Actor names, generated names, paths and addresses. */
 class ActorNamesAndPathsTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   static final class Noop extends UntypedActor {
     @Override
@@ -30,50 +35,45 @@ class ActorNamesAndPathsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"", "$x", "a/b", "with space", "tab\t", "ünïcode", "名前", "#hash", "100%", "a?b"})
-  void anInvalidNameIsAnInvalidActorNameException(String name) throws Throwable {
-    ActorSystem sys = systems.create("badnames");
+  void anInvalidNameIsAnInvalidActorNameException(String name, ActorSystem sys, TestKit kit) {
     assertThrows(InvalidActorNameException.class, () -> sys.actorOf(Props.create(Noop.class), name));
     // the same rule inside an actor
-    ActorRef parent = sys.actorOf(Props.create(TestSupport.ContextActor.class));
-    Object r = TestSupport.inContext(parent, ctx -> ctx.actorOf(Props.create(Noop.class), name));
+    ActorRef parent = sys.actorOf(Props.create(RuntimeFixtures.ContextActor.class));
+    Object r = inContext(kit, parent, ctx -> ctx.actorOf(Props.create(Noop.class), name));
     assertTrue(r instanceof InvalidActorNameException, "child name [" + name + "] was accepted: " + r);
   }
 
   @Test
-  void aNullNameIsRejected() {
-    ActorSystem sys = systems.create("nullname");
+  void aNullNameIsRejected(ActorSystem sys) {
     assertThrows(InvalidActorNameException.class, () -> sys.actorOf(Props.create(Noop.class), null));
   }
 
   @Test
-  void aDuplicateSiblingNameIsAnInvalidActorNameException() throws Throwable {
-    ActorSystem sys = systems.create("dupnames");
+  void aDuplicateSiblingNameIsAnInvalidActorNameException(ActorSystem sys, TestKit kit) {
     sys.actorOf(Props.create(Noop.class), "taken");
     InvalidActorNameException e = assertThrows(InvalidActorNameException.class,
         () -> sys.actorOf(Props.create(Noop.class), "taken"));
     assertTrue(e.getMessage().contains("taken"), e.getMessage());
-    ActorRef parent = sys.actorOf(Props.create(TestSupport.ContextActor.class));
-    Object r = TestSupport.inContext(parent, ctx -> {
+    ActorRef parent = sys.actorOf(Props.create(RuntimeFixtures.ContextActor.class));
+    Object r = inContext(kit, parent, ctx -> {
       ctx.actorOf(Props.create(Noop.class), "kid");
       return ctx.actorOf(Props.create(Noop.class), "kid");
     });
     assertTrue(r instanceof InvalidActorNameException, String.valueOf(r));
     // the same name under another parent is fine
-    Object other = TestSupport.inContext(parent, ctx -> ctx.actorOf(Props.create(Noop.class), "taken"));
+    Object other = inContext(kit, parent, ctx -> ctx.actorOf(Props.create(Noop.class), "taken"));
     assertTrue(other instanceof ActorRef, String.valueOf(other));
   }
 
   @Test
-  void validNamesMayUseTheAllowedPunctuationAndEscapes() {
-    ActorSystem sys = systems.create("goodnames");
+  void validNamesMayUseTheAllowedPunctuationAndEscapes(ActorSystem sys) {
     for (String n : List.of("a-b_c.d", "x:y@z", "%20", "a+b=c,d!e~f'g;h*i&j$k")) {
       assertEquals(n, sys.actorOf(Props.create(Noop.class), n).path().name());
     }
   }
 
   @Test
-  void generatedNamesAreUniqueAndReserved() {
-    ActorSystem sys = systems.create("gennames");
+  void generatedNamesAreUniqueAndReserved(ActorSystem sys) {
     Set<String> names = new HashSet<>();
     for (int i = 0; i < 1000; i++) {
       String n = sys.actorOf(Props.create(Noop.class)).path().name();
@@ -83,10 +83,9 @@ class ActorNamesAndPathsTest {
   }
 
   @Test
-  void pathsAreTroupeUrisWithElementsParentAndName() throws Throwable {
-    ActorSystem sys = systems.create("paths");
-    ActorRef a = sys.actorOf(Props.create(TestSupport.ContextActor.class), "a");
-    ActorRef b = (ActorRef) TestSupport.inContext(a, ctx -> ctx.actorOf(Props.create(Noop.class), "b"));
+  void pathsAreTroupeUrisWithElementsParentAndName(ActorSystem sys, TestKit kit) {
+    ActorRef a = sys.actorOf(Props.create(RuntimeFixtures.ContextActor.class), "a");
+    ActorRef b = (ActorRef) inContext(kit, a, ctx -> ctx.actorOf(Props.create(Noop.class), "b"));
     ActorPath p = b.path();
     assertEquals("troupe://" + sys.name() + "/user/a/b", p.toString());
     assertEquals("/user/a/b", p.toStringWithoutAddress());

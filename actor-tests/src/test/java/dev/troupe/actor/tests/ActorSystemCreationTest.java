@@ -1,4 +1,4 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,27 +6,42 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** ActorSystem.create: runtime discovery, configuration sources and precedence, names. */
 class ActorSystemCreationTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
+
+  /** Systems a test created with ActorSystem.create itself (the subject of these tests). */
+  private final List<ActorSystem> created = new ArrayList<>();
+
+  private ActorSystem track(ActorSystem s) {
+    created.add(s);
+    return s;
+  }
 
   @AfterEach
   void tearDown() {
     System.clearProperty("troupe-test.source");
     ConfigFactory.invalidateCaches();
-    systems.close();
+    created.forEach(TestKit::shutdownActorSystem);
   }
 
   @Test
   void createFindsTheRuntimeThroughTheServiceLoader() {
-    String name = TestSupport.uniqueName("discover");
-    ActorSystem sys = systems.track(ActorSystem.create(name));
+    String name = RuntimeFixtures.uniqueName("discover");
+    ActorSystem sys = track(ActorSystem.create(name));
     assertEquals(name, sys.name());
     assertEquals(name, sys.settings().name());
     assertEquals("troupe://" + name, sys.address().toString());
@@ -36,14 +51,14 @@ class ActorSystemCreationTest {
 
   @Test
   void createWithANameLoadsApplicationConfAndReferenceConf() {
-    ActorSystem sys = systems.track(ActorSystem.create(TestSupport.uniqueName("appconf")));
+    ActorSystem sys = track(ActorSystem.create(RuntimeFixtures.uniqueName("appconf")));
     assertEquals("application.conf", sys.settings().config().getString("troupe-test.source"));
     assertEquals(5, sys.settings().config().getInt("troupe.actor.default-dispatcher.throughput"), "reference.conf");
   }
 
   @Test
   void anExplicitConfigIsUsedWithReferenceConfAsFallback() {
-    ActorSystem sys = systems.create("explicit",
+    ActorSystem sys = troupe.createSystem(
         "troupe-test.source = explicit\ntroupe.actor.default-dispatcher.throughput = 9");
     assertEquals("explicit", sys.settings().config().getString("troupe-test.source"));
     assertEquals(9, sys.settings().config().getInt("troupe.actor.default-dispatcher.throughput"));
@@ -56,20 +71,20 @@ class ActorSystemCreationTest {
   void systemPropertiesOverrideBothApplicationConfAndAnExplicitConfig() {
     System.setProperty("troupe-test.source", "system-property");
     ConfigFactory.invalidateCaches();
-    ActorSystem a = systems.track(ActorSystem.create(TestSupport.uniqueName("dprop")));
-    ActorSystem b = systems.create("dprop2", "troupe-test.source = explicit");
+    ActorSystem a = track(ActorSystem.create(RuntimeFixtures.uniqueName("dprop")));
+    ActorSystem b = troupe.createSystem("troupe-test.source = explicit");
     assertEquals("system-property", a.settings().config().getString("troupe-test.source"));
     assertEquals("system-property", b.settings().config().getString("troupe-test.source"));
   }
 
   @Test
-  void aSystemPropertyCanTuneTheRuntime() throws Throwable {
+  void aSystemPropertyCanTuneTheRuntime() {
     System.setProperty("troupe-test.source", "ignored");
     ActorSystem sys;
     try {
       System.setProperty("troupe.actor.default-dispatcher.throughput", "1");
       ConfigFactory.invalidateCaches();
-      sys = systems.create("dtune");
+      sys = troupe.createSystem("");
     } finally {
       System.clearProperty("troupe.actor.default-dispatcher.throughput");
       ConfigFactory.invalidateCaches();
@@ -80,27 +95,26 @@ class ActorSystemCreationTest {
   @ParameterizedTest
   @ValueSource(strings = {"", "has space", "a/b", "-leading", "näme", "sys@host", "a.b"})
   void anInvalidSystemNameIsAnIllegalArgumentException(String name) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> systems.track(ActorSystem.create(name)));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> track(ActorSystem.create(name)));
     assertTrue(e.getMessage().contains(name), e.getMessage());
     assertThrows(IllegalArgumentException.class,
-        () -> systems.track(ActorSystem.create(name, ConfigFactory.empty())));
+        () -> track(ActorSystem.create(name, ConfigFactory.empty())));
   }
 
   @Test
   void aNullConfigIsRejectedAtTheCall() {
-    assertThrows(NullPointerException.class, () -> systems.track(ActorSystem.create("nullconfig", null)));
+    assertThrows(NullPointerException.class, () -> track(ActorSystem.create("nullconfig", null)));
   }
 
   @Test
   void anUnsupportedProviderIsAConfigurationExceptionNamingTheKey() {
     ConfigurationException e = assertThrows(ConfigurationException.class,
-        () -> systems.create("badprovider", "troupe.actor.provider = carrier-pigeon"));
+        () -> troupe.createSystem("troupe.actor.provider = carrier-pigeon"));
     assertTrue(e.getMessage().contains("troupe.actor.provider"), e.getMessage());
   }
 
   @Test
-  void theSystemLogAndUptimeAreAvailable() {
-    ActorSystem sys = systems.create("misc");
+  void theSystemLogAndUptimeAreAvailable(ActorSystem sys) {
     AtomicReference<Throwable> failure = new AtomicReference<>();
     try {
       sys.log().info("hello from {}", sys.name());

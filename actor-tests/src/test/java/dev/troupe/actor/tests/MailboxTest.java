@@ -1,16 +1,22 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
-import static dev.troupe.actor.TestSupport.await;
-import static dev.troupe.actor.TestSupport.awaitCond;
-import static dev.troupe.actor.TestSupport.awaitLatch;
+import static dev.troupe.actor.tests.RuntimeFixtures.TIMEOUT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.DeadLetter;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,19 +24,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Mailbox guarantees: per-pair ordering, one thread at a time, happens-before, system messages first, bounds. */
 class MailboxTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   /** A dispatcher {@code test-dispatcher} on {@code executor} with {@code threads} threads. */
   static String dispatcherConfig(String id, String executor, int threads, int throughput) {
@@ -99,15 +100,15 @@ class MailboxTest {
 
   private static void join(List<Thread> threads) throws InterruptedException {
     for (Thread t : threads) {
-      t.join(TestSupport.TIMEOUT.toMillis());
+      t.join(TIMEOUT.toMillis());
       assertFalse(t.isAlive(), "sender thread " + t.getName() + " did not finish");
     }
   }
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"affinity-pool-executor", "fork-join-executor", "thread-pool-executor"})
-  void messagesFromOneSenderArriveInOrderWithSeveralConcurrentSenders(String executor) throws Exception {
-    ActorSystem sys = systems.create("order", dispatcherConfig("test-dispatcher", executor, 4, 5));
+  void messagesFromOneSenderArriveInOrderWithSeveralConcurrentSenders(String executor, TestKit kit) throws Exception {
+    ActorSystem sys = troupe.createSystem(dispatcherConfig("test-dispatcher", executor, 4, 5));
     int senders = 4;
     int perSender = 100_000;
     CountDownLatch done = new CountDownLatch(1);
@@ -116,7 +117,7 @@ class MailboxTest {
         Props.create(OrderChecker.class, senders, senders * perSender, done, violation)
             .withDispatcher("test-dispatcher"));
     join(startSenders(senders, perSender, (id, n) -> checker.tell(new Seq(id, n), ActorRef.noSender())));
-    awaitLatch(done, "all " + senders * perSender + " messages to arrive");
+    kit.awaitCond("all " + senders * perSender + " messages to arrive", () -> done.getCount() == 0);
     assertNull(violation.get(), "per-sender order violated");
   }
 
@@ -152,9 +153,9 @@ class MailboxTest {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"affinity-pool-executor", "fork-join-executor", "thread-pool-executor"})
-  void anActorIsNeverRunByTwoThreadsAtOnceAndSeesItsOwnPlainWrites(String executor) throws Throwable {
+  void anActorIsNeverRunByTwoThreadsAtOnceAndSeesItsOwnPlainWrites(String executor, TestKit kit) throws Exception {
     // throughput 1: the mailbox is handed back after every message, maximizing thread changes
-    ActorSystem sys = systems.create("exclusive", dispatcherConfig("test-dispatcher", executor, 4, 1));
+    ActorSystem sys = troupe.createSystem(dispatcherConfig("test-dispatcher", executor, 4, 1));
     AtomicInteger overlaps = new AtomicInteger();
     java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
     ActorRef target = sys.actorOf(
@@ -171,14 +172,10 @@ class MailboxTest {
     long expected = (long) senders * perSender;
     // the relays may still be forwarding: poll the count until everything arrived
     AtomicReference<Object> last = new AtomicReference<>();
-    awaitCond(() -> {
-      try {
-        last.set(await(Patterns.ask(target, "count", TestSupport.TIMEOUT)));
-      } catch (Throwable t) {
-        throw new AssertionError(t);
-      }
+    kit.awaitCond(Duration.ofSeconds(20), Duration.ofMillis(5), "the plain counter to reach " + expected + " (last " + last + ")", () -> {
+      last.set(kit.awaitResult(Patterns.ask(target, "count", TIMEOUT)));
       return Long.valueOf(expected).equals(last.get());
-    }, Duration.ofSeconds(20), "the plain counter to reach " + expected + " (last " + last + ")");
+    });
     assertEquals(0, overlaps.get(), "the actor ran on two threads at once");
     assertTrue(threads.stream().allMatch(n -> n.contains("-test-dispatcher-")),
         "ran on a thread of another executor: " + threads);
@@ -231,10 +228,10 @@ class MailboxTest {
       + " thread-pool-executor { core-pool-size-min = 2, core-pool-size-max = 2, max-pool-size-min = 2, max-pool-size-max = 2 } }\n";
 
   @Test
-  void aStopIsProcessedBeforeTheUserMessagesAlreadyQueued() throws Exception {
-    ActorSystem sys = systems.create("sysfirst", BLOCKING);
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+  void aStopIsProcessedBeforeTheUserMessagesAlreadyQueued(TestKit kit) {
+    ActorSystem sys = troupe.createSystem(BLOCKING);
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch stopped = new CountDownLatch(1);
@@ -242,13 +239,13 @@ class MailboxTest {
     ActorRef a = sys.actorOf(Props.create(Blocker.class, entered, release, processed, stopped)
         .withDispatcher("blocking-dispatcher"));
     a.tell("block", ActorRef.noSender());
-    awaitLatch(entered, "the actor to start blocking");
+    kit.awaitCond("the actor to start blocking", () -> entered.getCount() == 0);
     for (int i = 0; i < 1000; i++) {
       a.tell(i, ActorRef.noSender());
     }
     sys.stop(a);
     release.countDown();
-    awaitLatch(stopped, "postStop");
+    kit.awaitCond("postStop", () -> stopped.getCount() == 0);
     assertEquals(0, processed.get(), "user messages queued before the stop were processed after it");
     for (int i = 0; i < 1000; i++) {
       DeadLetter d = dead.expectMsgClass(DeadLetter.class);
@@ -258,18 +255,18 @@ class MailboxTest {
   }
 
   @Test
-  void aFullBoundedMailboxWithoutPushTimeoutSendsTheOverflowToDeadLetters() throws Exception {
-    ActorSystem sys = systems.create("bounded", BLOCKING
+  void aFullBoundedMailboxWithoutPushTimeoutSendsTheOverflowToDeadLetters(TestKit kit) {
+    ActorSystem sys = troupe.createSystem(BLOCKING
         + "small-mailbox { mailbox-type = \"dev.troupe.dispatch.BoundedMailbox\", mailbox-capacity = 10, mailbox-push-timeout-time = 0s }");
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger processed = new AtomicInteger();
     ActorRef a = sys.actorOf(Props.create(Blocker.class, entered, release, processed, new CountDownLatch(1))
         .withDispatcher("blocking-dispatcher").withMailbox("small-mailbox"));
     a.tell("block", ActorRef.noSender());
-    awaitLatch(entered, "the actor to start blocking");
+    kit.awaitCond("the actor to start blocking", () -> entered.getCount() == 0);
     for (int i = 0; i < 15; i++) {
       a.tell(i, ActorRef.noSender()); // never blocks: push timeout 0
     }
@@ -279,24 +276,24 @@ class MailboxTest {
       assertEquals(a, d.recipient());
     }
     release.countDown();
-    awaitCond(() -> processed.get() == 10, "the 10 messages that fit to be processed");
-    dead.expectNoMsg(Duration.ofMillis(100));
+    kit.awaitCond("the 10 messages that fit to be processed", () -> processed.get() == 10);
+    dead.expectNoMessage(Duration.ofMillis(100));
     assertEquals(10, processed.get());
   }
 
   @Test
-  void aSenderBlockedOnAFullBoundedMailboxSucceedsOnceThereIsRoom() throws Exception {
-    ActorSystem sys = systems.create("boundedwait", BLOCKING
+  void aSenderBlockedOnAFullBoundedMailboxSucceedsOnceThereIsRoom(TestKit kit) {
+    ActorSystem sys = troupe.createSystem(BLOCKING
         + "small-mailbox { mailbox-type = bounded, mailbox-capacity = 2, mailbox-push-timeout-time = 10s }");
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger processed = new AtomicInteger();
     ActorRef a = sys.actorOf(Props.create(Blocker.class, entered, release, processed, new CountDownLatch(1))
         .withDispatcher("blocking-dispatcher").withMailbox("small-mailbox"));
     a.tell("block", ActorRef.noSender());
-    awaitLatch(entered, "the actor to start blocking");
+    kit.awaitCond("the actor to start blocking", () -> entered.getCount() == 0);
     a.tell(1, ActorRef.noSender());
     a.tell(2, ActorRef.noSender());
     CountDownLatch sent = new CountDownLatch(1);
@@ -305,18 +302,17 @@ class MailboxTest {
       sent.countDown();
     }, "blocked-sender");
     sender.start();
-    awaitCond(() -> sender.getState() == Thread.State.TIMED_WAITING || sender.getState() == Thread.State.WAITING,
-        "the sender to block on the full mailbox");
+    kit.awaitCond("the sender to block on the full mailbox",
+        () -> sender.getState() == Thread.State.TIMED_WAITING || sender.getState() == Thread.State.WAITING);
     assertEquals(1, sent.getCount(), "the send into a full mailbox returned before there was room");
     release.countDown();
-    awaitLatch(sent, "the blocked send to complete");
-    awaitCond(() -> processed.get() == 3, "all three messages to be processed");
-    dead.expectNoMsg(Duration.ofMillis(100));
+    kit.awaitCond("the blocked send to complete", () -> sent.getCount() == 0);
+    kit.awaitCond("all three messages to be processed", () -> processed.get() == 3);
+    dead.expectNoMessage(Duration.ofMillis(100));
   }
 
   @Test
-  void anUnknownMailboxIdIsAConfigurationExceptionNamingTheId() {
-    ActorSystem sys = systems.create("nomailbox");
+  void anUnknownMailboxIdIsAConfigurationExceptionNamingTheId(ActorSystem sys) {
     ConfigurationException e = assertThrows(ConfigurationException.class,
         () -> sys.actorOf(Props.create(Relay.class, sys.deadLetters()).withMailbox("no-such-mailbox")));
     assertTrue(e.getMessage().contains("no-such-mailbox"), e.getMessage());
@@ -324,7 +320,7 @@ class MailboxTest {
 
   @Test
   void aMalformedMailboxCapacityIsAConfigurationExceptionNamingTheKey() {
-    ActorSystem sys = systems.create("badmailbox",
+    ActorSystem sys = troupe.createSystem(
         "bad-mailbox { mailbox-type = bounded, mailbox-capacity = lots, mailbox-push-timeout-time = 0s }");
     ConfigurationException e = assertThrows(ConfigurationException.class,
         () -> sys.actorOf(Props.create(Relay.class, sys.deadLetters()).withMailbox("bad-mailbox")));

@@ -1,20 +1,22 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.UnhandledMessage;
+import dev.troupe.actor.UntypedActor;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** UntypedActor.onReceive and AbstractActor's receiveBuilder: matching and unhandled messages. */
 class ReceiveTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   static final class Classic extends UntypedActor {
     private final ActorRef report;
@@ -75,10 +77,9 @@ class ReceiveTest {
   }
 
   @Test
-  void anUntypedActorReceivesEveryMessageInOnReceive() throws Exception {
-    ActorSystem sys = systems.create("untyped");
-    Probe p = new Probe(sys);
-    ActorRef a = sys.actorOf(Props.create(Classic.class, p.ref()));
+  void anUntypedActorReceivesEveryMessageInOnReceive(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    ActorRef a = sys.actorOf(Props.create(Classic.class, p.getRef()));
     a.tell("one", ActorRef.noSender());
     a.tell("two", ActorRef.noSender());
     p.expectMsg("string:one");
@@ -86,10 +87,9 @@ class ReceiveTest {
   }
 
   @Test
-  void receiveBuilderCasesAreTriedInOrderWithTheirPredicates() throws Exception {
-    ActorSystem sys = systems.create("fluent");
-    Probe p = new Probe(sys);
-    ActorRef a = sys.actorOf(Props.create(Fluent.class, p.ref()));
+  void receiveBuilderCasesAreTriedInOrderWithTheirPredicates(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    ActorRef a = sys.actorOf(Props.create(Fluent.class, p.getRef()));
     for (Object m : new Object[] {"exact", "xylophone", "plain", new Shape("box", 20), new Shape("dot", 1), 7, 42L}) {
       a.tell(m, ActorRef.noSender());
     }
@@ -103,10 +103,9 @@ class ReceiveTest {
   }
 
   @Test
-  void matchAnyCatchesEverythingNotMatchedBefore() throws Exception {
-    ActorSystem sys = systems.create("matchany");
-    Probe p = new Probe(sys);
-    ActorRef a = sys.actorOf(Props.create(CatchAll.class, p.ref()));
+  void matchAnyCatchesEverythingNotMatchedBefore(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    ActorRef a = sys.actorOf(Props.create(CatchAll.class, p.getRef()));
     a.tell(1, ActorRef.noSender());
     a.tell("s", ActorRef.noSender());
     p.expectMsg("int:1");
@@ -114,23 +113,22 @@ class ReceiveTest {
   }
 
   @Test
-  void anUnhandledMessageIsPublishedAsUnhandledMessage() throws Exception {
-    ActorSystem sys = systems.create("unhandled");
-    Probe p = new Probe(sys);
-    Probe events = new Probe(sys);
-    Probe sender = new Probe(sys);
-    sys.eventStream().subscribe(events.ref(), UnhandledMessage.class);
-    ActorRef classic = sys.actorOf(Props.create(Classic.class, p.ref()));
-    ActorRef fluent = sys.actorOf(Props.create(Fluent.class, p.ref()));
-    classic.tell(3.14, sender.ref());
-    assertEquals(new UnhandledMessage(3.14, sender.ref(), classic), events.expectMsg());
-    fluent.tell(new Object[0].getClass(), sender.ref());
+  void anUnhandledMessageIsPublishedAsUnhandledMessage(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    TestProbe events = new TestProbe(sys);
+    TestProbe sender = new TestProbe(sys);
+    sys.eventStream().subscribe(events.getRef(), UnhandledMessage.class);
+    ActorRef classic = sys.actorOf(Props.create(Classic.class, p.getRef()));
+    ActorRef fluent = sys.actorOf(Props.create(Fluent.class, p.getRef()));
+    classic.tell(3.14, sender.getRef());
+    events.expectMsg(new UnhandledMessage(3.14, sender.getRef(), classic));
+    fluent.tell(new Object[0].getClass(), sender.getRef());
     UnhandledMessage u = events.expectMsgClass(UnhandledMessage.class);
     assertEquals(fluent, u.recipient());
     assertEquals(Object[].class, u.message());
     // the actor goes on working after an unhandled message
     fluent.tell("plain", ActorRef.noSender());
     p.expectMsg("string:plain");
-    p.expectNoMsg(Duration.ofMillis(50));
+    p.expectNoMessage(Duration.ofMillis(50));
   }
 }

@@ -1,28 +1,30 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
-import static dev.troupe.actor.TestSupport.await;
-import static dev.troupe.actor.TestSupport.awaitCond;
+import static dev.troupe.actor.tests.RuntimeFixtures.inContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.typesafe.config.ConfigFactory;
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.DeadLetter;
+import dev.troupe.actor.PoisonPill;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.Terminated;
+import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** preStart/postStop, stop, PoisonPill, stop order, system termination. */
 class LifecycleTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   /** Reports its lifecycle and messages to a probe ref; creates the named children it is given. */
   static final class Lifecycle extends UntypedActor {
@@ -59,14 +61,13 @@ class LifecycleTest {
     }
   }
 
-  private static Props lifecycle(String name, Probe p, List<String> log, String... children) {
-    return Props.create(Lifecycle.class, name, p.ref(), log, children);
+  private static Props lifecycle(String name, TestKit p, List<String> log, String... children) {
+    return Props.create(Lifecycle.class, name, p.getRef(), log, children);
   }
 
   @Test
-  void preStartRunsBeforeTheFirstMessageAndPostStopAfterStop() throws Exception {
-    ActorSystem sys = systems.create("hooks");
-    Probe p = new Probe(sys);
+  void preStartRunsBeforeTheFirstMessageAndPostStopAfterStop(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
     List<String> log = new CopyOnWriteArrayList<>();
     ActorRef a = sys.actorOf(lifecycle("a", p, log), "a");
     a.tell("hello", ActorRef.noSender());
@@ -77,11 +78,10 @@ class LifecycleTest {
   }
 
   @Test
-  void messagesBeforeAPoisonPillAreProcessedAndMessagesAfterItGoToDeadLetters() throws Exception {
-    ActorSystem sys = systems.create("poison");
-    Probe p = new Probe(sys);
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+  void messagesBeforeAPoisonPillAreProcessedAndMessagesAfterItGoToDeadLetters(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     List<String> log = new CopyOnWriteArrayList<>();
     ActorRef a = sys.actorOf(lifecycle("a", p, log), "a");
     for (int i = 1; i <= 3; i++) {
@@ -101,18 +101,17 @@ class LifecycleTest {
     // and later sends too
     a.tell("m6", ActorRef.noSender());
     assertEquals("m6", dead.expectMsgClass(DeadLetter.class).message());
-    p.expectNoMsg(Duration.ofMillis(50));
+    p.expectNoMessage(Duration.ofMillis(50));
   }
 
   @Test
-  void stoppingAParentStopsItsChildrenFirst() throws Exception {
-    ActorSystem sys = systems.create("stoporder");
-    Probe p = new Probe(sys);
+  void stoppingAParentStopsItsChildrenFirst(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
     List<String> log = new CopyOnWriteArrayList<>();
     ActorRef parent = sys.actorOf(lifecycle("parent", p, log, "c1", "c2", "c3"), "parent");
-    awaitCond(() -> log.size() == 4, "parent and children to start: " + log);
+    p.awaitCond("parent and children to start: " + log, () -> log.size() == 4);
     sys.stop(parent);
-    awaitCond(() -> log.contains("parent:postStop"), "the parent to stop: " + log);
+    p.awaitCond("the parent to stop: " + log, () -> log.contains("parent:postStop"));
     int parentStop = log.indexOf("parent:postStop");
     for (String c : List.of("c1", "c2", "c3")) {
       int i = log.indexOf(c + ":postStop");
@@ -121,12 +120,11 @@ class LifecycleTest {
   }
 
   @Test
-  void contextStopOfSelfStopsTheActor() throws Throwable {
-    ActorSystem sys = systems.create("selfstop");
-    ActorRef a = sys.actorOf(Props.create(TestSupport.ContextActor.class));
-    Probe p = new Probe(sys);
-    TestSupport.watch(sys, a, p);
-    TestSupport.inContext(a, ctx -> {
+  void contextStopOfSelfStopsTheActor(ActorSystem sys, TestKit kit) {
+    ActorRef a = sys.actorOf(Props.create(RuntimeFixtures.ContextActor.class));
+    TestProbe p = new TestProbe(sys);
+    p.watch(a);
+    inContext(kit, a, ctx -> {
       ctx.stop(ctx.getSelf());
       return "ok";
     });
@@ -134,48 +132,47 @@ class LifecycleTest {
   }
 
   @Test
-  void terminateStopsEveryActorCompletesWhenTerminatedAndEndsAllThreads() throws Throwable {
-    String name = TestSupport.uniqueName("terminate");
-    ActorSystem sys = systems.track(ActorSystem.create(name, ConfigFactory.parseString(
-        "other-dispatcher { executor = fork-join-executor }\npool-dispatcher { executor = thread-pool-executor }")));
+  void terminateStopsEveryActorCompletesWhenTerminatedAndEndsAllThreads(TestKit kit) {
+    ActorSystem sys = troupe.createSystem(
+        "other-dispatcher { executor = fork-join-executor }\npool-dispatcher { executor = thread-pool-executor }");
+    String threads = sys.name() + "-";
     List<String> log = new CopyOnWriteArrayList<>();
-    Probe p = new Probe(sys);
+    TestProbe p = new TestProbe(sys);
     sys.actorOf(lifecycle("a", p, log, "a1", "a2"), "a");
     sys.actorOf(lifecycle("b", p, log).withDispatcher("other-dispatcher"), "b");
     sys.actorOf(lifecycle("c", p, log).withDispatcher("pool-dispatcher"), "c");
     sys.scheduler().scheduleOnce(Duration.ofHours(1), () -> { }, sys.dispatcher());
-    awaitCond(() -> log.size() == 5, "all actors to start: " + log);
-    assertTrue(TestSupport.threadsNamed(name).size() > 0);
-    Terminated t = await(sys.terminate(), TestSupport.TIMEOUT);
+    kit.awaitCond("all actors to start: " + log, () -> log.size() == 5);
+    assertTrue(TestKit.liveThreads(threads).size() > 0);
+    Terminated t = kit.awaitResult(sys.terminate());
     assertTrue(t.existenceConfirmed());
     for (String a : List.of("a", "a1", "a2", "b", "c")) {
       assertTrue(log.contains(a + ":postStop"), a + " was not stopped: " + log);
     }
     assertTrue(log.indexOf("a1:postStop") < log.indexOf("a:postStop"), log.toString());
-    awaitCond(() -> TestSupport.threadsNamed(name).isEmpty(), Duration.ofSeconds(10),
-        "threads of the terminated system are still alive: " + TestSupport.threadsNamed(name));
+    kit.awaitCond(Duration.ofSeconds(10), Duration.ofMillis(5),
+        "threads of the terminated system are still alive: " + TestKit.liveThreads(threads),
+        () -> TestKit.liveThreads(threads).isEmpty());
     // terminate is idempotent, and a terminated system creates no actors
-    await(sys.terminate(), TestSupport.TIMEOUT);
+    kit.awaitResult(sys.terminate());
     assertThrows(IllegalStateException.class, () -> sys.actorOf(lifecycle("late", p, log)));
   }
 
   @Test
-  void terminationHooksRunInReverseRegistrationOrderBeforeWhenTerminatedCompletes() throws Throwable {
-    ActorSystem sys = systems.create("hooks");
+  void terminationHooksRunInReverseRegistrationOrderBeforeWhenTerminatedCompletes(ActorSystem sys, TestKit kit) {
     List<String> ran = new CopyOnWriteArrayList<>();
     sys.registerOnTermination(() -> ran.add("first"));
     sys.registerOnTermination(() -> ran.add("second"));
-    await(sys.terminate(), TestSupport.TIMEOUT);
+    kit.awaitResult(sys.terminate());
     assertEquals(List.of("second", "first"), ran);
   }
 
   @Test
-  void gracefulStopCompletesAfterPostStopRan() throws Throwable {
-    ActorSystem sys = systems.create("graceful");
-    Probe p = new Probe(sys);
+  void gracefulStopCompletesAfterPostStopRan(ActorSystem sys, TestKit kit) {
+    TestProbe p = new TestProbe(sys);
     List<String> log = new CopyOnWriteArrayList<>();
     ActorRef a = sys.actorOf(lifecycle("a", p, log), "a");
-    assertTrue(await(Patterns.gracefulStop(a, Duration.ofSeconds(5))));
+    assertTrue(kit.awaitResult(Patterns.gracefulStop(a, Duration.ofSeconds(5))));
     assertTrue(log.contains("a:postStop"), log.toString());
   }
 }

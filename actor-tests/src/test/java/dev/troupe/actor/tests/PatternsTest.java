@@ -1,32 +1,33 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
-import static dev.troupe.actor.TestSupport.await;
-import static dev.troupe.actor.TestSupport.awaitFailure;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.TestSupport.Probe;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.DeadLetter;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.Status;
+import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.AskTimeoutException;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** ask, pipe and gracefulStop. */
 class PatternsTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   /** Answers "fail" with a Status.Failure, "ignore" with nothing, anything else with itself. */
   static final class Replier extends UntypedActor {
@@ -57,26 +58,23 @@ class PatternsTest {
   }
 
   @Test
-  void askCompletesWithTheReply() throws Throwable {
-    ActorSystem sys = systems.create("ask");
+  void askCompletesWithTheReply(ActorSystem sys, TestKit kit) {
     ActorRef r = replier(sys, new CopyOnWriteArrayList<>());
-    assertEquals("hi", await(Patterns.ask(r, "hi", Duration.ofSeconds(5))));
+    assertEquals("hi", kit.awaitResult(Patterns.ask(r, "hi", Duration.ofSeconds(5))));
   }
 
   @Test
-  void aStatusFailureReplyFailsTheAskWithItsCause() throws Exception {
-    ActorSystem sys = systems.create("askfail");
+  void aStatusFailureReplyFailsTheAskWithItsCause(ActorSystem sys, TestKit kit) {
     ActorRef r = replier(sys, new CopyOnWriteArrayList<>());
-    Throwable t = awaitFailure(Patterns.ask(r, "fail", Duration.ofSeconds(5)), TestSupport.TIMEOUT);
+    Throwable t = kit.awaitFailure(Patterns.ask(r, "fail", Duration.ofSeconds(5)));
     assertSame(Replier.FAILURE, t);
   }
 
   @Test
-  void anUnansweredAskFailsWithAskTimeoutExceptionSoonAfterItsTimeout() throws Exception {
-    ActorSystem sys = systems.create("asktimeout");
+  void anUnansweredAskFailsWithAskTimeoutExceptionSoonAfterItsTimeout(ActorSystem sys, TestKit kit) {
     ActorRef r = replier(sys, new CopyOnWriteArrayList<>());
     long start = System.nanoTime();
-    Throwable t = awaitFailure(Patterns.ask(r, "ignore", Duration.ofMillis(100)), Duration.ofSeconds(2));
+    Throwable t = kit.awaitFailure(Duration.ofSeconds(2), Patterns.ask(r, "ignore", Duration.ofMillis(100)));
     long tookMillis = (System.nanoTime() - start) / 1_000_000;
     assertInstanceOf(AskTimeoutException.class, t);
     assertTrue(t.getMessage().contains(r.path().toString()), "the message names the target: " + t.getMessage());
@@ -84,64 +82,58 @@ class PatternsTest {
   }
 
   @Test
-  void aLateReplyToATimedOutAskGoesToDeadLetters() throws Exception {
-    ActorSystem sys = systems.create("asklate");
-    Probe dead = new Probe(sys);
-    sys.eventStream().subscribe(dead.ref(), DeadLetter.class);
+  void aLateReplyToATimedOutAskGoesToDeadLetters(ActorSystem sys, TestKit kit) {
+    TestProbe dead = new TestProbe(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     ActorRef[] replyTo = new ActorRef[1];
-    ActorRef holder = sys.actorOf(Props.create(TestSupport.ContextActor.class));
+    ActorRef holder = sys.actorOf(Props.create(RuntimeFixtures.ContextActor.class));
     CompletionStage<Object> ask = Patterns.askWithReplyTo(holder, tmp -> {
       replyTo[0] = tmp;
       return "no InContext: unhandled";
     }, Duration.ofMillis(50));
-    awaitFailure(ask, Duration.ofSeconds(2));
+    kit.awaitFailure(Duration.ofSeconds(2), ask);
     replyTo[0].tell("too late", ActorRef.noSender());
     assertEquals("too late", dead.expectMsgClass(DeadLetter.class).message());
   }
 
   @Test
-  void askRejectsANonPositiveTimeoutAndANullMessageAtTheCall() {
-    ActorSystem sys = systems.create("askargs");
+  void askRejectsANonPositiveTimeoutAndANullMessageAtTheCall(ActorSystem sys) {
     ActorRef r = replier(sys, new CopyOnWriteArrayList<>());
     assertThrows(IllegalArgumentException.class, () -> Patterns.ask(r, "x", Duration.ZERO));
     assertThrows(NullPointerException.class, () -> Patterns.ask(r, null, Duration.ofSeconds(1)));
   }
 
   @Test
-  void pipeDeliversTheValueOfACompletedStage() throws Exception {
-    ActorSystem sys = systems.create("pipe");
-    Probe p = new Probe(sys);
+  void pipeDeliversTheValueOfACompletedStage(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
     CompletableFuture<String> f = new CompletableFuture<>();
-    Patterns.pipe(f, sys.dispatcher()).to(p.ref());
+    Patterns.pipe(f, sys.dispatcher()).to(p.getRef());
     f.complete("value");
     p.expectMsg("value");
   }
 
   @Test
-  void pipeDeliversAFailureAsStatusFailureWithTheCause() throws Exception {
-    ActorSystem sys = systems.create("pipefail");
-    Probe p = new Probe(sys);
+  void pipeDeliversAFailureAsStatusFailureWithTheCause(ActorSystem sys) {
+    TestProbe p = new TestProbe(sys);
     RuntimeException cause = new RuntimeException("broken");
     Patterns.pipe(CompletableFuture.supplyAsync(() -> {
       throw cause;
-    }), sys.dispatcher()).to(p.ref());
+    }), sys.dispatcher()).to(p.getRef());
     assertSame(cause, p.expectMsgClass(Status.Failure.class).cause());
   }
 
   @Test
-  void gracefulStopCompletesTrueAfterTheActorsPostStopRan() throws Throwable {
-    ActorSystem sys = systems.create("gstop");
+  void gracefulStopCompletesTrueAfterTheActorsPostStopRan(ActorSystem sys, TestKit kit) {
     List<String> stopped = new CopyOnWriteArrayList<>();
     ActorRef r = replier(sys, stopped);
-    assertTrue(await(Patterns.gracefulStop(r, Duration.ofSeconds(5))));
+    assertTrue(kit.awaitResult(Patterns.gracefulStop(r, Duration.ofSeconds(5))));
     assertEquals(List.of("replier"), stopped);
   }
 
   @Test
-  void gracefulStopOfAnAlreadyStoppedActorCompletesTrue() throws Throwable {
-    ActorSystem sys = systems.create("gstop2");
+  void gracefulStopOfAnAlreadyStoppedActorCompletesTrue(ActorSystem sys, TestKit kit) {
     ActorRef r = replier(sys, new CopyOnWriteArrayList<>());
-    assertTrue(await(Patterns.gracefulStop(r, Duration.ofSeconds(5))));
-    assertTrue(await(Patterns.gracefulStop(r, Duration.ofSeconds(5))));
+    assertTrue(kit.awaitResult(Patterns.gracefulStop(r, Duration.ofSeconds(5))));
+    assertTrue(kit.awaitResult(Patterns.gracefulStop(r, Duration.ofSeconds(5))));
   }
 }

@@ -1,12 +1,20 @@
-package dev.troupe.actor;
+package dev.troupe.actor.tests;
 
-import static dev.troupe.actor.TestSupport.awaitCond;
-import static dev.troupe.actor.TestSupport.awaitLatch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.DeadLetter;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.Terminated;
+import dev.troupe.actor.UntypedActor;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -15,20 +23,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The dispatcher kinds of {@code type}: PinnedDispatcher, BalancingDispatcher and
  * CallingThreadDispatcher (the shared-pool {@code Dispatcher} is covered by DispatcherTest).
  */
 class DispatcherKindsTest {
-  private final TestSupport.Systems systems = new TestSupport.Systems();
-
-  @AfterEach
-  void tearDown() {
-    systems.close();
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
   /** Replies with the name of the thread it runs on. */
   static final class WhereAmI extends UntypedActor {
@@ -41,19 +44,19 @@ class DispatcherKindsTest {
   // ------------------------------------------------------------------ PinnedDispatcher
 
   @Test
-  void aPinnedDispatcherGivesEachActorItsOwnNamedThreadThatEndsWhenTheActorStops() throws Throwable {
-    ActorSystem sys = systems.create("pinned", "pinned-dispatcher { type = PinnedDispatcher }");
+  void aPinnedDispatcherGivesEachActorItsOwnNamedThreadThatEndsWhenTheActorStops() {
+    ActorSystem sys = troupe.createSystem("pinned-dispatcher { type = PinnedDispatcher }");
     String prefix = sys.name() + "-pinned-dispatcher-";
-    TestSupport.Probe probe = new TestSupport.Probe(sys);
+    TestProbe probe = new TestProbe(sys);
     ActorRef a = sys.actorOf(Props.create(WhereAmI.class).withDispatcher("pinned-dispatcher"));
     ActorRef b = sys.actorOf(Props.create(WhereAmI.class).withDispatcher("pinned-dispatcher"));
     Set<String> seenA = new HashSet<>();
     for (int i = 0; i < 20; i++) {
-      a.tell(i, probe.ref());
-      seenA.add((String) probe.expectMsg());
+      a.tell(i, probe.getRef());
+      seenA.add(probe.expectMsgClass(String.class));
     }
-    b.tell("where", probe.ref());
-    String threadB = (String) probe.expectMsg();
+    b.tell("where", probe.getRef());
+    String threadB = probe.expectMsgClass(String.class);
     assertEquals(1, seenA.size(), "a moved between threads: " + seenA);
     String threadA = seenA.iterator().next();
     assertTrue(threadA.startsWith(prefix), threadA);
@@ -62,16 +65,16 @@ class DispatcherKindsTest {
 
     probe.watch(a);
     sys.stop(a);
-    assertTrue(probe.expectMsg() instanceof Terminated);
-    awaitCond(() -> !TestSupport.threadsNamed(prefix).contains(threadA),
-        "the stopped actor's thread to exit, live: " + TestSupport.threadsNamed(prefix));
-    assertTrue(TestSupport.threadsNamed(prefix).contains(threadB), "b's thread ended with a");
-    b.tell("still there?", probe.ref());
-    assertEquals(threadB, probe.expectMsg());
+    probe.expectMsgClass(Terminated.class);
+    probe.awaitCond("the stopped actor's thread to exit, live: " + TestKit.liveThreads(prefix),
+        () -> !TestKit.liveThreads(prefix).contains(threadA));
+    assertTrue(TestKit.liveThreads(prefix).contains(threadB), "b's thread ended with a");
+    b.tell("still there?", probe.getRef());
+    probe.expectMsg(threadB);
 
-    TestSupport.terminate(sys);
-    awaitCond(() -> TestSupport.threadsNamed(sys.name()).isEmpty(),
-        "all threads to end after termination, live: " + TestSupport.threadsNamed(sys.name()));
+    TestKit.shutdownActorSystem(sys);
+    probe.awaitCond("all threads to end after termination, live: " + TestKit.liveThreads(sys.name() + "-"),
+        () -> TestKit.liveThreads(sys.name() + "-").isEmpty());
   }
 
   // ------------------------------------------------------------------ BalancingDispatcher
@@ -101,8 +104,8 @@ class DispatcherKindsTest {
   }
 
   @Test
-  void aBalancingDispatcherLetsIdleMembersProcessMessagesSentToABusyOne() throws Exception {
-    ActorSystem sys = systems.create("balancing",
+  void aBalancingDispatcherLetsIdleMembersProcessMessagesSentToABusyOne(TestKit kit) {
+    ActorSystem sys = troupe.createSystem(
         "team-dispatcher { type = BalancingDispatcher, throughput = 1\n"
             + " affinity-pool-executor { parallelism-min = 3, parallelism-max = 3 } }");
     CountDownLatch blocked = new CountDownLatch(1);
@@ -114,12 +117,12 @@ class DispatcherKindsTest {
       team.put(name, sys.actorOf(props, name));
     }
     team.get("m1").tell("block", ActorRef.noSender());
-    awaitLatch(blocked, "a member to block");
+    kit.awaitCond("a member to block", () -> blocked.getCount() == 0);
     String busy = log.get(0).substring("blocked ".length());
     for (int i = 0; i < 100; i++) {
       team.get(busy).tell(i, ActorRef.noSender()); // all to the blocked member
     }
-    awaitCond(() -> log.size() == 101, "the team to process the blocked member's messages: " + log.size());
+    kit.awaitCond("the team to process the blocked member's messages: " + log.size(), () -> log.size() == 101);
     synchronized (log) {
       for (String entry : log.subList(1, log.size())) {
         assertTrue(!entry.startsWith(busy + ":"), "the blocked member processed " + entry);
@@ -129,8 +132,8 @@ class DispatcherKindsTest {
   }
 
   @Test
-  void aStoppedBalancingMemberLeavesTheTeamAndItsLateMessagesAreDeadLetters() throws Exception {
-    ActorSystem sys = systems.create("balancingstop",
+  void aStoppedBalancingMemberLeavesTheTeamAndItsLateMessagesAreDeadLetters() {
+    ActorSystem sys = troupe.createSystem(
         "team-dispatcher { type = BalancingDispatcher\n"
             + " affinity-pool-executor { parallelism-min = 2, parallelism-max = 2 } }");
     List<String> log = Collections.synchronizedList(new ArrayList<>());
@@ -138,18 +141,18 @@ class DispatcherKindsTest {
         .withDispatcher("team-dispatcher");
     ActorRef a = sys.actorOf(props, "a");
     ActorRef b = sys.actorOf(props, "b");
-    TestSupport.Probe probe = new TestSupport.Probe(sys);
-    sys.eventStream().subscribe(probe.ref(), DeadLetter.class);
+    TestProbe probe = new TestProbe(sys);
+    sys.eventStream().subscribe(probe.getRef(), DeadLetter.class);
     probe.watch(a);
     sys.stop(a);
-    assertTrue(probe.expectMsg() instanceof Terminated);
+    probe.expectMsgClass(Terminated.class);
     a.tell("late", ActorRef.noSender());
-    DeadLetter d = (DeadLetter) probe.expectMsg();
+    DeadLetter d = probe.expectMsgClass(DeadLetter.class);
     assertEquals("late", d.message());
     for (int i = 0; i < 50; i++) {
       b.tell(i, ActorRef.noSender());
     }
-    awaitCond(() -> log.size() == 50, "the remaining member to process everything: " + log.size());
+    probe.awaitCond("the remaining member to process everything: " + log.size(), () -> log.size() == 50);
   }
 
   // ------------------------------------------------------------------ CallingThreadDispatcher
@@ -179,7 +182,7 @@ class DispatcherKindsTest {
 
   @Test
   void aCallingThreadDispatcherRunsOnTheSenderAndQueuesReentrantSendsAfterTheCurrentMessage() {
-    ActorSystem sys = systems.create("calling", "test-dispatcher { type = CallingThreadDispatcher }");
+    ActorSystem sys = troupe.createSystem("test-dispatcher { type = CallingThreadDispatcher }");
     List<String> log = new ArrayList<>(); // only the test thread touches it
     ActorRef[] toB = new ActorRef[1];
     ActorRef[] toA = new ActorRef[1];
@@ -197,23 +200,23 @@ class DispatcherKindsTest {
 
   @Test
   void aCallingThreadDispatcherStartsNoThreads() {
-    ActorSystem sys = systems.create("callingthreads", "test-dispatcher { type = CallingThreadDispatcher }");
+    ActorSystem sys = troupe.createSystem("test-dispatcher { type = CallingThreadDispatcher }");
     Set<String> before = ConcurrentHashMap.newKeySet();
-    before.addAll(TestSupport.threadsNamed(sys.name() + "-test-dispatcher"));
+    before.addAll(TestKit.liveThreads(sys.name() + "-test-dispatcher"));
     List<String> log = new ArrayList<>();
     ActorRef a = sys.actorOf(Props.create(Relay.class, log, new ActorRef[] {sys.deadLetters()})
         .withDispatcher("test-dispatcher"), "solo");
     a.tell("hello", ActorRef.noSender());
     assertEquals(List.of("solo got hello on " + Thread.currentThread().getName()), log);
-    assertTrue(before.isEmpty() && TestSupport.threadsNamed(sys.name() + "-test-dispatcher").isEmpty(),
-        "threads: " + TestSupport.threadsNamed(sys.name() + "-test-dispatcher"));
+    assertTrue(before.isEmpty() && TestKit.liveThreads(sys.name() + "-test-dispatcher").isEmpty(),
+        "threads: " + TestKit.liveThreads(sys.name() + "-test-dispatcher"));
   }
 
   // ------------------------------------------------------------------ config errors
 
   @Test
   void anUnknownDispatcherTypeIsAConfigurationExceptionNamingTheKey() {
-    ActorSystem sys = systems.create("badtype", "odd-dispatcher { type = WarpDispatcher }");
+    ActorSystem sys = troupe.createSystem("odd-dispatcher { type = WarpDispatcher }");
     ConfigurationException e = assertThrows(ConfigurationException.class,
         () -> sys.actorOf(Props.create(WhereAmI.class).withDispatcher("odd-dispatcher")));
     assertTrue(e.getMessage().contains("odd-dispatcher.type"), e.getMessage());
@@ -222,7 +225,7 @@ class DispatcherKindsTest {
 
   @Test
   void aBadKeyInAPinnedDispatcherSectionIsAConfigurationExceptionNamingTheKey() {
-    ActorSystem sys = systems.create("badpinned",
+    ActorSystem sys = troupe.createSystem(
         "pinned-dispatcher { type = PinnedDispatcher, throughput = lots }");
     ConfigurationException e = assertThrows(ConfigurationException.class,
         () -> sys.actorOf(Props.create(WhereAmI.class).withDispatcher("pinned-dispatcher")));
