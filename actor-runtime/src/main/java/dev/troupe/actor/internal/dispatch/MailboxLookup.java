@@ -3,7 +3,7 @@ package dev.troupe.actor.internal.dispatch;
 import dev.troupe.actor.ActorRef;
 
 /**
- * Finds the mailbox behind an actor ref, for code that reads load hints but must not know refs.
+ * Owns the way from an actor ref to its mailbox, for code that reads load hints but not refs.
  *
  * <p>The runtime, which knows its ref classes, implements it and hands it to routing, so that
  * routing depends on this package only, never on the runtime package that depends on routing.

@@ -15,8 +15,10 @@ import org.openjdk.jol.info.ClassLayout;
 import org.openjdk.jol.vm.VM;
 
 /**
- * A plain mailbox pays for its dispatcher kind with one reference and no object of its own; the
- * kinds that keep state per mailbox (a team membership, a thread) get theirs when it is created.
+ * Checks what a dispatcher kind costs a mailbox: a shared kind for plain ones, its own otherwise.
+ *
+ * <p>A plain mailbox pays for its kind with one reference and no object of its own; the kinds that
+ * keep state per mailbox (a team membership, a thread) get theirs when the mailbox is created.
  */
 class MailboxKindTest {
   private final ExecutorService executor = Executors.newSingleThreadExecutor();
