@@ -19,8 +19,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The ref {@code actorOf} returns for props with a router. It routes ordinary messages itself, in
- * the sender's thread, straight to the routees (no hop through the router actor), and passes
+ * Owns a router's ref: routes ordinary messages itself, passes the rest to the router actor.
+ *
+ * <p>This is the ref {@code actorOf} returns for props with a router. It routes ordinary messages
+ * itself, in the sender's thread, straight to the routees (no hop through the router actor), and passes
  * management messages, {@code PoisonPill}, {@code Kill} and system messages to the router actor: a
  * normal cell (same path and uid as this ref) whose children are the pool's routees.
  *
@@ -42,7 +44,15 @@ public final class RoutedActorRef extends InternalActorRef {
   RoutedActorRef(ActorSystemImpl system, ActorPath path, InternalActorRef parent, Props props) {
     super(system);
     this.path = path;
-    this.state = RouterState.create(system, system.dispatchers, system.settings().config(), path, props, this);
+    this.state =
+        RouterState.create(
+            system,
+            system.dispatchers,
+            system.settings().config(),
+            path,
+            props,
+            this,
+            RoutedActorRef::mailboxOf);
     RouterConfig config = state.config();
     Dispatcher dispatcher;
     try {
@@ -129,7 +139,8 @@ public final class RoutedActorRef extends InternalActorRef {
   }
 
   /**
-   * The mailbox behind a routee ref, for load hints; O(1).
+   * The mailbox behind a routee ref, for load hints; O(1). Routing gets it as its {@link
+   * dev.troupe.actor.internal.dispatch.MailboxLookup}.
    *
    * @param ref a ref
    * @return its mailbox, or {@code null} if it is not a local actor's ref

@@ -5,10 +5,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * {@code type = BalancingDispatcher}: all actors on one such dispatcher form a team that shares
- * ONE user-message queue, so a message sent to any member is processed by whichever member gets to
- * it first. Each member keeps its own {@link Mailbox} for the scheduling status and its system
- * messages (create, stop, supervision), which are never shared.
+ * Owns a team of actors that share one message queue: its queue, its members, who takes the work.
+ *
+ * <p>This is {@code type = BalancingDispatcher}: all actors on one such dispatcher form a team
+ * that shares ONE user-message queue, so a message sent to any member is processed by whichever
+ * member gets to it first. Each member keeps its own {@link Mailbox} for the scheduling status and
+ * its system messages (create, stop, supervision), which are never shared; what makes the mailbox
+ * a member is its kind, a {@link Membership}.
  *
  * <p>Because any member may process any member's message, <b>all actors on a balancing dispatcher
  * must be of the same kind</b> (same class, interchangeable state), as the routees of a
@@ -73,24 +76,55 @@ public final class BalancingDispatcher extends Dispatcher {
   /** Every mailbox of this dispatcher polls the team's queue; {@code type} is ignored. */
   @Override
   public Mailbox newMailbox(MailboxType type) {
-    Mailbox m = new Mailbox(shared, this);
-    m.kindState = new Membership(this);
-    return m;
+    return new Mailbox(shared, this, new Membership(this));
   }
 
-  /** A mailbox's place in the team. */
-  static final class Membership {
-    final BalancingDispatcher team;
+  /**
+   * A mailbox's place in the team, and its kind: sends go to the team's queue, a busy receiver
+   * hands the work to an idle member, and a closed member leaves the queue to the others.
+   */
+  static final class Membership extends MailboxKind {
+    private final BalancingDispatcher team;
     int state; // guarded by the team's lock (racy reads are hints): 0 new, 1 member, 2 left
 
     Membership(BalancingDispatcher team) {
       this.team = team;
     }
+
+    @Override
+    void enqueue(Mailbox m, Envelope e) {
+      if (m.isClosed()) {
+        m.owner().deadLetter(e.message, e.sender); // a stopped member takes no more team work
+      } else {
+        team.shared.offer(e); // the team's queue is unbounded
+        if (!m.trySchedule(true, false, false)) {
+          team.teamWork(m); // the receiver is busy: an idle member takes it instead
+        }
+      }
+    }
+
+    @Override
+    void systemEnqueued(Mailbox m) {
+      if (state == 0) { // a plain racy read: a hint; register re-checks under the team's lock
+        // First system message (Create): join the team only now, so that no member is scheduled
+        // for team work before its actor exists (Create is processed before any user message).
+        team.register(m, this);
+      }
+    }
+
+    @Override
+    boolean ownsQueue() {
+      return false;
+    }
+
+    @Override
+    void closed(Mailbox m) {
+      team.leave(m, this);
+    }
   }
 
   /** Joins the team (idempotent; a member that left never rejoins). */
-  void register(Mailbox m) {
-    Membership ms = (Membership) m.kindState;
+  private void register(Mailbox m, Membership ms) {
     synchronized (lock) {
       if (ms.state != 0 || m.isClosed()) {
         return;
@@ -103,10 +137,9 @@ public final class BalancingDispatcher extends Dispatcher {
     }
   }
 
-  @Override
-  void closed(Mailbox m) {
+  /** Leaves the team: its actor terminated. The last one out dead-letters what is left. */
+  private void leave(Mailbox m, Membership ms) {
     boolean last;
-    Membership ms = (Membership) m.kindState;
     synchronized (lock) {
       if (ms.state != 1) {
         ms.state = 2;
@@ -139,7 +172,7 @@ public final class BalancingDispatcher extends Dispatcher {
    * member, if any. A member that is running needs no help, its post-run re-check reschedules it
    * while the shared queue has messages.
    */
-  void teamWork(Mailbox receiver) {
+  private void teamWork(Mailbox receiver) {
     Mailbox[] team = members;
     int n = team.length;
     if (n == 0) {

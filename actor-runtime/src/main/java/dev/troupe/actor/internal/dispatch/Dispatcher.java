@@ -51,12 +51,14 @@ abstract class DispatcherPad1 extends DispatcherHotFields {
 }
 
 /**
- * Runs mailboxes on an executor with a throughput batch: a mailbox processes at most {@code
- * throughput} user messages (and stops early at the throughput deadline, if one is set) before it
- * gives its thread back.
+ * Owns the threads that run a set of mailboxes, and the batch settings of each run.
+ *
+ * <p>A mailbox processes at most {@code throughput} user messages per run (and stops early at the
+ * throughput deadline, if one is set) before it gives its thread back.
  *
  * <p>This class is the {@code type = Dispatcher} kind (a shared pool of threads, the executor of
- * the section). The other kinds override how a mailbox is created, run and released:
+ * the section). The other kinds override how a mailbox is created and run, and give the mailboxes
+ * they create a {@link MailboxKind} of their own where sending or closing differs:
  * {@link PinnedDispatcher} (a thread per actor), {@link BalancingDispatcher} (one shared message
  * queue for a team of actors) and {@link CallingThreadDispatcher} (the sending thread, for tests).
  * Create them with {@link #create}.
@@ -122,13 +124,14 @@ public sealed class Dispatcher extends DispatcherPad1
   }
 
   /**
-   * Creates a mailbox run by this dispatcher.
+   * Creates a mailbox run by this dispatcher; this is where the kind chooses the mailbox's {@link
+   * MailboxKind}, once.
    *
    * @param type the mailbox type
    * @return a new mailbox
    */
   public Mailbox newMailbox(MailboxType type) {
-    return new Mailbox(type.newQueue(), this);
+    return new Mailbox(type.newQueue(), this, MailboxKind.OwnQueue.SHARED);
   }
 
   /** Runs a mailbox that its caller has just marked SCHEDULED (exactly one caller at a time). */
@@ -145,9 +148,6 @@ public sealed class Dispatcher extends DispatcherPad1
       mailbox.rejected();
     }
   }
-
-  /** The mailbox's actor terminated (called once, on the thread running the mailbox). */
-  void closed(Mailbox mailbox) {}
 
   /** Stops accepting mailboxes; running ones finish their current batch. */
   public void shutdown() {

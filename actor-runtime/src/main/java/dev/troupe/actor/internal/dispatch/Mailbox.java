@@ -12,17 +12,21 @@ import java.util.Collection;
 import java.util.concurrent.ForkJoinTask;
 
 /**
- * An actor's mailbox: a user-message queue, a system-message stack, and the scheduling state
- * machine of {@link MailboxStatus}. It is also the task handed to the dispatcher's executor: one
- * run processes all system messages, then up to {@code throughput} user messages (or until the
- * throughput deadline), then gives the thread back and reschedules itself if work is left.
+ * Owns one actor's delivery: its user queue, its system-message stack and its scheduling state.
+ *
+ * <p>The scheduling state is the state machine of {@link MailboxStatus}. The mailbox is also the
+ * task handed to the dispatcher's executor: one run processes all system messages, then up to
+ * {@code throughput} user messages (or until the throughput deadline), then gives the thread back
+ * and reschedules itself if work is left. What the dispatcher kind changes (a queue shared with a
+ * team, a thread of its own) is its {@link MailboxKind}, chosen when the mailbox is created.
  *
  * <p>It extends {@link ForkJoinTask} so that a fork-join executor runs it without wrapping (a
  * submission from a worker is a push onto that worker's own deque), and implements {@link Affine}
  * so that the affinity pool keeps it on one thread.
  *
  * <p>Thread ownership: {@code status} and {@code systemStack} are shared (CAS); the user queue is
- * many-producer single-consumer; {@code prepended} and everything of the owner are touched only by
+ * many-producer single-consumer (a team's shared queue has many consumers, see {@link
+ * SharedMessageQueue}); {@code prepended} and everything of the owner are touched only by
  * the thread that currently runs the mailbox, and the SCHEDULED bit hand-off (CAS then executor
  * hand-off) orders consecutive runs on different threads: happens-before between consecutive
  * messages of an actor.
@@ -44,6 +48,11 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
 
   private final transient MessageQueue queue;
   private final transient Dispatcher dispatcher;
+  /**
+   * What the dispatcher kind changes in this mailbox (see {@link MailboxKind}). Final: every
+   * thread that reaches the mailbox sees it (final-field semantics), so a send reads it plainly.
+   */
+  private final transient MailboxKind kind;
   private transient MailboxOwner owner; // set once before the first enqueue (publication by the ref)
 
   @SuppressWarnings("unused") // accessed through STATUS
@@ -56,16 +65,14 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
   private int affinity = NO_AFFINITY; // plain: a stale value only changes placement
 
   /**
-   * What the dispatcher kind keeps per mailbox, or null for a plain Dispatcher: the team
-   * membership of a BalancingDispatcher (whose shared queue {@code queue} then is), or the
-   * PinnedDispatcher's thread. One field for every kind keeps the common mailbox small. Written
-   * once before the mailbox is reachable (published with the actor ref, like {@code owner}).
+   * @param queue the user queue: the mailbox's own, or its team's
+   * @param dispatcher the dispatcher that runs the mailbox
+   * @param kind what the dispatcher kind changes in the mailbox
    */
-  transient Object kindState;
-
-  Mailbox(MessageQueue queue, Dispatcher dispatcher) {
+  Mailbox(MessageQueue queue, Dispatcher dispatcher, MailboxKind kind) {
     this.queue = queue;
     this.dispatcher = dispatcher;
+    this.kind = kind;
   }
 
   /**
@@ -86,25 +93,13 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
 
   /**
    * Enqueues a user message and schedules the mailbox if it was idle. A full bounded mailbox
-   * sends the message to dead letters.
+   * sends the message to dead letters; on a BalancingDispatcher, an idle member of the team is
+   * scheduled when this one is busy (see {@link MailboxKind}).
    *
    * @param e the envelope
    */
   public void enqueue(Envelope e) {
-    if (!(kindState instanceof BalancingDispatcher.Membership member)) {
-      if (queue.offer(e)) {
-        trySchedule(true, false, false);
-      } else {
-        owner.deadLetter(e.message, e.sender);
-      }
-    } else if (isClosed()) {
-      owner.deadLetter(e.message, e.sender); // a stopped member takes no more team work
-    } else {
-      queue.offer(e); // the team's queue is unbounded
-      if (!trySchedule(true, false, false)) {
-        member.team.teamWork(this); // the receiver is busy: an idle member takes it instead
-      }
-    }
+    kind.enqueue(this, e);
   }
 
   /**
@@ -119,12 +114,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       head = lvSystem();
       n.next = head; // plain: published by the CAS below
     } while (!casSystem(head, n));
-    if (kindState instanceof BalancingDispatcher.Membership member && member.state == 0) {
-      // (a plain racy read of state: a hint; register re-checks under the team's lock)
-      // First system message (Create): join the team only now, so that no member is scheduled
-      // for team work before its actor exists (Create is processed before any user message).
-      member.team.register(this);
-    }
+    kind.systemEnqueued(this); // a team member joins its team with its first one (Create)
     trySchedule(false, true, false);
   }
 
@@ -145,9 +135,9 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       }
       boolean work;
       if (MailboxStatus.isClosed(s)) {
-        work = kindState instanceof BalancingDispatcher.Membership // leave the team's queue to the team
-            ? hasSystemMessageHint || lvSystem() != null
-            : hasMessageHint || hasSystemMessageHint || queue.hasMessages() || lvSystem() != null;
+        work = kind.ownsQueue() // else the queue is the team's: leave it to the team
+            ? hasMessageHint || hasSystemMessageHint || queue.hasMessages() || lvSystem() != null
+            : hasSystemMessageHint || lvSystem() != null;
       } else if (MailboxStatus.isSuspended(s)) {
         work = hasSystemMessageHint || lvSystem() != null;
       } else {
@@ -258,7 +248,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
 
   private void drainClosed() {
     processAllSystemMessages();
-    if (kindState instanceof BalancingDispatcher.Membership) {
+    if (!kind.ownsQueue()) {
       // The queue is the team's: only our own unstashed messages are ours to drain.
       Envelope e;
       while (prepended != null && (e = prepended.pollFirst()) != null) {
@@ -323,7 +313,8 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
   /**
    * Running thread, once: the actor terminated. Pending and later messages go to dead letters
    * (on a BalancingDispatcher the shared queue's messages stay with the rest of the team), and the
-   * dispatcher releases what it holds for this mailbox (a pinned thread, a team membership).
+   * mailbox's kind releases what it holds for it (a team membership; a pinned thread exits by
+   * itself).
    */
   public void close() {
     for (; ; ) {
@@ -332,12 +323,22 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
         break;
       }
     }
-    dispatcher.closed(this);
+    kind.closed(this);
   }
 
   /** @return the owner, for dispatchers that must dead-letter on its behalf */
   MailboxOwner owner() {
     return owner;
+  }
+
+  /** @return the user queue, for the kind's enqueue */
+  MessageQueue queue() {
+    return queue;
+  }
+
+  /** @return what the dispatcher kind chose for this mailbox */
+  MailboxKind kind() {
+    return kind;
   }
 
   /** @return whether the mailbox is closed */

@@ -12,7 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * {@code type = PinnedDispatcher}: every actor gets a dedicated thread, named {@code
+ * Owns a thread per actor, and the hand-off of each actor's mailbox to its thread.
+ *
+ * <p>This is {@code type = PinnedDispatcher}: every actor gets a dedicated thread, named {@code
  * <system>-<dispatcher-id>-<n>}, started when the actor's mailbox is first scheduled and ended
  * when the actor stops (or the system terminates). For actors that block or need a thread of
  * their own; {@code throughput} makes no difference, as nobody else waits for the thread. The
@@ -42,21 +44,16 @@ public final class PinnedDispatcher extends Dispatcher {
     this.onError = onError;
   }
 
+  /** Makes the actor's thread and its mailbox together: the mailbox's kind is its thread. */
   @Override
   public Mailbox newMailbox(MailboxType type) {
-    Mailbox m = super.newMailbox(type);
-    m.kindState = new PinnedThread(this, m); // before the mailbox is reachable: plain store
-    return m;
+    return new PinnedThread(this, type.newQueue()).mailbox;
   }
 
+  /** Every mailbox of this dispatcher was made by {@link #newMailbox}: its kind is its thread. */
   @Override
   void execute(Mailbox mailbox) {
-    ((PinnedThread) mailbox.kindState).submit();
-  }
-
-  @Override
-  void closed(Mailbox mailbox) {
-    // Nothing to do: the thread sees the closed mailbox after this run and exits.
+    ((PinnedThread) mailbox.kind()).submit();
   }
 
   @Override
@@ -112,8 +109,9 @@ public final class PinnedDispatcher extends Dispatcher {
   }
 
   /**
-   * One actor's thread and the hand-off of its mailbox to it. The runtime hands a mailbox over at
-   * most once until its run starts (the SCHEDULED bit), so one state word is the whole queue:
+   * One actor's thread and the hand-off of its mailbox to it; also the mailbox's kind (a queue of
+   * its own, see {@link MailboxKind.OwnQueue}). The runtime hands a mailbox over at most once
+   * until its run starts (the SCHEDULED bit), so one state word is the whole queue:
    *
    * <pre>
    *   NEW ──submit──▶ PENDING ──thread──▶ RUNNING ──run ends──▶ IDLE ──(closed or shutdown)──▶ EXITED
@@ -124,7 +122,7 @@ public final class PinnedDispatcher extends Dispatcher {
    * A submitter that finds EXITED runs the mailbox on its own thread (a closed mailbox only drains
    * late messages to dead letters) or, if the dispatcher was shut down, releases it.
    */
-  static final class PinnedThread implements Runnable {
+  static final class PinnedThread extends MailboxKind.OwnQueue implements Runnable {
     static final int NEW = 0;
     static final int IDLE = 1;
     static final int PENDING = 2;
@@ -142,14 +140,18 @@ public final class PinnedDispatcher extends Dispatcher {
     }
 
     private final PinnedDispatcher dispatcher;
-    private final Mailbox mailbox;
+    final Mailbox mailbox;
     final Thread thread;
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
 
-    PinnedThread(PinnedDispatcher dispatcher, Mailbox mailbox) {
+    /**
+     * Makes the thread (not started) and its mailbox; neither is reachable by another thread
+     * before the mailbox is published with its actor's ref.
+     */
+    PinnedThread(PinnedDispatcher dispatcher, MessageQueue queue) {
       this.dispatcher = dispatcher;
-      this.mailbox = mailbox;
+      this.mailbox = new Mailbox(queue, dispatcher, this);
       this.thread = dispatcher.threads.newThread(this);
     }
 

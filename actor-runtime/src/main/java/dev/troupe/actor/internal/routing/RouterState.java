@@ -8,9 +8,9 @@ import dev.troupe.actor.DeadLetter;
 import dev.troupe.actor.Kill;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.RoutedActorRef;
 import dev.troupe.actor.internal.dispatch.Dispatchers;
 import dev.troupe.actor.internal.dispatch.Mailbox;
+import dev.troupe.actor.internal.dispatch.MailboxLookup;
 import dev.troupe.actor.spi.Engine;
 import dev.troupe.routing.ActorRefRoutee;
 import dev.troupe.routing.ActorSelectionRoutee;
@@ -29,8 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What a router's ref and its router actor share: the routing logic, the current routees, and the
- * resizer's counters.
+ * Owns what a router's ref and its router actor share: logic, current routees, resizer counters.
  *
  * <p>Threads: {@link #route} runs in any sender's thread and only reads; the routee snapshot is an
  * immutable {@link Snapshot} in a volatile field, replaced only by the router actor (one writer),
@@ -47,6 +46,7 @@ public final class RouterState {
   private final RoutingLogic logic;
   private final ActorSystem system;
   private final ActorRef self;
+  private final MailboxLookup mailboxes;
   private final Resizer resizer; // null: fixed size (always null for groups)
   private final AtomicLong messageCounter; // only with a resizer
   private final AtomicBoolean resizeInProgress = new AtomicBoolean();
@@ -59,12 +59,14 @@ public final class RouterState {
       ActorSystem system,
       Engine engine,
       ActorRef self,
+      MailboxLookup mailboxes,
       RoutingLogic logic) {
     this.config = config;
     this.routeeProps = routeeProps;
     this.system = system;
     this.self = self;
-    this.logic = logic != null ? logic : RoutingLogic.of(config, system, engine, self);
+    this.mailboxes = mailboxes;
+    this.logic = logic != null ? logic : RoutingLogic.of(config, system, engine, self, mailboxes);
     this.resizer = config instanceof Pool p && p.resizer() != null ? p.resizer().newPoolInstance() : null;
     this.messageCounter = resizer == null ? null : new AtomicLong();
   }
@@ -82,6 +84,7 @@ public final class RouterState {
    * @param path the router's path
    * @param props the props with the router
    * @param self the router's ref
+   * @param mailboxes finds a routee's mailbox, for the logics that read load hints
    * @return the state
    * @throws dev.troupe.actor.ConfigurationException on bad deployment config
    */
@@ -91,7 +94,8 @@ public final class RouterState {
       Config config,
       ActorPath path,
       Props props,
-      ActorRef self) {
+      ActorRef self,
+      MailboxLookup mailboxes) {
     Deployments.Resolved resolved = Deployments.resolve(props.routerConfig(), config, path);
     Props routeeProps = props.withRouter(null);
     if (resolved.routeeDispatcher() != null) {
@@ -103,9 +107,12 @@ public final class RouterState {
       String wanted = "BalancingPool-" + path.toStringWithoutAddress() + "#" + path.uid();
       String team = dispatchers.balancingTeam(routeeProps.dispatcher(), wanted);
       routeeProps = routeeProps.withDispatcher(team);
-      logic = new BalancingLogic(team.equals(wanted) ? () -> dispatchers.releaseTeam(team) : () -> {});
+      logic =
+          new BalancingLogic(
+              mailboxes, team.equals(wanted) ? () -> dispatchers.releaseTeam(team) : () -> {});
     }
-    return new RouterState(resolved.config(), routeeProps, system, (Engine) system, self, logic);
+    return new RouterState(
+        resolved.config(), routeeProps, system, (Engine) system, self, mailboxes, logic);
   }
 
   /** The router failed to start and never will: release what its logic holds (a balancing team). */
@@ -244,7 +251,7 @@ public final class RouterState {
     Routee[] rs = current.routees;
     List<RouteeLoad> out = new ArrayList<>(rs.length);
     for (Routee r : rs) {
-      Mailbox m = r instanceof ActorRefRoutee a ? RoutedActorRef.mailboxOf(a.ref()) : null;
+      Mailbox m = r instanceof ActorRefRoutee a ? mailboxes.mailboxOf(a.ref()) : null;
       out.add(m == null ? RouteeLoad.IDLE : new RouteeLoad(m.isScheduled(), m.hasMessages(), m.sizeHint()));
     }
     return out;

@@ -2,6 +2,7 @@ package dev.troupe.actor.internal.routing;
 
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.internal.dispatch.MailboxLookup;
 import dev.troupe.actor.spi.Engine;
 import dev.troupe.routing.BroadcastGroup;
 import dev.troupe.routing.BroadcastPool;
@@ -20,8 +21,10 @@ import dev.troupe.routing.TailChoppingGroup;
 import dev.troupe.routing.TailChoppingPool;
 
 /**
- * Picks the routee(s) of one message and sends to them, in the sender's thread. Implementations
- * are thread-safe and non-blocking; per-routee-set data is derived once in {@link #prepare}.
+ * Owns the choice of the routee(s) of one message, and the send to them in the sender's thread.
+ *
+ * <p>Implementations are thread-safe and non-blocking; per-routee-set data is derived once in
+ * {@link #prepare}.
  */
 interface RoutingLogic {
   /**
@@ -50,15 +53,21 @@ interface RoutingLogic {
 
   /**
    * The logic of every router except {@code BalancingPool}, whose logic comes with its dispatcher
-   * team (see {@link RouterState#create}).
+   * team (see {@link RouterState#create}). {@code mailboxes} finds a routee's mailbox, for the
+   * logics that read load hints.
    */
-  static RoutingLogic of(RouterConfig config, ActorSystem system, Engine engine, ActorRef self) {
+  static RoutingLogic of(
+      RouterConfig config,
+      ActorSystem system,
+      Engine engine,
+      ActorRef self,
+      MailboxLookup mailboxes) {
     if (config instanceof RoundRobinPool || config instanceof RoundRobinGroup) {
       return new RoundRobinLogic();
     } else if (config instanceof RandomPool || config instanceof RandomGroup) {
       return new RandomLogic();
     } else if (config instanceof SmallestMailboxPool) {
-      return new SmallestMailboxLogic();
+      return new SmallestMailboxLogic(mailboxes);
     } else if (config instanceof BroadcastPool || config instanceof BroadcastGroup) {
       return new BroadcastLogic();
     } else if (config instanceof ScatterGatherFirstCompletedPool p) {

@@ -1,29 +1,38 @@
 package dev.troupe.actor.internal.routing;
 
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.internal.RoutedActorRef;
 import dev.troupe.actor.internal.dispatch.Mailbox;
+import dev.troupe.actor.internal.dispatch.MailboxLookup;
 import dev.troupe.routing.ActorRefRoutee;
 import dev.troupe.routing.Routee;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The least loaded routee by O(1) mailbox hints, never walking a queue: an idle routee with an
- * empty mailbox (taken at once), else one with an empty mailbox, else the smallest size hint (0 or
- * 1 for unbounded mailboxes, which keep no count, so ties are likely and go to the first found).
- * Routees without a visible mailbox (not local) and closed mailboxes come last. The scan starts at a
- * random routee so that ties spread. The mailboxes are looked up once per routee set.
+ * Owns {@code SmallestMailboxPool}'s choice: the least loaded routee by O(1) mailbox hints.
+ *
+ * <p>It never walks a queue: an idle routee with an empty mailbox (taken at once), else one with
+ * an empty mailbox, else the smallest size hint (0 or 1 for unbounded mailboxes, which keep no
+ * count, so ties are likely and go to the first found). Routees without a visible mailbox (not
+ * local) and closed mailboxes come last. The scan starts at a random routee so that ties spread.
+ * The mailboxes are looked up once per routee set.
  */
 final class SmallestMailboxLogic implements RoutingLogic {
+  private final MailboxLookup mailboxes;
+
+  /** @param mailboxes finds a routee's mailbox */
+  SmallestMailboxLogic(MailboxLookup mailboxes) {
+    this.mailboxes = mailboxes;
+  }
+
   @Override
   public Object prepare(Routee[] routees, Object previous) {
-    Mailbox[] mailboxes = new Mailbox[routees.length];
+    Mailbox[] boxes = new Mailbox[routees.length];
     for (int i = 0; i < routees.length; i++) {
       if (routees[i] instanceof ActorRefRoutee r) {
-        mailboxes[i] = RoutedActorRef.mailboxOf(r.ref());
+        boxes[i] = mailboxes.mailboxOf(r.ref());
       }
     }
-    return mailboxes;
+    return boxes;
   }
 
   @Override
