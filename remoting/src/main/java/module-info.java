@@ -17,4 +17,5 @@ module dev.troupe.remoting {
   requires org.slf4j;
 
   exports dev.troupe.remote;
+  exports dev.troupe.serialization;
 }

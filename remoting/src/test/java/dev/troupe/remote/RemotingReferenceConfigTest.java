@@ -36,8 +36,17 @@ class RemotingReferenceConfigTest {
   }
 
   @Test
+  void theSerializationDefaultsNameTheJacksonSerializersAndKeepJavaSerializationOff() {
+    Config s = REFERENCE.getConfig("troupe.serialization");
+    assertEquals("dev.troupe.serialization.JacksonJsonSerializer", s.getString("serializers.jackson-json"));
+    assertEquals("dev.troupe.serialization.JacksonCborSerializer", s.getString("serializers.jackson-cbor"));
+    assertFalse(s.getBoolean("allow-java-serialization"));
+    assertEquals("troupe-actor-ref", s.getString("bindings.\"dev.troupe.actor.ActorRef\""));
+  }
+
+  @Test
   void everyKeyHasAComment() {
-    for (String root : List.of("troupe.remote")) {
+    for (String root : List.of("troupe.remote", "troupe.serialization")) {
       for (Map.Entry<String, ConfigValue> e : REFERENCE.getConfig(root).entrySet()) {
         assertTrue(
             !e.getValue().origin().comments().isEmpty(), root + "." + e.getKey() + " has no comment in reference.conf");
