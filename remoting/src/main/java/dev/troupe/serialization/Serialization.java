@@ -85,6 +85,9 @@ public final class Serialization {
       s = new Serialization(system);
     } finally {
       creating.remove(system);
+      if (creating.isEmpty()) {
+        CREATING.remove();
+      }
     }
     Serialization raced = BY_SYSTEM.putIfAbsent(system, s);
     if (raced != null) {

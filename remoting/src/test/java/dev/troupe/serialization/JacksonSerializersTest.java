@@ -203,6 +203,9 @@ class JacksonSerializersTest {
             () -> serialization().deserialize(20, Version1.class.getName(), "{\"name\":".getBytes(StandardCharsets.UTF_8)));
     assertTrue(garbage.getMessage().contains("cannot read " + Version1.class.getName()), garbage.getMessage());
     assertThrows(SerializationException.class,
+        () -> serialization().deserialize(20, Version1.class.getName(), "{\"name\":\"a\"} {}".getBytes(StandardCharsets.UTF_8)),
+        "bytes after the value");
+    assertThrows(SerializationException.class,
         () -> serialization().deserialize(20, Order.class.getName().replace("Order", "JsonOrder"), "{\"replyTo\":7}".getBytes(StandardCharsets.UTF_8)),
         "a ref must be a path string");
   }

@@ -33,7 +33,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>no default typing, ever, and polymorphic handling on unsafe base types ({@code Object},
  *       {@code Serializable}) blocked: the class read is the one the manifest names, and the
  *       fields inside are read as their declared types;
- *   <li>unknown properties ignored (a newer sender may have added fields);
+ *   <li>unknown properties ignored (a newer sender may have added fields); anything after the one
+ *       value is an error;
  *   <li>fields of any visibility are properties, so a class needs no getters; empty records allowed;
  *   <li>{@code ActorRef}s written as their paths and resolved back through the system's provider.
  * </ul>
@@ -86,6 +87,7 @@ public final class JacksonCodec {
     refs.addDeserializer(ActorRef.class, new RefReader(context));
     return builder
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
         .enable(MapperFeature.BLOCK_UNSAFE_POLYMORPHIC_BASE_TYPES)
         .visibility(PropertyAccessor.FIELD, Visibility.ANY)
