@@ -13,16 +13,17 @@ import java.lang.module.ModuleDescriptor.Provides;
 import java.lang.module.ModuleDescriptor.Requires;
 import java.lang.module.ModuleFinder;
 import java.lang.module.ModuleReference;
-import java.lang.reflect.Method;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.security.CodeSource;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * everyone, that the runtime's internals are exported only to Troupe's remoting and testkit, and
  * the ActorSystemProvider service link between the API and the runtime. Then resolves the
  * descriptors on a module path of their own and starts a system there, as a modular application
- * would.
+ * would, and serializes messages there with the remoting module.
  *
  * <p>Each module is read where the build put it (the code source of one of its classes: {@code
  * target/classes} in the {@code test} phase, the jar in {@code verify}).
@@ -43,9 +44,10 @@ class ModuleDescriptorsTest {
   private static final String EXECUTORS = "dev.troupe.executors";
   private static final String RUNTIME = "dev.troupe.runtime";
   private static final String TESTKIT = "dev.troupe.testkit";
+  private static final String REMOTING = "dev.troupe.remoting";
 
   /** The only modules the runtime may export its internal packages to. */
-  private static final Set<String> INTERNALS_FRIENDS = Set.of("dev.troupe.remoting", TESTKIT);
+  private static final Set<String> INTERNALS_FRIENDS = Set.of(REMOTING, TESTKIT);
 
   private static final String PROVIDER_SPI = "dev.troupe.actor.spi.ActorSystemProvider";
 
@@ -157,6 +159,73 @@ class ModuleDescriptorsTest {
     assertRequiresTransitive(testkit, "org.junit.jupiter.api");
   }
 
+  @Test
+  void theRemotingModuleExportsItsTwoPublicPackagesAndReadsTheRuntimesInternals() {
+    ModuleDescriptor remoting =
+        descriptorOf(dev.troupe.serialization.Serialization.class, REMOTING);
+
+    assertEquals(
+        Set.of("dev.troupe.remote", "dev.troupe.serialization"),
+        unqualifiedExports(remoting),
+        "packages dev.troupe.remoting exports to everyone (its internal packages stay unexported)");
+    assertEquals(Map.of(), qualifiedExports(remoting), "dev.troupe.remoting has no qualified exports");
+    assertNothingOpened(remoting);
+    assertRequiresTransitive(remoting, API);
+    Set<String> required =
+        remoting.requires().stream().map(Requires::name).collect(Collectors.toCollection(TreeSet::new));
+    assertTrue(
+        required.containsAll(
+            Set.of(
+                RUNTIME,
+                "com.fasterxml.jackson.databind",
+                "com.fasterxml.jackson.dataformat.cbor",
+                "org.slf4j")),
+        "dev.troupe.remoting requires the runtime (for its internals), Jackson and slf4j: " + required);
+  }
+
+  /**
+   * The remoting module resolves with Jackson on a module path of its own, and its registry,
+   * created there, instantiates its serializers by name and round-trips Troupe's messages.
+   */
+  @Test
+  void theRemotingModuleSerializesMessagesOnTheModulePath() throws Exception {
+    ModuleLayer layer =
+        moduleLayer(
+            Set.of(API, REMOTING),
+            dev.troupe.serialization.Serialization.class,
+            com.fasterxml.jackson.core.JsonFactory.class,
+            com.fasterxml.jackson.annotation.JsonProperty.class,
+            com.fasterxml.jackson.databind.ObjectMapper.class,
+            com.fasterxml.jackson.dataformat.cbor.CBORFactory.class);
+    ClassLoader loader = layer.findLoader(REMOTING);
+    Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
+    Class<?> serialization = Class.forName("dev.troupe.serialization.Serialization", true, loader);
+    Class<?> serialized = Class.forName("dev.troupe.serialization.Serialized", true, loader);
+    assertEquals(REMOTING, serialization.getModule().getName(), "module of Serialization in the layer");
+    Object system = createInLayer(actorSystem, loader, "modular-remoting");
+    try {
+      Object registry =
+          withContextLoader(
+              loader, () -> serialization.getMethod("get", actorSystem).invoke(null, system));
+      Object identify =
+          Class.forName("dev.troupe.actor.Identify", true, loader)
+              .getConstructor(Object.class)
+              .newInstance("who");
+      Object s = serialization.getMethod("serialize", Object.class).invoke(registry, identify);
+      Object back =
+          serialization
+              .getMethod("deserialize", int.class, String.class, byte[].class)
+              .invoke(
+                  registry,
+                  serialized.getMethod("serializerId").invoke(s),
+                  serialized.getMethod("manifest").invoke(s),
+                  serialized.getMethod("bytes").invoke(s));
+      assertEquals(identify, back, "Identify after a round trip through the registry");
+    } finally {
+      terminateInLayer(actorSystem, system);
+    }
+  }
+
   /**
    * The descriptors resolve on a module path holding only Troupe's modules and their runtime
    * dependencies, service binding pulls in the runtime for the API's {@code uses}, and {@code
@@ -166,48 +235,20 @@ class ModuleDescriptorsTest {
    */
   @Test
   void aModularApplicationCanStartAndTerminateASystemOnTheModulePath() throws Exception {
-    ModuleFinder modulePath =
-        ModuleFinder.of(
-            locationOf(dev.troupe.actor.ActorSystem.class),
-            locationOf(dev.troupe.executors.AffinityPool.class),
-            locationOf(dev.troupe.dispatch.UnboundedMailbox.class),
-            locationOf(dev.troupe.testkit.TestKit.class),
-            locationOf(com.typesafe.config.Config.class),
-            locationOf(org.jctools.queues.MpscArrayQueue.class),
-            locationOf(org.slf4j.Logger.class),
-            locationOf(org.junit.jupiter.api.Test.class),
-            locationOf(org.junit.platform.commons.JUnitException.class),
-            locationOf(org.opentest4j.AssertionFailedError.class));
-    Configuration boot = ModuleLayer.boot().configuration();
     // An application that requires only dev.troupe.actor gets the runtime by service binding.
     assertTrue(
-        boot.resolveAndBind(modulePath, ModuleFinder.of(), Set.of(API))
+        ModuleLayer.boot()
+            .configuration()
+            .resolveAndBind(modulePath(), ModuleFinder.of(), Set.of(API))
             .findModule(RUNTIME)
             .isPresent(),
         "service binding did not resolve dev.troupe.runtime for dev.troupe.actor's 'uses'");
-    Configuration configuration =
-        boot.resolveAndBind(modulePath, ModuleFinder.of(), Set.of(API, TESTKIT));
-
-    // The platform loader as parent: nothing of Troupe's class path is visible in the layer.
-    ModuleLayer layer =
-        ModuleLayer.boot()
-            .defineModulesWithOneLoader(configuration, ClassLoader.getPlatformClassLoader());
+    ModuleLayer layer = moduleLayer(Set.of(API, TESTKIT));
     ClassLoader loader = layer.findLoader(API);
     Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
     assertEquals(API, actorSystem.getModule().getName(), "module of ActorSystem in the layer");
 
-    // Lightbend Config reads reference.conf through the context class loader, which in a modular
-    // application is the loader of the module path; here it is the layer's.
-    Thread thread = Thread.currentThread();
-    ClassLoader previous = thread.getContextClassLoader();
-    thread.setContextClassLoader(loader);
-    Object system;
-    try {
-      system = actorSystem.getMethod("create", String.class).invoke(null, "modular");
-    } finally {
-      thread.setContextClassLoader(previous);
-    }
-    Method terminate = actorSystem.getMethod("terminate");
+    Object system = createInLayer(actorSystem, loader, "modular");
     try {
       assertEquals(
           RUNTIME,
@@ -227,9 +268,72 @@ class ModuleDescriptorsTest {
               .invoke(kit, Duration.ofSeconds(5), "ping"),
           "the message the test actor received");
     } finally {
-      CompletionStage<?> terminated = (CompletionStage<?>) terminate.invoke(system);
-      terminated.toCompletableFuture().get(5, TimeUnit.SECONDS);
+      terminateInLayer(actorSystem, system);
     }
+  }
+
+  /**
+   * A module path holding only Troupe's modules and their runtime dependencies, plus the modules
+   * (or jars) that hold {@code extra}.
+   */
+  private static ModuleFinder modulePath(Class<?>... extra) {
+    List<Path> locations =
+        new ArrayList<>(
+            List.of(
+                locationOf(dev.troupe.actor.ActorSystem.class),
+                locationOf(dev.troupe.executors.AffinityPool.class),
+                locationOf(dev.troupe.dispatch.UnboundedMailbox.class),
+                locationOf(dev.troupe.testkit.TestKit.class),
+                locationOf(com.typesafe.config.Config.class),
+                locationOf(org.jctools.queues.MpscArrayQueue.class),
+                locationOf(org.slf4j.Logger.class),
+                locationOf(org.junit.jupiter.api.Test.class),
+                locationOf(org.junit.platform.commons.JUnitException.class),
+                locationOf(org.opentest4j.AssertionFailedError.class)));
+    for (Class<?> c : extra) {
+      locations.add(locationOf(c));
+    }
+    return ModuleFinder.of(locations.toArray(Path[]::new));
+  }
+
+  /**
+   * Resolves {@code roots} (with service binding) on {@link #modulePath} and defines them in a layer
+   * whose parent is the platform loader, so that nothing of Troupe's class path is visible in it.
+   */
+  private static ModuleLayer moduleLayer(Set<String> roots, Class<?>... extra) {
+    Configuration configuration =
+        ModuleLayer.boot().configuration().resolveAndBind(modulePath(extra), ModuleFinder.of(), roots);
+    return ModuleLayer.boot()
+        .defineModulesWithOneLoader(configuration, ClassLoader.getPlatformClassLoader());
+  }
+
+  /** {@code ActorSystem.create(name)} in a layer. */
+  private static Object createInLayer(Class<?> actorSystem, ClassLoader loader, String name)
+      throws Exception {
+    return withContextLoader(
+        loader, () -> actorSystem.getMethod("create", String.class).invoke(null, name));
+  }
+
+  /**
+   * Runs {@code action} with the layer's loader as the context class loader, as a modular
+   * application's threads have the loader of the module path: Lightbend Config reads
+   * reference.conf, and the serialization registry loads its serializers, through it.
+   */
+  private static Object withContextLoader(ClassLoader loader, Callable<Object> action)
+      throws Exception {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(loader);
+    try {
+      return action.call();
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
+  }
+
+  private static void terminateInLayer(Class<?> actorSystem, Object system) throws Exception {
+    CompletionStage<?> terminated = (CompletionStage<?>) actorSystem.getMethod("terminate").invoke(system);
+    terminated.toCompletableFuture().get(5, TimeUnit.SECONDS);
   }
 
   private static ModuleDescriptor descriptorOf(Class<?> member, String expectedName) {

@@ -34,7 +34,8 @@ class PublicApiTest {
           dev.troupe.actor.ActorSystem.class,
           dev.troupe.executors.AffinityPool.class,
           dev.troupe.dispatch.UnboundedMailbox.class,
-          dev.troupe.testkit.TestKit.class);
+          dev.troupe.testkit.TestKit.class,
+          dev.troupe.serialization.Serialization.class);
 
   private static final Set<String> API_PACKAGES =
       Set.of(
@@ -44,7 +45,9 @@ class PublicApiTest {
           "dev.troupe.routing",
           "dev.troupe.dispatch",
           "dev.troupe.executors",
-          "dev.troupe.testkit");
+          "dev.troupe.testkit",
+          "dev.troupe.remote",
+          "dev.troupe.serialization");
 
   @Test
   void theApiPackagesAreExactlyTheDocumentedOnes() throws Exception {

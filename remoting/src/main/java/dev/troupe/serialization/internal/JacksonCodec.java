@@ -1,0 +1,192 @@
+package dev.troupe.serialization.internal;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect.Visibility;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.cfg.MapperBuilder;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.serialization.SerializationException;
+import dev.troupe.serialization.Serializer;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Jackson half of the {@code jackson-json} and {@code jackson-cbor} serializers: one {@link
+ * ObjectMapper} per serializer, configured for messages:
+ *
+ * <ul>
+ *   <li>no default typing, ever, and polymorphic handling on unsafe base types ({@code Object},
+ *       {@code Serializable}) blocked: the class read is the one the manifest names, and the
+ *       fields inside are read as their declared types;
+ *   <li>unknown properties ignored (a newer sender may have added fields); anything after the one
+ *       value is an error;
+ *   <li>fields of any visibility are properties, so a class needs no getters; empty records allowed;
+ *   <li>{@code ActorRef}s written as their paths and resolved back through the system's provider.
+ * </ul>
+ *
+ * <p>Gadget safety: before reading, the manifest's class is loaded without initialization (no
+ * static initializer runs) and must be bound to this very serializer in {@code
+ * troupe.serialization.bindings}, directly or through a superclass or interface; anything else is
+ * refused before Jackson sees it.
+ */
+public final class JacksonCodec {
+  private final ObjectMapper mapper;
+  private final int identifier;
+  private final String serializerClass;
+  private final WireContext context;
+  private final ClassLoader loader = SerializerSetup.classLoader();
+  private final Map<String, Class<?>> allowed = new ConcurrentHashMap<>();
+
+  private JacksonCodec(ObjectMapper mapper, int identifier, Class<? extends Serializer> owner, WireContext context) {
+    this.mapper = mapper;
+    this.identifier = identifier;
+    this.serializerClass = owner.getSimpleName();
+    this.context = context;
+  }
+
+  /**
+   * @param system the system whose refs and bindings are used
+   * @param identifier the owning serializer's identifier
+   * @param owner the owning serializer's class, for messages
+   * @return a codec writing JSON text
+   */
+  public static JacksonCodec json(ActorSystem system, int identifier, Class<? extends Serializer> owner) {
+    WireContext context = new WireContext(system);
+    return new JacksonCodec(configure(JsonMapper.builder(), context), identifier, owner, context);
+  }
+
+  /**
+   * @param system the system whose refs and bindings are used
+   * @param identifier the owning serializer's identifier
+   * @param owner the owning serializer's class, for messages
+   * @return a codec writing CBOR (RFC 8949)
+   */
+  public static JacksonCodec cbor(ActorSystem system, int identifier, Class<? extends Serializer> owner) {
+    WireContext context = new WireContext(system);
+    return new JacksonCodec(configure(CBORMapper.builder(), context), identifier, owner, context);
+  }
+
+  private static <M extends ObjectMapper, B extends MapperBuilder<M, B>> M configure(B builder, WireContext context) {
+    SimpleModule refs = new SimpleModule("troupe-actor-refs");
+    refs.addSerializer(ActorRef.class, new RefWriter());
+    refs.addDeserializer(ActorRef.class, new RefReader(context));
+    return builder
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+        .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+        .enable(MapperFeature.BLOCK_UNSAFE_POLYMORPHIC_BASE_TYPES)
+        .visibility(PropertyAccessor.FIELD, Visibility.ANY)
+        .addModule(refs)
+        .build();
+  }
+
+  /**
+   * @param o a message
+   * @return its class name
+   */
+  public String manifest(Object o) {
+    return o.getClass().getName();
+  }
+
+  /**
+   * @param o a message
+   * @return its JSON or CBOR bytes
+   */
+  public byte[] toBinary(Object o) {
+    try {
+      return mapper.writeValueAsBytes(o);
+    } catch (IOException e) {
+      throw new SerializationException("cannot write " + o.getClass().getName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * @param bytes the bytes
+   * @param manifest the class name, which must be bound to this serializer
+   * @return the message
+   */
+  public Object fromBinary(byte[] bytes, String manifest) {
+    Class<?> c = allowedClass(manifest);
+    try {
+      return mapper.readValue(bytes, c);
+    } catch (IOException e) {
+      throw new SerializationException("cannot read " + manifest + ": " + e.getMessage(), e);
+    }
+  }
+
+  private Class<?> allowedClass(String manifest) {
+    Class<?> c = allowed.get(manifest);
+    if (c != null) {
+      return c;
+    }
+    try {
+      c = Class.forName(manifest, false, loader);
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new SerializationException(
+          "unknown manifest '" + manifest + "': no such class here (is the sender's version of it on this node?)", e);
+    }
+    Serializer bound;
+    try {
+      bound = context.registry().serializerFor(c);
+    } catch (SerializationException e) {
+      throw refused(manifest, e.getMessage());
+    }
+    if (bound.identifier() != identifier) {
+      throw refused(manifest, "it is bound to " + bound.getClass().getName() + " (id " + bound.identifier() + ")");
+    }
+    allowed.put(manifest, c);
+    return c;
+  }
+
+  private SerializationException refused(String manifest, String why) {
+    return new SerializationException(
+        "refusing to read " + manifest + " with " + serializerClass + " (id " + identifier + "): only classes"
+            + " bound to it in troupe.serialization.bindings (directly or through a superclass or interface)"
+            + " are read; " + why);
+  }
+
+  /** Writes a ref as its full path with uid. */
+  private static final class RefWriter extends StdSerializer<ActorRef> {
+    RefWriter() {
+      super(ActorRef.class);
+    }
+
+    @Override
+    public void serialize(ActorRef ref, JsonGenerator gen, SerializerProvider provider) throws IOException {
+      gen.writeString(WireContext.pathOf(ref));
+    }
+  }
+
+  /** Reads a path and resolves it through the system's provider. */
+  private static final class RefReader extends StdDeserializer<ActorRef> {
+    private final transient WireContext context;
+
+    RefReader(WireContext context) {
+      super(ActorRef.class);
+      this.context = context;
+    }
+
+    @Override
+    public ActorRef deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      if (p.currentToken() != JsonToken.VALUE_STRING) {
+        return (ActorRef) ctxt.handleUnexpectedToken(ActorRef.class, p);
+      }
+      return context.resolve(p.getText());
+    }
+  }
+}
