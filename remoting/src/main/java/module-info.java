@@ -1,8 +1,9 @@
 /**
- * Troupe's remoting: actors on other JVMs. This module holds the serialization of messages
- * ({@code dev.troupe.serialization}: the registry of one system, the {@code Serializer} SPI, the
- * built-in serializers and Jackson JSON/CBOR for users' records) and the remoting events ({@code
- * dev.troupe.remote}).
+ * Troupe's remoting: actors on other JVMs. This module holds the {@code remote} ref provider and
+ * its TCP transport (internal, found by the runtime as a service when {@code troupe.actor.provider
+ * = remote}), the serialization of messages ({@code dev.troupe.serialization}: the registry of one
+ * system, the {@code Serializer} SPI, the built-in serializers and Jackson JSON/CBOR for users'
+ * records) and the remoting events ({@code dev.troupe.remote}).
  *
  * <p>On the module path, the Jackson serializers read and write users' classes reflectively: a
  * modular application opens the packages of its message classes to {@code
@@ -15,7 +16,16 @@ module dev.troupe.remoting {
   requires com.fasterxml.jackson.databind;
   requires com.fasterxml.jackson.dataformat.cbor;
   requires org.slf4j;
+  requires org.jctools.core;
+  requires io.netty.buffer;
+  requires io.netty.common;
+  requires io.netty.transport;
+  requires io.netty.codec;
+  requires io.netty.handler;
 
   exports dev.troupe.remote;
   exports dev.troupe.serialization;
+
+  provides dev.troupe.actor.internal.ActorRefProviderFactory with
+      dev.troupe.remote.internal.RemoteProviderFactory;
 }

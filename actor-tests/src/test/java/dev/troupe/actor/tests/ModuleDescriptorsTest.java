@@ -160,6 +160,23 @@ class ModuleDescriptorsTest {
   }
 
   @Test
+  void theRemotingModuleProvidesTheRemoteRefProviderFactoryThatTheRuntimeUses() {
+    ModuleDescriptor remoting =
+        descriptorOf(dev.troupe.serialization.Serialization.class, REMOTING);
+
+    Map<String, List<String>> provides =
+        remoting.provides().stream()
+            .collect(Collectors.toMap(Provides::service, Provides::providers));
+    assertEquals(
+        Map.of(
+            "dev.troupe.actor.internal.ActorRefProviderFactory",
+            List.of("dev.troupe.remote.internal.RemoteProviderFactory")),
+        provides,
+        "services dev.troupe.remoting provides (troupe.actor.provider = remote finds its factory"
+            + " through 'provides' on the module path, where META-INF/services is ignored)");
+  }
+
+  @Test
   void theRemotingModuleExportsItsTwoPublicPackagesAndReadsTheRuntimesInternals() {
     ModuleDescriptor remoting =
         descriptorOf(dev.troupe.serialization.Serialization.class, REMOTING);
@@ -179,8 +196,11 @@ class ModuleDescriptorsTest {
                 RUNTIME,
                 "com.fasterxml.jackson.databind",
                 "com.fasterxml.jackson.dataformat.cbor",
-                "org.slf4j")),
-        "dev.troupe.remoting requires the runtime (for its internals), Jackson and slf4j: " + required);
+                "org.slf4j",
+                "io.netty.transport",
+                "io.netty.codec",
+                "io.netty.handler")),
+        "dev.troupe.remoting requires the runtime (for its internals), Jackson, Netty and slf4j: " + required);
   }
 
   /**
@@ -189,14 +209,7 @@ class ModuleDescriptorsTest {
    */
   @Test
   void theRemotingModuleSerializesMessagesOnTheModulePath() throws Exception {
-    ModuleLayer layer =
-        moduleLayer(
-            Set.of(API, REMOTING),
-            dev.troupe.serialization.Serialization.class,
-            com.fasterxml.jackson.core.JsonFactory.class,
-            com.fasterxml.jackson.annotation.JsonProperty.class,
-            com.fasterxml.jackson.databind.ObjectMapper.class,
-            com.fasterxml.jackson.dataformat.cbor.CBORFactory.class);
+    ModuleLayer layer = remotingLayer();
     ClassLoader loader = layer.findLoader(REMOTING);
     Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
     Class<?> serialization = Class.forName("dev.troupe.serialization.Serialization", true, loader);
@@ -224,6 +237,72 @@ class ModuleDescriptorsTest {
     } finally {
       terminateInLayer(actorSystem, system);
     }
+  }
+
+  /**
+   * On the module path, {@code troupe.actor.provider = remote} finds the remoting module's factory
+   * through {@code provides}, Netty's modules resolve, and a message crosses from one node to
+   * another (a selection by the full path of the other node's test actor).
+   */
+  @Test
+  void twoRemoteNodesOnTheModulePathExchangeAMessage() throws Exception {
+    ModuleLayer layer = remotingLayer();
+    ClassLoader loader = layer.findLoader(REMOTING);
+    Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
+    Class<?> config = Class.forName("com.typesafe.config.Config", true, loader);
+    Object remote =
+        Class.forName("com.typesafe.config.ConfigFactory", true, loader)
+            .getMethod("parseString", String.class)
+            .invoke(
+                null,
+                "troupe.actor.provider = remote\n"
+                    + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
+                    + "troupe.remote.canonical.port = 0\n");
+    Object a = createInLayer(actorSystem, config, loader, "modular-a", remote);
+    Object b = null;
+    try {
+      b = createInLayer(actorSystem, config, loader, "modular-b", remote);
+      String address = actorSystem.getMethod("address").invoke(b).toString();
+      assertTrue(address.matches("troupe://modular-b@127\\.0\\.0\\.1:[1-9][0-9]*"), "address of b: " + address);
+      Class<?> testKit = Class.forName("dev.troupe.testkit.TestKit", true, layer.findLoader(TESTKIT));
+      Class<?> actorRef = Class.forName("dev.troupe.actor.ActorRef", true, loader);
+      Object kit = testKit.getConstructor(actorSystem).newInstance(b);
+      Object testActor = testKit.getMethod("getTestActor").invoke(kit);
+      String path = actorRef.getMethod("path").invoke(testActor).toString();
+      assertTrue(path.startsWith(address + "/"), "the test actor's path names b's address: " + path);
+      Object selection = actorSystem.getMethod("actorSelection", String.class).invoke(a, path);
+      Class.forName("dev.troupe.actor.ActorSelection", true, loader)
+          .getMethod("tell", Object.class, actorRef)
+          .invoke(selection, "across", null);
+      assertEquals(
+          "across",
+          testKit.getMethod("expectMsg", Duration.class, Object.class)
+              .invoke(kit, Duration.ofSeconds(10), "across"),
+          "the message b's test actor received from a");
+    } finally {
+      if (b != null) {
+        terminateInLayer(actorSystem, b);
+      }
+      terminateInLayer(actorSystem, a);
+    }
+  }
+
+  /** Troupe's API, remoting and testkit with Jackson and Netty, in a module layer of their own. */
+  private static ModuleLayer remotingLayer() {
+    return moduleLayer(
+        Set.of(API, REMOTING, TESTKIT),
+        dev.troupe.serialization.Serialization.class,
+        com.fasterxml.jackson.core.JsonFactory.class,
+        com.fasterxml.jackson.annotation.JsonProperty.class,
+        com.fasterxml.jackson.databind.ObjectMapper.class,
+        com.fasterxml.jackson.dataformat.cbor.CBORFactory.class,
+        io.netty.buffer.ByteBuf.class,
+        io.netty.util.concurrent.Future.class,
+        io.netty.resolver.AddressResolver.class,
+        io.netty.channel.Channel.class,
+        io.netty.channel.unix.Socket.class,
+        io.netty.handler.codec.LengthFieldPrepender.class,
+        io.netty.handler.timeout.ReadTimeoutHandler.class);
   }
 
   /**
@@ -329,6 +408,13 @@ class ModuleDescriptorsTest {
     } finally {
       thread.setContextClassLoader(previous);
     }
+  }
+
+  /** {@code ActorSystem.create(name, config)} in a layer (reference.conf is read through the layer). */
+  private static Object createInLayer(
+      Class<?> actorSystem, Class<?> config, ClassLoader loader, String name, Object overrides) throws Exception {
+    return withContextLoader(
+        loader, () -> actorSystem.getMethod("create", String.class, config).invoke(null, name, overrides));
   }
 
   private static void terminateInLayer(Class<?> actorSystem, Object system) throws Exception {

@@ -12,10 +12,16 @@ import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Deploy;
 import dev.troupe.actor.Props;
+import dev.troupe.actor.internal.ActorRefProviderFactory;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
+import java.io.IOException;
+import java.net.URL;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -106,7 +112,7 @@ class ProviderSelectionTest {
     ConfigurationException e =
         assertThrows(
             ConfigurationException.class,
-            () -> ActorSystem.create("noremoting", ConfigFactory.parseString("troupe.actor.provider = remote")));
+            () -> withoutRemoting(() -> ActorSystem.create("noremoting", ConfigFactory.parseString("troupe.actor.provider = remote"))));
     assertTrue(e.getMessage().contains("troupe.actor.provider"), e.getMessage());
     assertTrue(e.getMessage().contains("dev.troupe:troupe-remoting"), e.getMessage());
   }
@@ -149,12 +155,36 @@ class ProviderSelectionTest {
   void aFailedCreateLeavesNoThreadOfTheSystemBehind() {
     assertThrows(
         ConfigurationException.class,
-        () -> ActorSystem.create("leaky", ConfigFactory.parseString("troupe.actor.provider = remote")));
+        () -> withoutRemoting(() -> ActorSystem.create("leaky", ConfigFactory.parseString("troupe.actor.provider = remote"))));
     new TestKit(troupe.system())
         .awaitCond(
             Duration.ofSeconds(10),
             Duration.ofMillis(10),
             "threads of system 'leaky' gone",
             () -> Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().startsWith("leaky-")));
+  }
+
+  /**
+   * Runs {@code create} as if dev.troupe:troupe-remoting were not on the class path (this module's
+   * tests have it): the runtime looks its provider factories up through the context class loader,
+   * and this one hides the remoting module's service entry.
+   */
+  private static ActorSystem withoutRemoting(Supplier<ActorSystem> create) {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(
+        new ClassLoader(previous) {
+          @Override
+          public Enumeration<URL> getResources(String name) throws IOException {
+            return name.equals("META-INF/services/" + ActorRefProviderFactory.class.getName())
+                ? Collections.emptyEnumeration()
+                : super.getResources(name);
+          }
+        });
+    try {
+      return create.get();
+    } finally {
+      thread.setContextClassLoader(previous);
+    }
   }
 }

@@ -1,0 +1,77 @@
+package dev.troupe.remote.internal;
+
+import dev.troupe.actor.ActorRef;
+import dev.troupe.serialization.Serialized;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+
+/**
+ * Turns each {@link OutboundEnvelope} written to an outbound connection into the body of one
+ * envelope frame ({@link Wire}), with the connection's {@link OutboundTable}; the length prefix is
+ * added after it by Netty's {@code LengthFieldPrepender}. The exact size is known before anything
+ * is written, so a frame above {@code maximum-frame-size} is dropped (a {@code Dropped} event)
+ * without touching the table. Other writes (the handshake) pass through.
+ */
+final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
+  private final OutboundTable table = new OutboundTable();
+  private final int maximumFrameSize;
+  private final Drops drops;
+
+  EnvelopeEncoder(int maximumFrameSize, Drops drops) {
+    this.maximumFrameSize = maximumFrameSize;
+    this.drops = drops;
+  }
+
+  @Override
+  public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+    if (!(msg instanceof OutboundEnvelope e)) {
+      ctx.write(msg, promise);
+      return;
+    }
+    RemoteActorRef recipient = e.recipient();
+    ActorRef sender = e.sender();
+    Serialized p = e.payload();
+    String manifest = p.manifest();
+    int recipientId = table.idOf(recipient);
+    String recipientText = recipientId < 0 ? recipient.serializedPath() : null;
+    int senderId = sender == null ? -1 : table.idOf(sender);
+    String senderText = sender != null && senderId < 0 ? sender.path().toSerializationFormat() : null;
+    int manifestId = manifest.isEmpty() ? -1 : table.idOf(manifest);
+    int serializerId = Wire.zigZag(p.serializerId());
+    long size =
+        (long) OutboundTable.size(recipientId, recipientText)
+            + (sender == null ? 1 : OutboundTable.size(senderId, senderText))
+            + Wire.varIntSize(serializerId)
+            + (manifest.isEmpty() ? 1 : OutboundTable.size(manifestId, manifest))
+            + p.bytes().length;
+    if (size > maximumFrameSize) {
+      drops.dropped(
+          e,
+          "the frame would be " + size + " bytes, above troupe.remote.maximum-frame-size (" + maximumFrameSize + " bytes)");
+      promise.trySuccess();
+      return;
+    }
+    ByteBuf out = ctx.alloc().ioBuffer((int) size);
+    try {
+      table.write(out, recipient, recipientText);
+      if (sender == null) {
+        out.writeByte(Wire.REF_NONE);
+      } else {
+        table.write(out, sender, senderText);
+      }
+      Wire.writeVarInt(out, serializerId);
+      if (manifest.isEmpty()) {
+        out.writeByte(Wire.REF_NONE);
+      } else {
+        table.write(out, manifest, manifest);
+      }
+      out.writeBytes(p.bytes());
+    } catch (RuntimeException ex) {
+      out.release();
+      throw ex;
+    }
+    ctx.write(out, promise);
+  }
+}

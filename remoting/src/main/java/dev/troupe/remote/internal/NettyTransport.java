@@ -1,0 +1,177 @@
+package dev.troupe.remote.internal;
+
+import dev.troupe.actor.Address;
+import dev.troupe.actor.ConfigurationException;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.Future;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The TCP transport of one system, on Netty: one small NIO event-loop group (its threads named
+ * {@code <system>-remote-io-…}) that runs the server channel, every accepted connection and every
+ * outbound lane. Frames are length-prefixed ({@link Wire}); an accepted connection reads at most
+ * {@code maximum-frame-size} per frame and is closed on the first violation.
+ */
+final class NettyTransport {
+  /** Name of the handler that closes a connection whose handshake does not come in time. */
+  static final String HANDSHAKE_TIMEOUT = "handshake-timeout";
+  /** Frames an outbound connection reads: only the handshake acknowledgement. */
+  private static final int ACK_FRAME_LIMIT = 64;
+  private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024);
+
+  private final RemoteActorRefProvider provider;
+  private final RemoteSettings settings;
+  private final RateLimitedLog log;
+  private final EventLoopGroup group;
+  private Channel server;
+
+  NettyTransport(RemoteActorRefProvider provider, String systemName, RemoteSettings settings, RateLimitedLog log) {
+    this.provider = provider;
+    this.settings = settings;
+    this.log = log;
+    this.group =
+        new MultiThreadIoEventLoopGroup(
+            settings.eventLoopThreads(),
+            new DefaultThreadFactory(systemName + "-remote-io", true),
+            NioIoHandler.newFactory());
+  }
+
+  RemoteSettings settings() {
+    return settings;
+  }
+
+  Drops drops() {
+    return provider.drops();
+  }
+
+  RateLimitedLog log() {
+    return log;
+  }
+
+  EventLoop nextLoop() {
+    return group.next();
+  }
+
+  /**
+   * Listens on {@code bind.hostname:bind.port}; accepted connections are read only after {@link
+   * #startAccepting()}, when the system's actors exist.
+   *
+   * @return the bound port
+   * @throws ConfigurationException if the address cannot be bound (the event loop is shut down)
+   */
+  int bind() {
+    String where = settings.bindHost() + ":" + settings.bindPort();
+    ChannelFuture f;
+    try {
+      f =
+          new ServerBootstrap()
+              .group(group)
+              .channel(NioServerSocketChannel.class)
+              .option(ChannelOption.AUTO_READ, false)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                      ch.pipeline()
+                          .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(settings.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                          .addLast(new LengthFieldBasedFrameDecoder(settings.maximumFrameSize() + 4, 0, 4, 0, 4, true))
+                          .addLast(new LengthFieldPrepender(4))
+                          .addLast(new InboundConnectionHandler(provider, log));
+                    }
+                  })
+              .bind(new InetSocketAddress(settings.bindHost(), settings.bindPort()));
+    } catch (RuntimeException e) {
+      shutdown();
+      throw new ConfigurationException("cannot listen on " + where + " (troupe.remote.bind / troupe.remote.canonical): " + e, e);
+    }
+    if (!f.awaitUninterruptibly(settings.connectionTimeout().toMillis()) || !f.isSuccess()) {
+      Throwable cause = f.cause();
+      shutdown();
+      throw new ConfigurationException(
+          "cannot listen on " + where + ": " + (cause == null ? "timed out" : cause.getMessage())
+              + (cause instanceof java.net.BindException
+                  ? " (is another process or system using that port? set troupe.remote.canonical.port,"
+                      + " or 0 for any free port)"
+                  : "")
+              + " [troupe.remote.bind.hostname / bind.port, defaulting to canonical.hostname / canonical.port]",
+          cause);
+    }
+    server = f.channel();
+    return ((InetSocketAddress) server.localAddress()).getPort();
+  }
+
+  /** Starts reading accepted connections. */
+  void startAccepting() {
+    server.config().setAutoRead(true);
+  }
+
+  /** Opens the TCP connection of {@code lane}, on its event loop. */
+  ChannelFuture connect(OutboundLane lane) {
+    Address remote = lane.association().remote;
+    return new Bootstrap()
+        .group(lane.loop())
+        .channel(NioSocketChannel.class)
+        .option(ChannelOption.TCP_NODELAY, true)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, settings.connectionTimeout().toMillis()))
+        .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+        .handler(
+            new ChannelInitializer<SocketChannel>() {
+              @Override
+              protected void initChannel(SocketChannel ch) {
+                ch.pipeline()
+                    .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(settings.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS))
+                    .addLast(new LengthFieldBasedFrameDecoder(ACK_FRAME_LIMIT, 0, 4, 0, 4, true))
+                    .addLast(new LengthFieldPrepender(4))
+                    .addLast(new EnvelopeEncoder(settings.maximumFrameSize(), provider.drops()))
+                    .addLast(new OutboundConnectionHandler(lane));
+              }
+            })
+        .connect(remote.host().orElseThrow(), remote.port().orElseThrow());
+  }
+
+  ByteBuf handshake(ByteBufAllocator alloc, OutboundLane lane) {
+    return Wire.encodeHandshake(
+        alloc, new Wire.Handshake(lane.lane(), provider.address(), provider.uid(), lane.association().remote));
+  }
+
+  /**
+   * Closes the server channel and every connection and stops the event loop, waiting at most
+   * {@code shutdown-timeout} (unless called on the loop itself).
+   */
+  void shutdown() {
+    if (server != null) {
+      server.close();
+    }
+    Future<?> done = group.shutdownGracefully(0, settings.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    for (EventExecutor e : group) {
+      if (e.inEventLoop()) {
+        return; // cannot wait for the thread we are on
+      }
+    }
+    if (!done.awaitUninterruptibly(settings.shutdownTimeout().toMillis() + 1000)) {
+      log.warn("the network threads did not stop within {}", settings.shutdownTimeout());
+    }
+  }
+}

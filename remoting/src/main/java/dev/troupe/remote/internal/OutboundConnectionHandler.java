@@ -1,0 +1,59 @@
+package dev.troupe.remote.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.timeout.ReadTimeoutException;
+
+/**
+ * The last handler of an outbound connection: waits for the peer's handshake acknowledgement (the
+ * only frame a peer sends on it), then tells its {@link OutboundLane} of writability changes and
+ * of the connection's end.
+ */
+final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
+  private final OutboundLane lane;
+  private boolean acknowledged;
+  private String failure;
+
+  OutboundConnectionHandler(OutboundLane lane) {
+    this.lane = lane;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    ByteBuf frame = (ByteBuf) msg;
+    try {
+      if (acknowledged) {
+        throw new Wire.ProtocolException("a frame after the handshake acknowledgement");
+      }
+      Wire.decodeAck(frame);
+      acknowledged = true;
+      ctx.pipeline().remove(NettyTransport.HANDSHAKE_TIMEOUT); // an idle link is fine once established
+      lane.handshakeDone(ctx.channel());
+    } catch (Wire.ProtocolException e) {
+      failure = "protocol error from " + ctx.channel().remoteAddress() + ": " + e.getMessage();
+      ctx.close();
+    } finally {
+      frame.release();
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    lane.writable(ctx.channel());
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (failure == null) {
+      failure = cause instanceof ReadTimeoutException ? "no handshake acknowledgement in time" : String.valueOf(cause);
+    }
+    ctx.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    lane.closed(ctx.channel(), failure);
+  }
+}

@@ -1,0 +1,280 @@
+package dev.troupe.remote.internal;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jctools.queues.MessagePassingQueue;
+import org.jctools.queues.atomic.MpscChunkedAtomicArrayQueue;
+import org.jctools.util.Pow2;
+
+/**
+ * One outbound TCP connection to a peer (one lane of its {@link Association}) and the bounded
+ * queue in front of it.
+ *
+ * <p>Any thread may {@link #send}: it only offers to the queue (a full queue drops the message,
+ * with a {@code Dropped} event) and, when no drain is pending, schedules one on the lane's event
+ * loop. Everything else runs on that one loop, so the connection's state needs no locks: connect
+ * (with exponential backoff after failures; after {@code reconnect-attempts} failures in a row the
+ * waiting messages are dropped and the next message starts over), handshake, and the drain, which
+ * writes up to {@value #BATCH} envelopes and flushes once, so a burst costs one system call, not
+ * one per message. While the connection's buffer is above its high-water mark the drain stops and
+ * the queue absorbs the burst; it resumes when the buffer drains.
+ */
+final class OutboundLane {
+  /** Envelopes written per drain before the loop gets to serve its other channels. */
+  static final int BATCH = 1024;
+
+  private enum State { IDLE, CONNECTING, HANDSHAKING, ACTIVE, BACKOFF, CLOSED }
+
+  private final Association association;
+  private final Lane lane;
+  private final NettyTransport transport;
+  private final EventLoop loop;
+  private final int capacity;
+  private final MessagePassingQueue<OutboundEnvelope> queue;
+  /**
+   * True while a wake-up is scheduled or the lane is not ready to drain (connecting, backing off,
+   * waiting for writability): senders then only enqueue. Set back to false by the drain when it
+   * found the queue empty, which then looks at the queue once more: a sender's offer and its read
+   * of this flag, and the drain's write of this flag and its read of the queue, are each ordered
+   * by volatile accesses (the queue's producer-index CAS and {@code isEmpty}'s volatile read), so
+   * one of the two sides always sees the other and no message is left behind without a drain.
+   */
+  private final AtomicBoolean scheduled = new AtomicBoolean();
+  private final Runnable wake = this::wake;
+
+  // confined to the event loop
+  private State state = State.IDLE;
+  private Channel channel;
+  private int failures;
+  private ScheduledFuture<?> retry;
+
+  OutboundLane(Association association, Lane lane, NettyTransport transport) {
+    this.association = association;
+    this.lane = lane;
+    this.transport = transport;
+    this.loop = transport.nextLoop();
+    RemoteSettings s = transport.settings();
+    this.capacity = lane == Lane.CONTROL ? s.controlQueueSize() : s.messageQueueSize();
+    int max = Math.max(4, capacity); // the queue's smallest bound; it grows in chunks up to it
+    this.queue = new MpscChunkedAtomicArrayQueue<>(Math.min(256, Pow2.roundToPowerOfTwo(max) / 2), max);
+  }
+
+  Lane lane() {
+    return lane;
+  }
+
+  Association association() {
+    return association;
+  }
+
+  EventLoop loop() {
+    return loop;
+  }
+
+  /** Any thread; never blocks. */
+  void send(OutboundEnvelope e) {
+    if (!queue.offer(e)) {
+      transport.drops().dropped(
+          e,
+          "the " + lane + " queue to " + association.remote + " is full (" + capacity + " messages waiting;"
+              + " troupe.remote.advanced.outbound-" + (lane == Lane.CONTROL ? "control" : "message") + "-queue-size)");
+      return;
+    }
+    if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
+      execute(wake);
+    }
+  }
+
+  private void execute(Runnable task) {
+    try {
+      loop.execute(task);
+    } catch (RejectedExecutionException terminated) {
+      synchronized (this) { // the loop is gone, so no drain runs: senders take turns emptying the queue
+        dropAll("the system is shut down");
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ on the event loop
+
+  private void wake() {
+    switch (state) {
+      case IDLE -> {
+        if (queue.isEmpty()) {
+          idle();
+        } else {
+          connect();
+        }
+      }
+      case ACTIVE -> drain();
+      case CLOSED -> dropAll("the system is shut down");
+      default -> {} // connecting, handshaking or backing off: the drain follows the handshake
+    }
+  }
+
+  private void connect() {
+    state = State.CONNECTING;
+    ChannelFuture f = transport.connect(this);
+    channel = f.channel();
+    f.addListener(
+        (ChannelFuture done) -> {
+          if (done.channel() != channel || state != State.CONNECTING) {
+            return;
+          }
+          if (done.isSuccess()) {
+            state = State.HANDSHAKING;
+            channel.writeAndFlush(transport.handshake(channel.alloc(), this));
+          } else {
+            failed(done.channel(), String.valueOf(done.cause()));
+          }
+        });
+  }
+
+  /** The peer acknowledged the handshake on {@code ch}. */
+  void handshakeDone(Channel ch) {
+    if (ch != channel || state != State.HANDSHAKING) {
+      return;
+    }
+    state = State.ACTIVE;
+    failures = 0;
+    association.connectionUp();
+    drain();
+  }
+
+  /** The connection became writable again. */
+  void writable(Channel ch) {
+    if (ch == channel && state == State.ACTIVE && ch.isWritable()) {
+      drain();
+    }
+  }
+
+  /** {@code ch} closed (or failed during its handshake, with {@code reason}). */
+  void closed(Channel ch, String reason) {
+    if (ch != channel) {
+      return;
+    }
+    switch (state) {
+      case ACTIVE -> {
+        channel = null;
+        state = State.IDLE;
+        association.connectionDown();
+        transport.log().logger().info("{} lane to {} closed{}", lane, association.remote, reason == null ? "" : ": " + reason);
+        if (!queue.isEmpty()) {
+          connect();
+        } else {
+          idle();
+        }
+      }
+      case CONNECTING, HANDSHAKING -> failed(ch, reason == null ? "the peer closed the connection during the handshake" : reason);
+      default -> channel = null;
+    }
+  }
+
+  private void failed(Channel ch, String reason) {
+    if (ch != channel) {
+      return;
+    }
+    channel = null;
+    ch.close();
+    failures++;
+    int attempts = transport.settings().reconnectAttempts();
+    if (failures >= attempts) {
+      failures = 0;
+      state = State.IDLE;
+      String why = "cannot reach " + association.remote + " (" + lane + " lane) after " + attempts + " attempts: " + reason;
+      transport.log().warn("{}; dropping the messages waiting for it", why);
+      dropAll(why);
+      idle();
+      return;
+    }
+    long delay = backoffNanos(failures);
+    transport.log().warn(
+        "connecting the {} lane to {} failed (attempt {} of {}), retrying in {} ms: {}",
+        lane, association.remote, failures, attempts, delay / 1_000_000, reason);
+    state = State.BACKOFF;
+    retry =
+        loop.schedule(
+            () -> {
+              if (state == State.BACKOFF) {
+                connect();
+              }
+            },
+            delay,
+            TimeUnit.NANOSECONDS);
+  }
+
+  private long backoffNanos(int failure) {
+    RemoteSettings s = transport.settings();
+    long min = s.minBackoff().toNanos();
+    long max = s.maxBackoff().toNanos();
+    long d = min << Math.min(failure - 1, 30);
+    return d <= 0 || d > max ? max : d;
+  }
+
+  /** Nothing to do: let senders schedule the next wake-up, unless one slipped in. */
+  private void idle() {
+    scheduled.set(false);
+    if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
+      loop.execute(wake);
+    }
+  }
+
+  private void drain() {
+    Channel ch = channel;
+    int n = 0;
+    OutboundEnvelope e;
+    while (n < BATCH && ch.isWritable() && (e = queue.relaxedPoll()) != null) {
+      ch.write(e, ch.voidPromise());
+      n++;
+    }
+    if (n > 0) {
+      ch.flush();
+    }
+    if (!ch.isWritable() || state != State.ACTIVE) {
+      return; // writable(ch) or the next connection drains the rest
+    }
+    if (n == BATCH) {
+      loop.execute(wake); // more waiting: let the loop serve its other channels first
+      return;
+    }
+    idle();
+  }
+
+  private void dropAll(String reason) {
+    OutboundEnvelope e;
+    while ((e = queue.relaxedPoll()) != null) {
+      transport.drops().dropped(e, reason);
+    }
+  }
+
+  /** The system terminates: writes what is waiting (best effort), then closes the connection. */
+  void close() {
+    if (retry != null) {
+      retry.cancel(false);
+    }
+    Channel ch = channel;
+    if (state == State.ACTIVE) {
+      OutboundEnvelope e;
+      while ((e = queue.relaxedPoll()) != null) {
+        ch.write(e, ch.voidPromise());
+      }
+      ch.flush();
+    }
+    state = State.CLOSED;
+    channel = null;
+    if (ch != null) {
+      ch.close();
+    }
+    dropAll("the system is shut down");
+  }
+
+  @Override
+  public String toString() {
+    return lane + " lane to " + association.remote;
+  }
+}

@@ -1,0 +1,75 @@
+package dev.troupe.remote.internal;
+
+import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.internal.InternalActorRef;
+import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
+import dev.troupe.actor.internal.SystemMessages.Terminate;
+import dev.troupe.actor.internal.SystemMessages.Unwatch;
+import dev.troupe.actor.internal.SystemMessages.Watch;
+import dev.troupe.actor.internal.dispatch.SystemMessage;
+
+/**
+ * A ref to an actor on another node. {@code tell} serializes the message on the caller's thread
+ * and puts it on the peer's ordinary lane; system messages (watch, unwatch, death notices, stop)
+ * take the control lane. Neither blocks nor throws (beyond a null message): what cannot be sent is
+ * published as a {@code Dropped} event.
+ */
+final class RemoteActorRef extends InternalActorRef {
+  private final RemoteActorRefProvider provider;
+  private final ActorPath path;
+  private final Association association;
+  private final String serializedPath;
+
+  RemoteActorRef(RemoteActorRefProvider provider, ActorPath path, Association association) {
+    super(provider.system());
+    this.provider = provider;
+    this.path = path;
+    this.association = association;
+    this.serializedPath = path.toSerializationFormat();
+  }
+
+  @Override
+  public ActorPath path() {
+    return path;
+  }
+
+  /** @return the path with its uid, as it is sent */
+  String serializedPath() {
+    return serializedPath;
+  }
+
+  Association association() {
+    return association;
+  }
+
+  @Override
+  public boolean isLocal() {
+    return false;
+  }
+
+  @Override
+  public void tell(Object message, ActorRef sender) {
+    if (message == null) {
+      throw new NullPointerException("message must not be null (sent to " + path + ")");
+    }
+    provider.send(this, message, sender, Lane.ORDINARY);
+  }
+
+  @Override
+  public void sendSystemMessage(SystemMessage message) {
+    if (message instanceof Watch
+        || message instanceof Unwatch
+        || message instanceof DeathWatchNotification
+        || message instanceof Terminate) {
+      provider.send(this, message, null, Lane.CONTROL);
+    } else {
+      provider.drops().dropped(message, "this system message is not carried to other nodes yet", null, this);
+    }
+  }
+
+  @Override
+  public boolean isTerminated() {
+    return false;
+  }
+}

@@ -1,0 +1,218 @@
+package dev.troupe.remote.internal;
+
+import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.Kill;
+import dev.troupe.actor.PoisonPill;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.internal.ActorRefProvider;
+import dev.troupe.actor.internal.ActorSelectionMessage;
+import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.actor.internal.InternalActorRef;
+import dev.troupe.actor.internal.LocalActorRefProvider;
+import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.serialization.Serialization;
+import dev.troupe.serialization.Serialized;
+import java.security.SecureRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code troupe.actor.provider = remote}: the local provider (built with the bound address) for
+ * this node's actors, {@link RemoteActorRef}s for every other address, and the {@link
+ * NettyTransport} between them. What arrives is delivered as the runtime's seam expects: user
+ * messages with {@code tell}, selections through {@link LocalActorRefProvider#deliverSelection},
+ * watch, unwatch, death notices and stop with {@code sendSystemMessage}.
+ */
+final class RemoteActorRefProvider implements ActorRefProvider {
+  private final ActorSystemImpl system;
+  private final RemoteSettings settings;
+  private final Logger logger;
+  private final RateLimitedLog log;
+  private final Drops drops;
+  private final Serialization serialization;
+  private final long uid;
+  private final NettyTransport transport;
+  private final Address address;
+  private final LocalActorRefProvider local;
+  private final ConcurrentHashMap<Address, Association> associations = new ConcurrentHashMap<>();
+
+  RemoteActorRefProvider(ActorSystemImpl system) {
+    this.system = system;
+    this.settings = RemoteSettings.from(system.settings().config());
+    this.logger = LoggerFactory.getLogger("dev.troupe.remote." + system.name());
+    this.log = new RateLimitedLog(logger, TimeUnit.SECONDS.toNanos(5), 10);
+    this.drops = new Drops(system.eventStream(), log);
+    this.serialization = Serialization.get(system); // checks troupe.serialization now, not at the first message
+    long u;
+    do {
+      u = new SecureRandom().nextLong();
+    } while (u == 0);
+    this.uid = u;
+    this.transport = new NettyTransport(this, system.name(), settings, log);
+    int port = transport.bind();
+    try {
+      this.address =
+          Address.remote(system.name(), settings.canonicalHost(), settings.canonicalPort() == 0 ? port : settings.canonicalPort());
+      this.local = new LocalActorRefProvider(system, address);
+    } catch (RuntimeException e) {
+      transport.shutdown();
+      throw e instanceof ConfigurationException ? e : new ConfigurationException(
+          "invalid configuration value at 'troupe.remote.canonical': " + e.getMessage(), e);
+    }
+  }
+
+  ActorSystemImpl system() {
+    return system;
+  }
+
+  Drops drops() {
+    return drops;
+  }
+
+  long uid() {
+    return uid;
+  }
+
+  @Override
+  public Address address() {
+    return address;
+  }
+
+  @Override
+  public LocalActorRefProvider local() {
+    return local;
+  }
+
+  @Override
+  public void init() {
+    local.init();
+    transport.startAccepting();
+    logger.info("remoting of {} listens at {} (uid {})", system.name(), address, uid);
+  }
+
+  @Override
+  public InternalActorRef resolveActorRef(ActorPath path) {
+    Address a = path.address();
+    if (a.equals(address)) {
+      return local.resolveLocal(path);
+    }
+    if (a.hasLocalScope()) {
+      return a.system().equals(system.name())
+          ? local.resolveLocal(path.withAddress(address))
+          : local.resolveActorRef(path); // another system without an address: unreachable
+    }
+    return new RemoteActorRef(this, path, association(a));
+  }
+
+  @Override
+  public InternalActorRef rootGuardianAt(Address a) {
+    if (a.equals(address) || (a.hasLocalScope() && a.system().equals(system.name()))) {
+      return local.rootGuardian();
+    }
+    return a.hasGlobalScope() ? new RemoteActorRef(this, ActorPath.root(a), association(a)) : local.rootGuardianAt(a);
+  }
+
+  @Override
+  public InternalActorRef actorOf(InternalActorRef parent, Props props, ActorPath path, Address target) {
+    throw new ConfigurationException(
+        "cannot deploy " + path.toStringWithoutAddress() + " to " + target
+            + ": remote deployment is not available yet in this version of troupe-remoting");
+  }
+
+  @Override
+  public void shutdown() {
+    for (Association a : associations.values()) {
+      for (Lane lane : Lane.values()) {
+        OutboundLane l = a.lane(lane);
+        try {
+          l.loop().execute(l::close);
+        } catch (RejectedExecutionException alreadyStopped) {
+          // nothing left to flush there
+        }
+      }
+    }
+    transport.shutdown();
+  }
+
+  /** The association with {@code remote}, created on first use (it connects only when sent to). */
+  Association association(Address remote) {
+    Association a = associations.get(remote);
+    return a != null ? a : associations.computeIfAbsent(remote, r -> new Association(r, transport, system.eventStream()));
+  }
+
+  // ------------------------------------------------------------------ out
+
+  /** Serializes on the caller's thread and queues on {@code lane}; never blocks, never throws. */
+  void send(RemoteActorRef recipient, Object message, ActorRef sender, Lane lane) {
+    Serialized payload;
+    try {
+      payload = serialization.serialize(message);
+    } catch (RuntimeException e) {
+      drops.dropped(message, "cannot serialize it: " + e.getMessage(), sender, recipient);
+      return;
+    }
+    if (payload.bytes().length > settings.maximumFrameSize()) {
+      drops.dropped(
+          message,
+          "serialized to " + payload.bytes().length + " bytes, above troupe.remote.maximum-frame-size ("
+              + settings.maximumFrameSize() + " bytes)",
+          sender,
+          recipient);
+      return;
+    }
+    recipient.association().lane(lane).send(new OutboundEnvelope(recipient, sender, message, payload));
+  }
+
+  // ------------------------------------------------------------------ in (on an event loop)
+
+  /** Deserializes a message that arrived from {@code origin} and delivers it. */
+  void receive(
+      InternalActorRef recipient, InternalActorRef sender, int serializerId, String manifest, byte[] bytes, Address origin) {
+    if (!recipient.path().address().equals(address)) {
+      drops.dropped(
+          new Serialized(serializerId, manifest, bytes),
+          "the recipient " + recipient.path() + " (from " + origin + ") is not on this node",
+          sender,
+          local.deadLetters());
+      return;
+    }
+    Object message;
+    try {
+      message = serialization.deserialize(serializerId, manifest, bytes);
+    } catch (RuntimeException e) {
+      drops.dropped(
+          new Serialized(serializerId, manifest, bytes),
+          "cannot deserialize it (from " + origin + "): " + e.getMessage(),
+          sender,
+          recipient);
+      return;
+    }
+    if (settings.untrustedMode() && harmful(message)) {
+      drops.dropped(message, "troupe.remote.untrusted-mode = on refuses it from " + origin, sender, recipient);
+      return;
+    }
+    try {
+      if (message instanceof ActorSelectionMessage selection) {
+        local.deliverSelection(selection, sender);
+      } else if (message instanceof SystemMessage systemMessage) {
+        recipient.sendSystemMessage(systemMessage);
+      } else {
+        recipient.tell(message, sender);
+      }
+    } catch (RuntimeException e) {
+      drops.dropped(message, "delivery failed: " + e, sender, recipient);
+    }
+  }
+
+  /** What untrusted mode refuses: system messages, PoisonPill and Kill, also inside a selection. */
+  private static boolean harmful(Object message) {
+    Object m = message instanceof ActorSelectionMessage s ? s.message() : message;
+    return m instanceof SystemMessage || m instanceof PoisonPill || m instanceof Kill;
+  }
+}

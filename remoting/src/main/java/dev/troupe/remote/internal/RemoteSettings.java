@@ -1,0 +1,166 @@
+package dev.troupe.remote.internal;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigValueType;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.internal.dispatch.Settings;
+import java.time.Duration;
+
+/**
+ * {@code troupe.remote.*}, read and checked once when the provider is created; every problem is a
+ * {@link ConfigurationException} naming the full key.
+ *
+ * @param canonicalHost the host other nodes use to reach this one (in this node's address)
+ * @param canonicalPort the port in this node's address; 0 = the bound one
+ * @param bindHost the host to listen on
+ * @param bindPort the port to listen on; 0 = an ephemeral one
+ * @param maximumFrameSize the largest frame body (envelope and payload), in bytes
+ * @param untrustedMode whether system messages, PoisonPill and Kill from peers are refused
+ * @param eventLoopThreads threads of the system's network event loop
+ * @param messageQueueSize bound of a peer's ordinary-lane queue
+ * @param controlQueueSize bound of a peer's control-lane queue
+ * @param connectionTimeout how long a TCP connect may take
+ * @param handshakeTimeout how long either side waits for the other's handshake
+ * @param minBackoff the first delay before reconnecting
+ * @param maxBackoff the longest delay between reconnects
+ * @param reconnectAttempts failed connects in a row before a peer's queued messages are dropped
+ * @param shutdownTimeout how long shutdown waits for the network threads
+ */
+record RemoteSettings(
+    String canonicalHost,
+    int canonicalPort,
+    String bindHost,
+    int bindPort,
+    int maximumFrameSize,
+    boolean untrustedMode,
+    int eventLoopThreads,
+    int messageQueueSize,
+    int controlQueueSize,
+    Duration connectionTimeout,
+    Duration handshakeTimeout,
+    Duration minBackoff,
+    Duration maxBackoff,
+    int reconnectAttempts,
+    Duration shutdownTimeout) {
+
+  static final String ROOT = "troupe.remote";
+  /** Frames smaller than this could not carry a handshake with long host names. */
+  static final int MIN_FRAME_SIZE = 4096;
+
+  static RemoteSettings from(Config config) {
+    Config r = section(config, ROOT);
+    String canonicalHost = host(r, "canonical.hostname", null);
+    int canonicalPort = port(r, "canonical.port", -1);
+    String bindHost = host(r, "bind.hostname", canonicalHost);
+    int bindPort = port(r, "bind.port", canonicalPort);
+    long frame;
+    try {
+      frame = r.getBytes("maximum-frame-size");
+    } catch (ConfigException e) {
+      throw bad("maximum-frame-size", e.getMessage(), e);
+    }
+    if (frame < MIN_FRAME_SIZE || frame > Integer.MAX_VALUE - 8) {
+      throw bad("maximum-frame-size", "must be between " + MIN_FRAME_SIZE + " bytes and 2GiB, was " + frame, null);
+    }
+    if (Settings.bool(r, ROOT, "tls.enabled")) {
+      throw bad(
+          "tls.enabled",
+          "TLS is not available in this version of troupe-remoting; refusing to start rather than"
+              + " talk to peers in plain TCP; set it to off",
+          null);
+    }
+    boolean untrusted = Settings.bool(r, ROOT, "untrusted-mode");
+    String a = ROOT + ".advanced";
+    Config adv = section(config, a);
+    int threads = Settings.intAtLeast(adv, a, "event-loop-threads", 0);
+    if (threads > 64) {
+      throw new ConfigurationException(
+          "invalid configuration value at '" + a + ".event-loop-threads': must be 0..64, was " + threads);
+    }
+    if (threads == 0) {
+      threads = Runtime.getRuntime().availableProcessors() <= 2 ? 1 : 2;
+    }
+    Duration minBackoff = positive(adv, a, "reconnect-min-backoff");
+    Duration maxBackoff = positive(adv, a, "reconnect-max-backoff");
+    if (maxBackoff.compareTo(minBackoff) < 0) {
+      throw new ConfigurationException(
+          "invalid configuration value at '" + a + ".reconnect-max-backoff': must be >= reconnect-min-backoff ("
+              + minBackoff + "), was " + maxBackoff);
+    }
+    return new RemoteSettings(
+        canonicalHost,
+        canonicalPort,
+        bindHost,
+        bindPort,
+        (int) frame,
+        untrusted,
+        threads,
+        Settings.intAtLeast(adv, a, "outbound-message-queue-size", 1),
+        Settings.intAtLeast(adv, a, "outbound-control-queue-size", 1),
+        positive(adv, a, "connection-timeout"),
+        positive(adv, a, "handshake-timeout"),
+        minBackoff,
+        maxBackoff,
+        Settings.intAtLeast(adv, a, "reconnect-attempts", 1),
+        positive(adv, a, "shutdown-timeout"));
+  }
+
+  private static Config section(Config config, String path) {
+    try {
+      return config.getConfig(path);
+    } catch (ConfigException e) {
+      throw new ConfigurationException("invalid configuration value at '" + path + "': " + e.getMessage(), e);
+    }
+  }
+
+  private static ConfigurationException bad(String key, String why, Throwable cause) {
+    return new ConfigurationException("invalid configuration value at '" + ROOT + "." + key + "': " + why, cause);
+  }
+
+  /** A host name; {@code ""} means {@code fallback}, or is an error when there is none. */
+  private static String host(Config r, String key, String fallback) {
+    String h = Settings.string(r, ROOT, key).trim();
+    if (h.isEmpty()) {
+      if (fallback == null) {
+        throw bad(key, "must not be empty (e.g. \"127.0.0.1\")", null);
+      }
+      return fallback;
+    }
+    if (h.chars().anyMatch(c -> Character.isWhitespace(c) || c == '/' || c == '@')) {
+      throw bad(key, "not a host name or IP address: '" + h + "'", null);
+    }
+    return h;
+  }
+
+  /** A port 0..65535; {@code ""} means {@code fallback}, or is an error when it is negative. */
+  private static int port(Config r, String key, int fallback) {
+    Object v;
+    try {
+      v = r.getValue(key).unwrapped();
+    } catch (ConfigException e) {
+      throw bad(key, e.getMessage(), e);
+    }
+    if (r.getValue(key).valueType() == ConfigValueType.STRING && ((String) v).trim().isEmpty() && fallback >= 0) {
+      return fallback;
+    }
+    int p;
+    try {
+      p = Integer.parseInt(String.valueOf(v).trim());
+    } catch (NumberFormatException e) {
+      throw bad(key, "expected a port number 0..65535" + (fallback >= 0 ? " or \"\"" : "") + ", was '" + v + "'", e);
+    }
+    if (p < 0 || p > 65535) {
+      throw bad(key, "expected a port number 0..65535, was " + p, null);
+    }
+    return p;
+  }
+
+  private static Duration positive(Config c, String path, String key) {
+    Duration d = Settings.durationAtLeastZero(c, path, key);
+    if (d.isZero()) {
+      throw new ConfigurationException("invalid configuration value at '" + path + "." + key + "': must be positive");
+    }
+    return d;
+  }
+}

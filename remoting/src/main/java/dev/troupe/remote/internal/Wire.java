@@ -1,0 +1,216 @@
+package dev.troupe.remote.internal;
+
+import dev.troupe.actor.Address;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The wire protocol of the TCP transport, version {@value #VERSION}. Every frame is a 4-byte
+ * big-endian length followed by that many bytes (Netty's {@code LengthFieldPrepender} and {@code
+ * LengthFieldBasedFrameDecoder}); a length above {@code troupe.remote.maximum-frame-size} (or
+ * negative) closes the connection before anything is allocated for it.
+ *
+ * <p>A connection carries one direction and one lane. The connecting side's first frame is the
+ * <b>handshake</b>:
+ *
+ * <pre>
+ *   int32 magic 0x54525550 ("TRUP") | int8 version | int8 lane (0 control, 1 ordinary)
+ *   | string origin address | int64 origin uid | string target address
+ * </pre>
+ *
+ * The accepting side checks magic, version, lane and that the target is its own address (system
+ * name, host and port), then answers with the only frame it ever sends, the <b>acknowledgement</b>
+ * {@code int32 magic | int8 version | int64 uid}; on any mismatch it logs and closes. After the
+ * acknowledgement every frame from the connecting side is an <b>envelope</b>:
+ *
+ * <pre>
+ *   ref recipient path | ref sender path (0 = no sender) | zigzag varint serializer id
+ *   | ref manifest (0 = "") | payload (the rest of the frame)
+ * </pre>
+ *
+ * Strings are a varint byte length and UTF-8. A {@code ref} is a varint into the connection's
+ * string table ({@link OutboundTable}, {@link InboundTable}): {@code 0} none, {@code 1} a string
+ * follows and becomes the table's next entry, {@code 2} a string follows and is not remembered
+ * (the table is full), {@code n >= 3} entry {@code n - 3}. Both sides build the table anew on each
+ * connection, in the order of the frames (TCP keeps it), so paths and manifests cross in full once
+ * per connection and as one or two bytes afterwards.
+ */
+final class Wire {
+  static final int MAGIC = 0x54525550;
+  static final int VERSION = 1;
+
+  static final int REF_NONE = 0;
+  static final int REF_NEW = 1;
+  static final int REF_LITERAL = 2;
+  static final int REF_FIRST_ENTRY = 3;
+
+  /** Entries a connection's string table holds at most. */
+  static final int TABLE_MAX_ENTRIES = 4096;
+  /** UTF-8 bytes of all entries of a connection's string table at most. */
+  static final int TABLE_MAX_BYTES = 1 << 20;
+
+  private Wire() {}
+
+  /** A frame that breaks the protocol: its connection is closed. */
+  static final class ProtocolException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ProtocolException(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** The first frame of a connection. */
+  record Handshake(Lane lane, Address origin, long originUid, Address target) {}
+
+  static ByteBuf encodeHandshake(ByteBufAllocator alloc, Handshake h) {
+    ByteBuf b = alloc.buffer(64);
+    b.writeInt(MAGIC);
+    b.writeByte(VERSION);
+    b.writeByte(h.lane().id);
+    writeString(b, h.origin().toString());
+    b.writeLong(h.originUid());
+    writeString(b, h.target().toString());
+    return b;
+  }
+
+  /**
+   * @param b a whole frame
+   * @return the handshake in it
+   * @throws ProtocolException naming what is wrong, for the log
+   */
+  static Handshake decodeHandshake(ByteBuf b) {
+    checkMagicAndVersion(b, "handshake");
+    if (!b.isReadable()) {
+      throw new ProtocolException("truncated handshake");
+    }
+    int laneId = b.readByte();
+    Lane lane = Lane.byId(laneId);
+    if (lane == null) {
+      throw new ProtocolException("unknown lane " + laneId + " in handshake");
+    }
+    Address origin = readAddress(b, "origin");
+    if (b.readableBytes() < 8) {
+      throw new ProtocolException("truncated handshake");
+    }
+    long uid = b.readLong();
+    Address target = readAddress(b, "target");
+    if (b.isReadable()) {
+      throw new ProtocolException(b.readableBytes() + " bytes after the handshake");
+    }
+    if (origin.host().isEmpty() || origin.port().isEmpty()) {
+      throw new ProtocolException("origin address " + origin + " has no host and port");
+    }
+    return new Handshake(lane, origin, uid, target);
+  }
+
+  static ByteBuf encodeAck(ByteBufAllocator alloc, long uid) {
+    ByteBuf b = alloc.buffer(13);
+    b.writeInt(MAGIC);
+    b.writeByte(VERSION);
+    b.writeLong(uid);
+    return b;
+  }
+
+  /**
+   * @param b a whole frame
+   * @return the uid of the accepting system
+   */
+  static long decodeAck(ByteBuf b) {
+    checkMagicAndVersion(b, "handshake acknowledgement");
+    if (b.readableBytes() != 8) {
+      throw new ProtocolException("handshake acknowledgement of the wrong length");
+    }
+    return b.readLong();
+  }
+
+  private static void checkMagicAndVersion(ByteBuf b, String what) {
+    if (b.readableBytes() < 5) {
+      throw new ProtocolException("not a Troupe " + what + " (" + b.readableBytes() + " bytes)");
+    }
+    int magic = b.readInt();
+    if (magic != MAGIC) {
+      throw new ProtocolException(
+          "not a Troupe " + what + " (magic 0x" + Integer.toHexString(magic) + ", expected 0x"
+              + Integer.toHexString(MAGIC) + ")");
+    }
+    int version = b.readByte();
+    if (version != VERSION) {
+      throw new ProtocolException(
+          "protocol version " + version + " in " + what + ", this node speaks version " + VERSION);
+    }
+  }
+
+  private static Address readAddress(ByteBuf b, String what) {
+    String text = readString(b);
+    try {
+      return Address.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new ProtocolException("malformed " + what + " address in handshake: " + e.getMessage());
+    }
+  }
+
+  // ------------------------------------------------------------------ primitives
+
+  static void writeVarInt(ByteBuf b, int v) {
+    while ((v & ~0x7F) != 0) {
+      b.writeByte((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    b.writeByte(v);
+  }
+
+  static int varIntSize(int v) {
+    int n = 1;
+    while ((v & ~0x7F) != 0) {
+      v >>>= 7;
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * @param b the input
+   * @return an unsigned varint of at most five bytes, as an int (negative when above {@code
+   *     Integer.MAX_VALUE})
+   */
+  static int readVarInt(ByteBuf b) {
+    int v = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      if (!b.isReadable()) {
+        throw new ProtocolException("truncated varint");
+      }
+      int x = b.readByte();
+      v |= (x & 0x7F) << shift;
+      if ((x & 0x80) == 0) {
+        return v;
+      }
+    }
+    throw new ProtocolException("varint longer than five bytes");
+  }
+
+  static int zigZag(int v) {
+    return (v << 1) ^ (v >> 31);
+  }
+
+  static int unZigZag(int v) {
+    return (v >>> 1) ^ -(v & 1);
+  }
+
+  static void writeString(ByteBuf b, String s) {
+    writeVarInt(b, ByteBufUtil.utf8Bytes(s));
+    ByteBufUtil.writeUtf8(b, s);
+  }
+
+  static String readString(ByteBuf b) {
+    int n = readVarInt(b);
+    if (n < 0 || n > b.readableBytes()) {
+      throw new ProtocolException("string of " + (n & 0xFFFFFFFFL) + " bytes, only " + b.readableBytes() + " left");
+    }
+    String s = b.toString(b.readerIndex(), n, StandardCharsets.UTF_8);
+    b.skipBytes(n);
+    return s;
+  }
+}
