@@ -1,0 +1,299 @@
+package dev.troupe.remote;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Props;
+import dev.troupe.serialization.Serialized;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What a node does with bytes that are not Troupe's, and with messages it cannot send or read:
+ * garbage on the port closes that connection only (the node goes on serving its peers); a message
+ * that is too large, of an unbound class, unreadable on arrival, or for a node that cannot be
+ * reached is dropped with a {@link Dropped} event, and the link stays.
+ */
+class RemoteBadInputTest {
+  /** Bound to nothing. */
+  record Unbound(String text) {}
+
+  /** Bound to jackson-cbor on the sending node only. */
+  record OnlySenderKnows(String text) {}
+
+  /** Replies to strings with "echo:" and the string. */
+  static final class Echo extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .match(String.class, s -> getSender().tell("echo:" + s, getSelf()))
+          .matchAny(m -> getSender().tell("other:" + m.getClass().getSimpleName(), getSelf()))
+          .build();
+    }
+  }
+
+  @RegisterExtension
+  static final ActorSystemExtension TROUPE =
+      ActorSystemExtension.perClass(Nodes.REMOTE + "troupe.remote.advanced.handshake-timeout = 3s\n");
+
+  static ActorSystem a;
+  static ActorSystem b;
+
+  @BeforeAll
+  static void nodes() {
+    a =
+        TROUPE.createSystem(
+            "troupe.remote.maximum-frame-size = 64KiB\n"
+                + "troupe.serialization.bindings { \"dev.troupe.remote.RemoteBadInputTest$OnlySenderKnows\" = jackson-cbor }\n");
+    b = TROUPE.system();
+    b.actorOf(Props.create(Echo.class), "echo");
+  }
+
+  // ------------------------------------------------------------------ garbage on the port
+
+  @Test
+  void anHttpRequestClosesThatConnectionOnly() throws IOException {
+    assertClosedByTheNode("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+    assertTheNodeStillServes();
+  }
+
+  @Test
+  void randomBytesCloseThatConnectionOnly() throws IOException {
+    byte[] noise = new byte[4096];
+    new Random(17).nextBytes(noise);
+    assertClosedByTheNode(noise);
+    assertTheNodeStillServes();
+  }
+
+  @Test
+  void aFrameLengthOf0x7fffffffClosesThatConnectionBeforeAnythingIsAllocated() throws IOException {
+    assertClosedByTheNode(new byte[] {0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 1, 2, 3});
+    assertTheNodeStillServes();
+  }
+
+  @Test
+  void aNegativeFrameLengthClosesThatConnection() throws IOException {
+    assertClosedByTheNode(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xF0, 1, 2, 3});
+    assertTheNodeStillServes();
+  }
+
+  @Test
+  void aHandshakeForAnotherSystemNameIsRefused() throws IOException {
+    String wrong = b.address().toString().replace(b.name(), "someone-else");
+    assertClosedByTheNode(handshake(0x54525550, 1, wrong));
+    assertTheNodeStillServes();
+  }
+
+  @Test
+  void aHandshakeWithAnotherProtocolVersionIsRefused() throws IOException {
+    assertClosedByTheNode(handshake(0x54525550, 99, b.address().toString()));
+    assertTheNodeStillServes();
+  }
+
+  @Test
+  void aFrameTooLargeAfterAnAcceptedHandshakeClosesThatConnection() throws IOException {
+    try (Socket s = connect()) {
+      s.getOutputStream().write(handshake(0x54525550, 1, b.address().toString()));
+      DataInputStream in = new DataInputStream(s.getInputStream());
+      assertEquals(13, in.readInt(), "length of the handshake acknowledgement");
+      assertEquals(0x54525550, in.readInt(), "magic of the acknowledgement");
+      assertEquals(1, in.readByte(), "protocol version of the acknowledgement");
+      in.readLong(); // the node's uid
+      // a frame above troupe.remote.maximum-frame-size (256KiB here)
+      s.getOutputStream().write(new byte[] {0x00, 0x10, 0x00, 0x00, 1, 2, 3});
+      assertClosed(s);
+    }
+    assertTheNodeStillServes();
+  }
+
+  // ------------------------------------------------------------------ messages dropped, link kept
+
+  @Test
+  void anOversizeMessageIsDroppedWithADroppedEventAndTheLinkStays() {
+    TestKit probe = new TestKit(a);
+    a.eventStream().subscribe(probe.getRef(), Dropped.class);
+    ActorRef echo = Nodes.lookup(a, b, "/user/echo");
+    byte[] big = new byte[100_000];
+
+    echo.tell(big, probe.getRef());
+
+    Dropped d = probe.expectMsgClass(Nodes.WAIT, Dropped.class);
+    assertArrayEquals(big, (byte[]) d.message());
+    assertTrue(d.reason().contains("maximum-frame-size"), d.reason());
+    assertEquals(echo, d.recipient());
+    assertEquals(probe.getRef(), d.sender());
+    assertTheLinkStays(probe, echo);
+  }
+
+  @Test
+  void aMessageWhosePayloadFitsButWhoseFrameDoesNotIsDropped() {
+    TestKit probe = new TestKit(a);
+    a.eventStream().subscribe(probe.getRef(), Dropped.class);
+    ActorRef echo = Nodes.lookup(a, b, "/user/echo");
+    byte[] almost = new byte[64 * 1024 - 8]; // the envelope's paths push the frame above 64KiB
+
+    echo.tell(almost, probe.getRef());
+
+    Dropped d = probe.expectMsgClass(Nodes.WAIT, Dropped.class);
+    assertTrue(d.reason().contains("the frame would be"), d.reason());
+    assertTheLinkStays(probe, echo);
+  }
+
+  @Test
+  void aMessageOfAnUnboundClassIsDroppedAndTheLinkStays() {
+    TestKit probe = new TestKit(a);
+    a.eventStream().subscribe(probe.getRef(), Dropped.class);
+    ActorRef echo = Nodes.lookup(a, b, "/user/echo");
+
+    echo.tell(new Unbound("x"), probe.getRef());
+
+    Dropped d = probe.expectMsgClass(Nodes.WAIT, Dropped.class);
+    assertEquals(new Unbound("x"), d.message());
+    assertTrue(d.reason().contains("no serializer is bound"), d.reason());
+    assertTheLinkStays(probe, echo);
+  }
+
+  @Test
+  void aMessageTheReceiverMayNotReadIsDroppedThereAndTheLinkStays() {
+    TestKit onB = new TestKit(b);
+    b.eventStream().subscribe(onB.getRef(), Dropped.class);
+    TestKit probe = new TestKit(a);
+    ActorRef echo = Nodes.lookup(a, b, "/user/echo");
+
+    echo.tell(new OnlySenderKnows("secret"), probe.getRef());
+
+    Dropped d = onB.expectMsgClass(Nodes.WAIT, Dropped.class);
+    Serialized raw = assertInstanceOf(Serialized.class, d.message(), "what arrived, as bytes");
+    assertEquals(OnlySenderKnows.class.getName(), raw.manifest());
+    assertTrue(d.reason().contains("cannot deserialize"), d.reason());
+    assertNotNull(d.sender(), "the sender is known");
+    assertEquals(probe.getRef().path(), d.sender().path());
+    b.eventStream().unsubscribe(onB.getRef());
+    assertTheLinkStays(probe, echo);
+  }
+
+  @Test
+  void messagesForANodeThatCannotBeReachedAreDroppedWhenTheQueueIsFullAndWhenConnectingGivesUp() throws IOException {
+    ActorSystem lonely =
+        TROUPE.createSystem(
+            "troupe.remote.advanced { outbound-message-queue-size = 4, reconnect-attempts = 2,"
+                + " reconnect-min-backoff = 20ms, reconnect-max-backoff = 40ms }\n");
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      closedPort = s.getLocalPort(); // bound by this test, closed again: nobody listens there
+    }
+    TestKit probe = new TestKit(lonely);
+    lonely.eventStream().subscribe(probe.getRef(), Dropped.class);
+
+    for (int i = 0; i < 10; i++) {
+      lonely.actorSelection("troupe://ghost@127.0.0.1:" + closedPort + "/user/x").tell("m" + i, probe.getRef());
+    }
+
+    int full = 0;
+    int unreachable = 0;
+    for (int i = 0; i < 10; i++) {
+      Dropped d = probe.expectMsgClass(Nodes.WAIT, Dropped.class);
+      if (d.reason().contains("is full")) {
+        full++;
+      } else if (d.reason().contains("cannot reach troupe://ghost@127.0.0.1:" + closedPort)) {
+        unreachable++;
+      } else {
+        fail("unexpected reason: " + d.reason());
+      }
+    }
+    assertEquals(6, full, "dropped because the queue (4) was full");
+    assertEquals(4, unreachable, "dropped when connecting gave up");
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  private static void assertTheLinkStays(TestKit probe, ActorRef echo) {
+    echo.tell("still there?", probe.getRef());
+    probe.expectMsg(Nodes.WAIT, "echo:still there?");
+  }
+
+  /** Another node can still look up and talk to b. */
+  private static void assertTheNodeStillServes() {
+    TestKit probe = new TestKit(a);
+    ActorRef echo = Nodes.lookup(a, b, "/user/echo");
+    echo.tell("after", probe.getRef());
+    probe.expectMsg(Nodes.WAIT, "echo:after");
+  }
+
+  private static Socket connect() throws IOException {
+    Socket s = new Socket();
+    s.connect(new InetSocketAddress("127.0.0.1", b.address().port().orElseThrow()), 5_000);
+    s.setSoTimeout((int) Nodes.WAIT.toMillis());
+    return s;
+  }
+
+  private static void assertClosedByTheNode(byte[] bytes) throws IOException {
+    try (Socket s = connect()) {
+      s.getOutputStream().write(bytes);
+      s.getOutputStream().flush();
+      assertClosed(s);
+    }
+  }
+
+  /** The node closes the connection, having sent nothing (no handshake acknowledgement). */
+  private static void assertClosed(Socket s) throws IOException {
+    InputStream in = s.getInputStream();
+    try {
+      int first = in.read();
+      assertEquals(-1, first, "the node answered instead of closing the connection");
+    } catch (SocketException reset) {
+      // closed with our bytes unread: a reset is a close too
+    } catch (SocketTimeoutException e) {
+      fail("the node did not close the connection within " + Nodes.WAIT);
+    } catch (EOFException e) {
+      // closed
+    }
+  }
+
+  /** A handshake frame, written by hand from the protocol's description. */
+  private static byte[] handshake(int magic, int version, String target) throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(body);
+    out.writeInt(magic);
+    out.writeByte(version);
+    out.writeByte(1); // the ordinary lane
+    writeString(out, "troupe://raw@127.0.0.1:1");
+    out.writeLong(42);
+    writeString(out, target);
+    ByteArrayOutputStream frame = new ByteArrayOutputStream();
+    DataOutputStream f = new DataOutputStream(frame);
+    f.writeInt(body.size());
+    body.writeTo(f);
+    return frame.toByteArray();
+  }
+
+  private static void writeString(DataOutputStream out, String s) throws IOException {
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    assertTrue(utf8.length < 128, "a one-byte varint length");
+    out.writeByte(utf8.length);
+    out.write(utf8);
+  }
+}

@@ -1,0 +1,125 @@
+package dev.troupe.remote;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.Props;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * A remote node's start and end: its few network threads, all gone after termination; a port in
+ * use and malformed {@code troupe.remote} values fail {@code ActorSystem.create} with a message
+ * naming the address or the key, and leave no thread behind.
+ */
+class RemoteNodeLifecycleTest {
+  private static final AtomicInteger NAMES = new AtomicInteger();
+
+  /** Replies to strings with "echo:" and the string. */
+  static final class Echo extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder().match(String.class, s -> getSender().tell("echo:" + s, getSelf())).build();
+    }
+  }
+
+  @RegisterExtension
+  static final ActorSystemExtension TROUPE = ActorSystemExtension.perClass(Nodes.REMOTE);
+
+  @Test
+  void aNodeRunsOneOrTwoNetworkThreadsNamedAfterItAndNoneOutliveIt() {
+    ActorSystem a = TROUPE.system();
+    ActorSystem b = ActorSystem.create("lifecycle-" + NAMES.incrementAndGet(), ConfigFactory.parseString(Nodes.REMOTE));
+    try {
+      b.actorOf(Props.create(Echo.class), "echo");
+      TestKit probe = new TestKit(a);
+      Nodes.lookup(a, b, "/user/echo").tell("hi", probe.getRef());
+      probe.expectMsg(Nodes.WAIT, "echo:hi");
+
+      Set<String> io = TestKit.liveThreads(b.name() + "-remote-io-");
+      assertFalse(io.isEmpty(), "b's network threads are named after it");
+      assertTrue(io.size() <= 2, "one or two network threads per system: " + io);
+    } finally {
+      TestKit.shutdownActorSystem(b);
+    }
+    new TestKit(a)
+        .awaitCond(
+            Nodes.WAIT,
+            Duration.ofMillis(20),
+            "no thread of " + b.name() + " after termination: " + TestKit.liveThreads(b.name() + "-"),
+            () -> TestKit.liveThreads(b.name() + "-").isEmpty());
+  }
+
+  @Test
+  void aPortInUseFailsCreateNamingTheAddressAndLeavesNoThreadBehind() throws IOException {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      int port = taken.getLocalPort();
+      String name = "taken-" + NAMES.incrementAndGet();
+      ConfigurationException e =
+          assertThrows(
+              ConfigurationException.class,
+              () ->
+                  ActorSystem.create(
+                      name, ConfigFactory.parseString(Nodes.REMOTE + "troupe.remote.canonical.port = " + port)));
+      assertTrue(e.getMessage().contains("127.0.0.1:" + port), e.getMessage());
+      assertTrue(e.getMessage().contains("troupe.remote.canonical.port"), e.getMessage());
+      new TestKit(TROUPE.system())
+          .awaitCond(
+              Nodes.WAIT,
+              Duration.ofMillis(20),
+              "no thread of " + name + " after the failed create: " + TestKit.liveThreads(name + "-"),
+              () -> TestKit.liveThreads(name + "-").isEmpty());
+    }
+  }
+
+  @ParameterizedTest(name = "{0} = {1}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "troupe.remote.canonical.port | \"abc\"",
+        "troupe.remote.canonical.port | 70000",
+        "troupe.remote.canonical.port | \"\"",
+        "troupe.remote.canonical.hostname | \"\"",
+        "troupe.remote.canonical.hostname | \"a host\"",
+        "troupe.remote.bind.port | -1",
+        "troupe.remote.bind.port | \"x\"",
+        "troupe.remote.maximum-frame-size | 10",
+        "troupe.remote.maximum-frame-size | \"huge\"",
+        "troupe.remote.untrusted-mode | \"maybe\"",
+        "troupe.remote.tls.enabled | on",
+        "troupe.remote.advanced.event-loop-threads | -1",
+        "troupe.remote.advanced.outbound-message-queue-size | 0",
+        "troupe.remote.advanced.outbound-control-queue-size | \"many\"",
+        "troupe.remote.advanced.connection-timeout | 0s",
+        "troupe.remote.advanced.handshake-timeout | \"soon\"",
+        "troupe.remote.advanced.reconnect-min-backoff | -1s",
+        "troupe.remote.advanced.reconnect-max-backoff | 1ms",
+        "troupe.remote.advanced.reconnect-attempts | 0",
+        "troupe.remote.advanced.shutdown-timeout | 0s",
+      })
+  void aMalformedValueFailsCreateNamingTheKey(String key, String value) {
+    String name = "malformed-" + NAMES.incrementAndGet();
+    ConfigurationException e =
+        assertThrows(
+            ConfigurationException.class,
+            () -> ActorSystem.create(name, ConfigFactory.parseString(Nodes.REMOTE + key + " = " + value)));
+    assertTrue(e.getMessage().contains("'" + key + "'"), "names '" + key + "': " + e.getMessage());
+    assertEquals(Set.of(), TestKit.liveThreads(name + "-remote-io-"), "no network thread was started");
+  }
+}
