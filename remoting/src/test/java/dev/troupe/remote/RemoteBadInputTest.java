@@ -228,6 +228,42 @@ class RemoteBadInputTest {
     assertEquals(4, unreachable, "dropped when connecting gave up");
   }
 
+  @Test
+  void aMessageForTheRightPortButAnotherSystemNameIsDroppedOnceTheHandshakeIsRefused() {
+    ActorSystem hasty =
+        TROUPE.createSystem(
+            "troupe.remote.advanced { reconnect-attempts = 2, reconnect-min-backoff = 20ms, reconnect-max-backoff = 40ms }\n");
+    TestKit probe = new TestKit(hasty);
+    hasty.eventStream().subscribe(probe.getRef(), Dropped.class);
+    String wrong = b.address().toString().replace(b.name(), "not-" + b.name());
+
+    hasty.actorSelection(wrong + "/user/echo").tell("lost", probe.getRef());
+
+    Dropped d = probe.expectMsgClass(Nodes.WAIT, Dropped.class);
+    assertTrue(d.reason().contains("cannot reach " + wrong), d.reason());
+    assertTrue(d.reason().contains("handshake"), d.reason());
+  }
+
+  @Test
+  void anUntrustedNodeRefusesStopAndPoisonPillFromPeersButServesMessages() {
+    ActorSystem guarded = TROUPE.createSystem("troupe.remote.untrusted-mode = on\n");
+    ActorRef local = guarded.actorOf(Props.create(Echo.class), "guarded");
+    TestKit onGuarded = new TestKit(guarded);
+    guarded.eventStream().subscribe(onGuarded.getRef(), Dropped.class);
+    TestKit probe = new TestKit(a);
+    ActorRef remote = Nodes.lookup(a, guarded, "/user/guarded");
+
+    remote.tell(dev.troupe.actor.PoisonPill.getInstance(), ActorRef.noSender());
+    a.stop(remote);
+
+    for (int i = 0; i < 2; i++) {
+      Dropped d = onGuarded.expectMsgClass(Nodes.WAIT, Dropped.class);
+      assertTrue(d.reason().contains("untrusted-mode"), d.reason());
+      assertEquals(local, d.recipient());
+    }
+    assertTheLinkStays(probe, remote);
+  }
+
   // ------------------------------------------------------------------ helpers
 
   private static void assertTheLinkStays(TestKit probe, ActorRef echo) {

@@ -1,5 +1,6 @@
 package dev.troupe.remote.internal;
 
+import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.internal.InternalActorRef;
 import dev.troupe.serialization.Serialized;
@@ -8,6 +9,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.ReadTimeoutException;
+import java.util.function.Function;
 
 /**
  * The last handler of an accepted connection: checks the peer's handshake and acknowledges it,
@@ -19,12 +21,14 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private final RemoteActorRefProvider provider;
   private final RateLimitedLog log;
   private final InboundTable table = new InboundTable();
+  private final Function<ActorPath, InternalActorRef> resolve;
   private Wire.Handshake handshake; // null until the peer's handshake was accepted
   private Association association;
 
   InboundConnectionHandler(RemoteActorRefProvider provider, RateLimitedLog log) {
     this.provider = provider;
     this.log = log;
+    this.resolve = provider::resolveActorRef;
   }
 
   @Override
@@ -74,8 +78,8 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     InternalActorRef recipient;
     InternalActorRef sender;
     try {
-      recipient = table.ref(recipientCode, provider::resolveActorRef);
-      sender = senderCode == InboundTable.NONE ? null : table.ref(senderCode, provider::resolveActorRef);
+      recipient = table.ref(recipientCode, resolve);
+      sender = senderCode == InboundTable.NONE ? null : table.ref(senderCode, resolve);
     } catch (IllegalArgumentException e) {
       provider.drops().dropped(
           new Serialized(serializerId, manifest, bytes),
@@ -98,6 +102,9 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (!ctx.channel().isOpen()) {
+      return; // already refused: the rest of its bytes tell nothing new
+    }
     refuse(ctx, cause instanceof ReadTimeoutException ? "no handshake in time" : String.valueOf(cause));
   }
 
