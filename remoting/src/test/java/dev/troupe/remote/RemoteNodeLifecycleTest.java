@@ -64,6 +64,10 @@ class RemoteNodeLifecycleTest {
             Duration.ofMillis(20),
             "no thread of " + b.name() + " after termination: " + TestKit.liveThreads(b.name() + "-"),
             () -> TestKit.liveThreads(b.name() + "-").isEmpty());
+    assertEquals(
+        Set.of(),
+        TestKit.liveThreads("globalEventExecutor"),
+        "Netty's process-wide thread (named after no system) was started");
   }
 
   @Test

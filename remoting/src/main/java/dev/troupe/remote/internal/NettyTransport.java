@@ -11,26 +11,20 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.timeout.ReadTimeoutHandler;
-import io.netty.util.concurrent.DefaultThreadFactory;
-import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The TCP transport of one system, on Netty: one small NIO event-loop group (its threads named
- * {@code <system>-remote-io-…}) that runs the server channel, every accepted connection and every
- * outbound lane. Frames are length-prefixed ({@link Wire}); an accepted connection reads at most
+ * The TCP transport of one system, on Netty: one or two NIO event loops ({@link EventLoops}, their
+ * threads named {@code <system>-remote-io-…}) that run the server channel, every accepted
+ * connection and every outbound lane. Frames are length-prefixed ({@link Wire}); an accepted connection reads at most
  * {@code maximum-frame-size} per frame and is closed on the first violation.
  */
 final class NettyTransport {
@@ -43,18 +37,14 @@ final class NettyTransport {
   private final RemoteActorRefProvider provider;
   private final RemoteSettings settings;
   private final RateLimitedLog log;
-  private final EventLoopGroup group;
+  private final EventLoops loops;
   private Channel server;
 
   NettyTransport(RemoteActorRefProvider provider, String systemName, RemoteSettings settings, RateLimitedLog log) {
     this.provider = provider;
     this.settings = settings;
     this.log = log;
-    this.group =
-        new MultiThreadIoEventLoopGroup(
-            settings.eventLoopThreads(),
-            new DefaultThreadFactory(systemName + "-remote-io", true),
-            NioIoHandler.newFactory());
+    this.loops = new EventLoops(systemName, settings.eventLoopThreads());
   }
 
   RemoteSettings settings() {
@@ -70,7 +60,7 @@ final class NettyTransport {
   }
 
   EventLoop nextLoop() {
-    return group.next();
+    return loops.next();
   }
 
   /**
@@ -86,7 +76,7 @@ final class NettyTransport {
     try {
       f =
           new ServerBootstrap()
-              .group(group)
+              .group(loops.acceptor(), loops.inbound())
               .channel(NioServerSocketChannel.class)
               .option(ChannelOption.AUTO_READ, false)
               .childOption(ChannelOption.TCP_NODELAY, true)
@@ -127,11 +117,22 @@ final class NettyTransport {
     server.config().setAutoRead(true);
   }
 
-  /** Opens the TCP connection of {@code lane}, on its event loop. */
+  /**
+   * Opens the TCP connection of {@code lane}, on its event loop. The host is resolved here, on
+   * the loop, as Netty's default resolver would; Netty's resolver group is not used, because it
+   * ties each loop's termination to Netty's process-wide {@code GlobalEventExecutor} thread.
+   *
+   * @throws IllegalArgumentException if the host cannot be resolved
+   */
   ChannelFuture connect(OutboundLane lane) {
     Address remote = lane.association().remote;
+    InetSocketAddress to = new InetSocketAddress(remote.host().orElseThrow(), remote.port().orElseThrow());
+    if (to.isUnresolved()) {
+      throw new IllegalArgumentException("cannot resolve host " + to.getHostString());
+    }
     return new Bootstrap()
         .group(lane.loop())
+        .disableResolver()
         .channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, settings.connectionTimeout().toMillis()))
@@ -148,7 +149,7 @@ final class NettyTransport {
                     .addLast(new OutboundConnectionHandler(lane));
               }
             })
-        .connect(remote.host().orElseThrow(), remote.port().orElseThrow());
+        .connect(to);
   }
 
   ByteBuf handshake(ByteBufAllocator alloc, OutboundLane lane) {
@@ -164,13 +165,7 @@ final class NettyTransport {
     if (server != null) {
       server.close();
     }
-    Future<?> done = group.shutdownGracefully(0, settings.shutdownTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    for (EventExecutor e : group) {
-      if (e.inEventLoop()) {
-        return; // cannot wait for the thread we are on
-      }
-    }
-    if (!done.awaitUninterruptibly(settings.shutdownTimeout().toMillis() + 1000)) {
+    if (!loops.shutdown(settings.shutdownTimeout())) {
       log.warn("the network threads did not stop within {}", settings.shutdownTimeout());
     }
   }

@@ -119,7 +119,14 @@ final class OutboundLane {
 
   private void connect() {
     state = State.CONNECTING;
-    ChannelFuture f = transport.connect(this);
+    ChannelFuture f;
+    try {
+      f = transport.connect(this);
+    } catch (RuntimeException e) {
+      channel = null;
+      failed(null, e.getMessage());
+      return;
+    }
     channel = f.channel();
     f.addListener(
         (ChannelFuture done) -> {
@@ -180,7 +187,9 @@ final class OutboundLane {
       return;
     }
     channel = null;
-    ch.close();
+    if (ch != null) {
+      ch.close();
+    }
     failures++;
     int attempts = transport.settings().reconnectAttempts();
     if (failures >= attempts) {
