@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -20,6 +21,7 @@ import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The TCP transport of one system, on Netty: one or two NIO event loops ({@link EventLoops}, their
@@ -31,7 +33,7 @@ final class NettyTransport {
   /** Name of the handler that closes a connection whose handshake does not come in time. */
   static final String HANDSHAKE_TIMEOUT = "handshake-timeout";
   /** Frames an outbound connection reads: only the handshake acknowledgement. */
-  private static final int ACK_FRAME_LIMIT = 64;
+  private static final int ACK_FRAME_LIMIT = 60;
   private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024);
 
   private final RemoteActorRefProvider provider;
@@ -80,17 +82,7 @@ final class NettyTransport {
               .channel(NioServerSocketChannel.class)
               .option(ChannelOption.AUTO_READ, false)
               .childOption(ChannelOption.TCP_NODELAY, true)
-              .childHandler(
-                  new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                      ch.pipeline()
-                          .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(settings.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS))
-                          .addLast(new LengthFieldBasedFrameDecoder(settings.maximumFrameSize() + 4, 0, 4, 0, 4, true))
-                          .addLast(new LengthFieldPrepender(4))
-                          .addLast(new InboundConnectionHandler(provider, log));
-                    }
-                  })
+              .childHandler(pipeline(settings.maximumFrameSize(), () -> new ChannelHandler[] {new InboundConnectionHandler(provider, log)}))
               .bind(new InetSocketAddress(settings.bindHost(), settings.bindPort()));
     } catch (RuntimeException e) {
       shutdown();
@@ -138,18 +130,33 @@ final class NettyTransport {
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, settings.connectionTimeout().toMillis()))
         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
         .handler(
-            new ChannelInitializer<SocketChannel>() {
-              @Override
-              protected void initChannel(SocketChannel ch) {
-                ch.pipeline()
-                    .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(settings.handshakeTimeout().toMillis(), TimeUnit.MILLISECONDS))
-                    .addLast(new LengthFieldBasedFrameDecoder(ACK_FRAME_LIMIT, 0, 4, 0, 4, true))
-                    .addLast(new LengthFieldPrepender(4))
-                    .addLast(new EnvelopeEncoder(settings.maximumFrameSize(), provider.drops()))
-                    .addLast(new OutboundConnectionHandler(lane));
-              }
-            })
+            pipeline(
+                ACK_FRAME_LIMIT,
+                () ->
+                    new ChannelHandler[] {
+                      new EnvelopeEncoder(settings.maximumFrameSize(), provider.drops()),
+                      new OutboundConnectionHandler(lane)
+                    }))
         .connect(to);
+  }
+
+  /**
+   * A connection's pipeline: closed if the handshake does not come within {@code
+   * handshake-timeout}, frames of at most {@code readLimit} bytes in, length-prefixed frames out,
+   * then {@code last}.
+   */
+  private ChannelInitializer<SocketChannel> pipeline(int readLimit, Supplier<ChannelHandler[]> last) {
+    long timeout = settings.handshakeTimeout().toMillis();
+    return new ChannelInitializer<>() {
+      @Override
+      protected void initChannel(SocketChannel ch) {
+        ch.pipeline()
+            .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(timeout, TimeUnit.MILLISECONDS))
+            .addLast(new LengthFieldBasedFrameDecoder(readLimit + 4, 0, 4, 0, 4, true))
+            .addLast(new LengthFieldPrepender(4))
+            .addLast(last.get());
+      }
+    };
   }
 
   ByteBuf handshake(ByteBufAllocator alloc, OutboundLane lane) {
