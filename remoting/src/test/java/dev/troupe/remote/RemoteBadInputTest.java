@@ -108,6 +108,19 @@ class RemoteBadInputTest {
   }
 
   @Test
+  void aFrameWithTheWrongMagicIsRefused() throws IOException {
+    assertClosedByTheNode(handshake(0xCAFEBABE, 1, b.address().toString()));
+    assertTheNodeStillServes();
+  }
+
+  @Test
+  void aHandshakeForAnotherPortOfTheRightSystemIsRefused() throws IOException {
+    String wrong = b.address().toString().replace(":" + b.address().port().orElseThrow(), ":1");
+    assertClosedByTheNode(handshake(0x54525550, 1, wrong));
+    assertTheNodeStillServes();
+  }
+
+  @Test
   void aHandshakeWithAnotherProtocolVersionIsRefused() throws IOException {
     assertClosedByTheNode(handshake(0x54525550, 99, b.address().toString()));
     assertTheNodeStillServes();
