@@ -92,6 +92,26 @@ class RemoteNodeLifecycleTest {
     }
   }
 
+  @Test
+  void aMalformedSerializationSettingFailsCreateAndStopsTheNetworkThreads() {
+    String name = "badbinding-" + NAMES.incrementAndGet();
+    ConfigurationException e =
+        assertThrows(
+            ConfigurationException.class,
+            () ->
+                ActorSystem.create(
+                    name,
+                    ConfigFactory.parseString(
+                        Nodes.REMOTE + "troupe.serialization.bindings { \"com.example.Gone\" = jackson-cbor }")));
+    assertTrue(e.getMessage().contains("troupe.serialization.bindings"), e.getMessage());
+    new TestKit(TROUPE.system())
+        .awaitCond(
+            Nodes.WAIT,
+            Duration.ofMillis(20),
+            "no thread of " + name + " after the failed create: " + TestKit.liveThreads(name + "-"),
+            () -> TestKit.liveThreads(name + "-").isEmpty());
+  }
+
   @ParameterizedTest(name = "{0} = {1}")
   @CsvSource(
       delimiter = '|',

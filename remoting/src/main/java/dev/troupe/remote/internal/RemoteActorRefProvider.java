@@ -48,7 +48,6 @@ final class RemoteActorRefProvider implements ActorRefProvider {
     this.logger = LoggerFactory.getLogger("dev.troupe.remote." + system.name());
     this.log = new RateLimitedLog(logger, TimeUnit.SECONDS.toNanos(5), 10);
     this.drops = new Drops(system.eventStream(), log);
-    this.serialization = Serialization.get(system); // checks troupe.serialization now, not at the first message
     long u;
     do {
       u = new SecureRandom().nextLong();
@@ -60,10 +59,12 @@ final class RemoteActorRefProvider implements ActorRefProvider {
       this.address =
           Address.remote(system.name(), settings.canonicalHost(), settings.canonicalPort() == 0 ? port : settings.canonicalPort());
       this.local = new LocalActorRefProvider(system, address);
-    } catch (RuntimeException e) {
+      // Checks troupe.serialization now, not at the first message; last, as the registry is kept
+      // until the system terminates, which a failed create never does.
+      this.serialization = Serialization.get(system);
+    } catch (RuntimeException | Error e) {
       transport.shutdown();
-      throw e instanceof ConfigurationException ? e : new ConfigurationException(
-          "invalid configuration value at 'troupe.remote.canonical': " + e.getMessage(), e);
+      throw e;
     }
   }
 
