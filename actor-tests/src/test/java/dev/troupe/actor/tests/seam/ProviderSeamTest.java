@@ -198,15 +198,9 @@ class ProviderSeamTest {
 
   @Test
   void aNodeDeclaredGoneTerminatesEveryWatchedActorOfItsAddress() {
-    b.actorOf(Props.create(Echo.class), "one");
-    b.actorOf(Props.create(Echo.class), "two");
-    ActorRef remoteOne = lookUp(a, b.address() + "/user/one");
-    ActorRef remoteTwo = lookUp(a, b.address() + "/user/two");
     TestKit probe = new TestKit(a);
-    probe.watch(remoteOne);
-    probe.watch(remoteTwo);
-    awaitWatched(remoteOne);
-    awaitWatched(remoteTwo);
+    ActorRef remoteOne = watchedEchoOnB(probe, "one");
+    ActorRef remoteTwo = watchedEchoOnB(probe, "two");
     Address bAddress = b.address();
     transportOf(b).vanish(); // b goes silent: no death notification can come from it
 
@@ -223,15 +217,11 @@ class ProviderSeamTest {
 
   @Test
   void anUnwatchedRemoteActorIsNotReportedWhenItsNodeGoes() {
-    b.actorOf(Props.create(Echo.class), "dropped");
-    b.actorOf(Props.create(Echo.class), "kept");
-    ActorRef dropped = lookUp(a, b.address() + "/user/dropped");
-    ActorRef kept = lookUp(a, b.address() + "/user/kept");
     TestKit probe = new TestKit(a);
-    probe.watch(dropped);
-    probe.watch(kept);
+    ActorRef dropped = watchedEchoOnB(probe, "dropped");
+    ActorRef kept = watchedEchoOnB(probe, "kept");
     probe.unwatch(dropped);
-    awaitWatched(kept);
+    awaitWatched(kept); // the unwatch crossed too
 
     transportOf(a).declareGone(b.address());
 
@@ -245,6 +235,15 @@ class ProviderSeamTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> ((ActorSystemImpl) a).addressTerminated(a.address()));
     assertTrue(e.getMessage().contains(a.address().toString()), e.getMessage());
+  }
+
+  /** An echo on b, looked up from a and watched by {@code probe}, the watch registered on b. */
+  private ActorRef watchedEchoOnB(TestKit probe, String name) {
+    b.actorOf(Props.create(Echo.class), name);
+    ActorRef remote = lookUp(a, b.address() + "/user/" + name);
+    probe.watch(remote);
+    awaitWatched(remote);
+    return remote;
   }
 
   /**
