@@ -168,7 +168,7 @@ final class RemoteActorRefProvider implements ActorRefProvider {
    * #LEAVING_WAIT_MILLIS} ms for the notices (and the death notices queued before them) to be
    * written.
    */
-  private void sayLeaving() {
+  void sayLeaving() {
     List<CompletableFuture<Void>> notices = new ArrayList<>();
     for (Association a : associations.values()) {
       if (a.associated()) {
