@@ -56,19 +56,20 @@ class PhiAccrualFailureDetectorTest {
   void silenceWithinTheAcceptablePauseIsNotSuspected() {
     PhiAccrualFailureDetector d = detector(Duration.ofSeconds(10));
     regularHeartbeats(d, 20);
-    advanceMillis(10_000);
-    assertFalse(d.suspects(), "interval + pause - 1 s of silence: phi " + d.phi());
-    advanceMillis(3_000);
-    assertTrue(d.suspects(), "interval + pause + 2 s of silence: phi " + d.phi());
+    assertSuspectedBetween(d, 10_000, 13_000); // interval + pause - 1 s, + 2 s
+  }
+
+  /** Not suspected after {@code quietMs} of silence, suspected after {@code suspectedMs}. */
+  private void assertSuspectedBetween(PhiAccrualFailureDetector d, long quietMs, long suspectedMs) {
+    advanceMillis(quietMs);
+    assertFalse(d.suspects(), quietMs + " ms of silence: phi " + d.phi());
+    advanceMillis(suspectedMs - quietMs);
+    assertTrue(d.suspects(), suspectedMs + " ms of silence: phi " + d.phi());
   }
 
   @Test
   void aNodeThatNeverAnswersIsSuspectedAfterTheIntervalAndThePause() {
-    PhiAccrualFailureDetector d = detector(Duration.ofSeconds(2));
-    advanceMillis(2_500);
-    assertFalse(d.suspects(), "phi " + d.phi());
-    advanceMillis(2_500);
-    assertTrue(d.suspects(), "phi " + d.phi());
+    assertSuspectedBetween(detector(Duration.ofSeconds(2)), 2_500, 5_000);
   }
 
   @Test
