@@ -12,7 +12,8 @@ import io.netty.channel.ChannelPromise;
  * envelope frame ({@link Wire}), with the connection's {@link OutboundTable}; the length prefix is
  * added after it by Netty's {@code LengthFieldPrepender}. The exact size is known before anything
  * is written, so a frame above {@code maximum-frame-size} is dropped (a {@code Dropped} event)
- * without touching the table. Other writes (the handshake) pass through.
+ * without touching the table. A {@link ControlFrame} becomes its two bytes; other writes (the
+ * handshake) pass through.
  */
 final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
   private final OutboundTable table = new OutboundTable();
@@ -26,6 +27,10 @@ final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
 
   @Override
   public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+    if (msg instanceof ControlFrame c) {
+      ctx.write(Wire.encodeControl(ctx.alloc(), c.kind()), promise);
+      return;
+    }
     if (!(msg instanceof OutboundEnvelope e)) {
       ctx.write(msg, promise);
       return;

@@ -39,6 +39,16 @@ final class EventLoops {
     return loops[loops.length - 1];
   }
 
+  /** @return whether the caller runs on one of these loops */
+  boolean inEventLoop() {
+    for (IoEventLoop loop : loops) {
+      if (loop.inEventLoop()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** @return the next loop for an outbound lane, in turn */
   IoEventLoop next() {
     return loops[Math.floorMod(turn.getAndIncrement(), loops.length)];
@@ -54,10 +64,8 @@ final class EventLoops {
     for (IoEventLoop loop : loops) {
       loop.shutdownGracefully(0, timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
-    for (IoEventLoop loop : loops) {
-      if (loop.inEventLoop()) {
-        return true; // cannot wait for the thread we are on
-      }
+    if (inEventLoop()) {
+      return true; // cannot wait for the thread we are on
     }
     long deadline = System.nanoTime() + timeout.toNanos() + TimeUnit.SECONDS.toNanos(1);
     for (IoEventLoop loop : loops) {

@@ -13,7 +13,8 @@ import java.util.function.Function;
 
 /**
  * The last handler of an accepted connection: checks the peer's handshake and acknowledges it,
- * then reads envelopes ({@link Wire}) and hands each to the provider. Bytes that break the
+ * then reads envelopes ({@link Wire}) and hands each to the provider, and control frames
+ * (heartbeats, their responses, a leaving notice) to the provider's watch of nodes. Bytes that break the
  * protocol close this connection only (logged, rate-limited); a message that cannot be
  * deserialized or delivered is dropped (a {@code Dropped} event) and the connection stays.
  */
@@ -37,6 +38,8 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     try {
       if (handshake == null) {
         accept(ctx, Wire.decodeHandshake(frame));
+      } else if (Wire.isControl(frame)) {
+        provider.control(Wire.decodeControl(frame), handshake.origin());
       } else {
         envelope(frame);
       }
@@ -62,7 +65,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     ctx.pipeline().remove(NettyTransport.HANDSHAKE_TIMEOUT);
     ctx.writeAndFlush(Wire.encodeAck(ctx.alloc(), provider.uid()));
     association = provider.association(h.origin());
-    association.connectionUp();
+    association.connectionUp(h.originUid());
   }
 
   private void envelope(ByteBuf b) {

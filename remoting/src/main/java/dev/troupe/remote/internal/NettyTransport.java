@@ -61,6 +61,11 @@ final class NettyTransport {
     return log;
   }
 
+  /** @return whether the caller runs on one of this transport's event loops */
+  boolean inEventLoop() {
+    return loops.inEventLoop();
+  }
+
   EventLoop nextLoop() {
     return loops.next();
   }

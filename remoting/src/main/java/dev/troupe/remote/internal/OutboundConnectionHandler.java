@@ -26,10 +26,10 @@ final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
       if (acknowledged) {
         throw new Wire.ProtocolException("a frame after the handshake acknowledgement");
       }
-      Wire.decodeAck(frame);
+      long peerUid = Wire.decodeAck(frame);
       acknowledged = true;
       ctx.pipeline().remove(NettyTransport.HANDSHAKE_TIMEOUT); // an idle link is fine once established
-      lane.handshakeDone(ctx.channel());
+      lane.handshakeDone(ctx.channel(), peerUid);
     } catch (Wire.ProtocolException e) {
       failure = "protocol error from " + ctx.channel().remoteAddress() + ": " + e.getMessage();
       ctx.close();

@@ -11,4 +11,4 @@ import dev.troupe.serialization.Serialized;
  * @param message the message as sent (for the {@code Dropped} event should it not go out)
  * @param payload its serialized form
  */
-record OutboundEnvelope(RemoteActorRef recipient, ActorRef sender, Object message, Serialized payload) {}
+record OutboundEnvelope(RemoteActorRef recipient, ActorRef sender, Object message, Serialized payload) implements Outbound {}

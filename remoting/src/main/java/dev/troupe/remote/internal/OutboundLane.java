@@ -35,7 +35,7 @@ final class OutboundLane {
   private final NettyTransport transport;
   private final EventLoop loop;
   private final int capacity;
-  private final MessagePassingQueue<OutboundEnvelope> queue;
+  private final MessagePassingQueue<Outbound> queue;
   /**
    * True while a wake-up is scheduled or the lane is not ready to drain (connecting, backing off,
    * waiting for writability): senders then only enqueue. Set back to false by the drain when it
@@ -77,8 +77,12 @@ final class OutboundLane {
   }
 
   /** Any thread; never blocks. */
-  void send(OutboundEnvelope e) {
-    if (!queue.offer(e)) {
+  void send(Outbound o) {
+    if (!queue.offer(o)) {
+      if (!(o instanceof OutboundEnvelope e)) {
+        ((ControlFrame) o).finished(); // the next heartbeat goes when there is room
+        return;
+      }
       transport.drops().dropped(
           e,
           "the " + lane + " queue to " + association.remote + " is full (" + capacity + " messages waiting;"
@@ -142,14 +146,14 @@ final class OutboundLane {
         });
   }
 
-  /** The peer acknowledged the handshake on {@code ch}. */
-  void handshakeDone(Channel ch) {
+  /** The peer (incarnation {@code peerUid}) acknowledged the handshake on {@code ch}. */
+  void handshakeDone(Channel ch, long peerUid) {
     if (ch != channel || state != State.HANDSHAKING) {
       return;
     }
     state = State.ACTIVE;
     failures = 0;
-    association.connectionUp();
+    association.connectionUp(peerUid);
     drain();
   }
 
@@ -236,9 +240,9 @@ final class OutboundLane {
   private void drain() {
     Channel ch = channel;
     int n = 0;
-    OutboundEnvelope e;
-    while (n < BATCH && ch.isWritable() && (e = queue.relaxedPoll()) != null) {
-      ch.write(e, ch.voidPromise());
+    Outbound o;
+    while (n < BATCH && ch.isWritable() && (o = queue.relaxedPoll()) != null) {
+      write(ch, o);
       n++;
     }
     if (n > 0) {
@@ -254,10 +258,22 @@ final class OutboundLane {
     idle();
   }
 
+  private static void write(Channel ch, Outbound o) {
+    if (o instanceof ControlFrame c && c.done() != null) {
+      ch.write(c).addListener(f -> c.finished());
+    } else {
+      ch.write(o, ch.voidPromise());
+    }
+  }
+
   private void dropAll(String reason) {
-    OutboundEnvelope e;
-    while ((e = queue.relaxedPoll()) != null) {
-      transport.drops().dropped(e, reason);
+    Outbound o;
+    while ((o = queue.relaxedPoll()) != null) {
+      if (o instanceof OutboundEnvelope e) {
+        transport.drops().dropped(e, reason);
+      } else {
+        ((ControlFrame) o).finished(); // heartbeats and notices are not messages: no Dropped event
+      }
     }
   }
 
@@ -268,9 +284,9 @@ final class OutboundLane {
     }
     Channel ch = channel;
     if (state == State.ACTIVE) {
-      OutboundEnvelope e;
-      while ((e = queue.relaxedPoll()) != null) {
-        ch.write(e, ch.voidPromise());
+      Outbound o;
+      while ((o = queue.relaxedPoll()) != null) {
+        write(ch, o);
       }
       ch.flush();
     }

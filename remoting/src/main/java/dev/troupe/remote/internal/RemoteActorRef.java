@@ -62,6 +62,11 @@ final class RemoteActorRef extends InternalActorRef {
         || message instanceof Unwatch
         || message instanceof DeathWatchNotification
         || message instanceof Terminate) {
+      if (message instanceof Watch w && w.watchee() == this && w.watcher().isLocal()) {
+        provider.watchedNodes().watched(this, w.watcher()); // heartbeats to this node from now on
+      } else if (message instanceof Unwatch u && u.watcher().isLocal()) {
+        provider.watchedNodes().unwatched(this, u.watcher());
+      }
       provider.send(this, message, null, Lane.CONTROL);
     } else {
       provider.drops().dropped(message, "this system message is not carried to other nodes yet", null, this);

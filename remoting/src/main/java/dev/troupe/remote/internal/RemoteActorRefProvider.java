@@ -15,10 +15,16 @@ import dev.troupe.actor.internal.LocalActorRefProvider;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
 import dev.troupe.serialization.Serialization;
 import dev.troupe.serialization.Serialized;
+import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,8 +34,15 @@ import org.slf4j.LoggerFactory;
  * NettyTransport} between them. What arrives is delivered as the runtime's seam expects: user
  * messages with {@code tell}, selections through {@link LocalActorRefProvider#deliverSelection},
  * watch, unwatch, death notices and stop with {@code sendSystemMessage}.
+ *
+ * <p>A whole node going is reported to death watch ({@link ActorSystemImpl#addressTerminated})
+ * when it says it leaves (a leaving notice at its termination) or when {@link WatchedNodes}' failure
+ * detector gives up on it.
  */
 final class RemoteActorRefProvider implements ActorRefProvider {
+  /** How long termination waits for the leaving notices to be written. */
+  static final long LEAVING_WAIT_MILLIS = 1000;
+
   private final ActorSystemImpl system;
   private final RemoteSettings settings;
   private final Logger logger;
@@ -41,6 +54,7 @@ final class RemoteActorRefProvider implements ActorRefProvider {
   private final Address address;
   private final LocalActorRefProvider local;
   private final ConcurrentHashMap<Address, Association> associations = new ConcurrentHashMap<>();
+  private final WatchedNodes watchedNodes;
 
   RemoteActorRefProvider(ActorSystemImpl system) {
     this.system = system;
@@ -53,6 +67,7 @@ final class RemoteActorRefProvider implements ActorRefProvider {
       u = new SecureRandom().nextLong();
     } while (u == 0);
     this.uid = u;
+    this.watchedNodes = new WatchedNodes(settings, System::nanoTime, this::unreachable);
     this.transport = new NettyTransport(this, system.name(), settings, log);
     int port = transport.bind();
     try {
@@ -78,6 +93,10 @@ final class RemoteActorRefProvider implements ActorRefProvider {
 
   long uid() {
     return uid;
+  }
+
+  WatchedNodes watchedNodes() {
+    return watchedNodes;
   }
 
   @Override
@@ -128,6 +147,8 @@ final class RemoteActorRefProvider implements ActorRefProvider {
 
   @Override
   public void shutdown() {
+    watchedNodes.stop();
+    sayLeaving();
     for (Association a : associations.values()) {
       for (Lane lane : Lane.values()) {
         OutboundLane l = a.lane(lane);
@@ -139,6 +160,33 @@ final class RemoteActorRefProvider implements ActorRefProvider {
       }
     }
     transport.shutdown();
+  }
+
+  /**
+   * Tells every node this one is associated with that it leaves, so that their watchers hear at
+   * once rather than after the failure detector's pause; waits at most {@value
+   * #LEAVING_WAIT_MILLIS} ms for the notices (and the death notices queued before them) to be
+   * written.
+   */
+  void sayLeaving() {
+    List<CompletableFuture<Void>> notices = new ArrayList<>();
+    for (Association a : associations.values()) {
+      if (a.associated()) {
+        ControlFrame leaving = ControlFrame.leaving();
+        a.lane(Lane.CONTROL).send(leaving);
+        notices.add(leaving.done());
+      }
+    }
+    if (notices.isEmpty() || transport.inEventLoop()) {
+      return;
+    }
+    try {
+      CompletableFuture.allOf(notices.toArray(CompletableFuture[]::new)).get(LEAVING_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      logger.debug("not every leaving notice was written in time; those peers will notice by their failure detectors");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** The association with {@code remote}, created on first use (it connects only when sent to). */
@@ -202,6 +250,9 @@ final class RemoteActorRefProvider implements ActorRefProvider {
       if (message instanceof ActorSelectionMessage selection) {
         local.deliverSelection(selection, sender);
       } else if (message instanceof SystemMessage systemMessage) {
+        if (message instanceof DeathWatchNotification d && !d.actor().path().address().equals(address)) {
+          watchedNodes.unwatched(d.actor(), recipient); // that watch is over
+        }
         recipient.sendSystemMessage(systemMessage);
       } else {
         recipient.tell(message, sender);
@@ -209,6 +260,36 @@ final class RemoteActorRefProvider implements ActorRefProvider {
     } catch (RuntimeException e) {
       drops.dropped(message, "delivery failed: " + e, sender, recipient);
     }
+  }
+
+  /** A control frame arrived from {@code origin}. */
+  void control(int kind, Address origin) {
+    switch (kind) {
+      case Wire.HEARTBEAT -> association(origin).lane(Lane.CONTROL).send(ControlFrame.HEARTBEAT_RESPONSE);
+      case Wire.HEARTBEAT_RESPONSE -> watchedNodes.heartbeatResponse(origin);
+      case Wire.LEAVING -> {
+        watchedNodes.forget(origin);
+        if (association(origin).declareGone()) {
+          logger.info("{} leaves (its system terminates): its actors count as terminated for their watchers", origin);
+          system.addressTerminated(origin);
+        }
+      }
+      default -> throw new Wire.ProtocolException("unknown control frame kind " + kind);
+    }
+  }
+
+  /** The failure detector gave up on {@code node}: a watched node that vanished. */
+  private void unreachable(Address node, double phi, long silentMillis) {
+    if (association(node).declareGone()) {
+      logger.warn(
+          "{} is unreachable: no heartbeat response for {} ms (phi {} above troupe.remote.watch-failure-detector"
+              + ".threshold = {}); its actors count as terminated for their watchers",
+          node,
+          silentMillis,
+          String.format(java.util.Locale.ROOT, "%.1f", phi),
+          settings.failureThreshold());
+    }
+    system.addressTerminated(node); // even when told before: the watches made since then hear it too
   }
 
   /** What untrusted mode refuses: system messages, PoisonPill and Kill, also inside a selection. */

@@ -26,6 +26,9 @@ import java.time.Duration;
  * @param maxBackoff the longest delay between reconnects
  * @param reconnectAttempts failed connects in a row before a peer's queued messages are dropped
  * @param shutdownTimeout how long shutdown waits for the network threads
+ * @param heartbeatInterval how often heartbeats go to each node with watched actors
+ * @param failureThreshold phi above which a silent watched node is declared gone
+ * @param acceptableHeartbeatPause silence tolerated beyond the usual heartbeat gaps
  */
 record RemoteSettings(
     String canonicalHost,
@@ -42,7 +45,10 @@ record RemoteSettings(
     Duration minBackoff,
     Duration maxBackoff,
     int reconnectAttempts,
-    Duration shutdownTimeout) {
+    Duration shutdownTimeout,
+    Duration heartbeatInterval,
+    double failureThreshold,
+    Duration acceptableHeartbeatPause) {
 
   static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -71,6 +77,12 @@ record RemoteSettings(
           null);
     }
     boolean untrusted = Settings.bool(r, ROOT, "untrusted-mode");
+    String w = ROOT + ".watch-failure-detector";
+    Config watch = section(config, w);
+    double threshold = Settings.doubleAtLeast(watch, w, "threshold", 0.0);
+    if (threshold == 0.0) {
+      throw new ConfigurationException("invalid configuration value at '" + w + ".threshold': must be positive");
+    }
     String a = ROOT + ".advanced";
     Config adv = section(config, a);
     int threads = Settings.intAtLeast(adv, a, "event-loop-threads", 0);
@@ -103,7 +115,10 @@ record RemoteSettings(
         minBackoff,
         maxBackoff,
         Settings.intAtLeast(adv, a, "reconnect-attempts", 1),
-        positive(adv, a, "shutdown-timeout"));
+        positive(adv, a, "shutdown-timeout"),
+        positive(watch, w, "heartbeat-interval"),
+        threshold,
+        Settings.durationAtLeastZero(watch, w, "acceptable-heartbeat-pause"));
   }
 
   private static Config section(Config config, String path) {

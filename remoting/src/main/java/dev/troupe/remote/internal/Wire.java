@@ -30,7 +30,14 @@ import java.nio.charset.StandardCharsets;
  *   | ref manifest (0 = "") | payload (the rest of the frame)
  * </pre>
  *
- * Strings are a varint byte length and UTF-8. A {@code ref} is a varint into the connection's
+ * An envelope always names its recipient, so a frame whose first byte is {@code 0} is instead a
+ * <b>control frame</b> of the transport itself, sent on the control lane: {@code int8 0 | int8
+ * kind}, where kind is {@value #HEARTBEAT} (a heartbeat, sent every {@code heartbeat-interval} to a
+ * node with watched actors), {@value #HEARTBEAT_RESPONSE} (its answer, on the answering node's own
+ * control lane) or {@value #LEAVING} (the sending node terminates: its actors are gone). Control
+ * frames do not touch the string table.
+ *
+ * <p>Strings are a varint byte length and UTF-8. A {@code ref} is a varint into the connection's
  * string table ({@link OutboundTable}, {@link InboundTable}): {@code 0} none, {@code 1} a string
  * follows and becomes the table's next entry, {@code 2} a string follows and is not remembered
  * (the table is full), {@code n >= 3} entry {@code n - 3}. Both sides build the table anew on each
@@ -45,6 +52,11 @@ final class Wire {
   static final int REF_NEW = 1;
   static final int REF_LITERAL = 2;
   static final int REF_FIRST_ENTRY = 3;
+
+  /** Control frame kinds. */
+  static final int HEARTBEAT = 1;
+  static final int HEARTBEAT_RESPONSE = 2;
+  static final int LEAVING = 3;
 
   /** Entries a connection's string table holds at most. */
   static final int TABLE_MAX_ENTRIES = 4096;
@@ -124,6 +136,36 @@ final class Wire {
       throw new ProtocolException("handshake acknowledgement of the wrong length");
     }
     return b.readLong();
+  }
+
+  /** @return the body of the control frame of {@code kind} */
+  static ByteBuf encodeControl(ByteBufAllocator alloc, int kind) {
+    ByteBuf b = alloc.ioBuffer(2);
+    b.writeByte(REF_NONE);
+    b.writeByte(kind);
+    return b;
+  }
+
+  /** @return whether the frame {@code b} (after the handshake) is a control frame, not an envelope */
+  static boolean isControl(ByteBuf b) {
+    return b.isReadable() && b.getByte(b.readerIndex()) == REF_NONE;
+  }
+
+  /**
+   * @param b a whole control frame
+   * @return its kind
+   * @throws ProtocolException if it is not one this node knows
+   */
+  static int decodeControl(ByteBuf b) {
+    if (b.readableBytes() != 2) {
+      throw new ProtocolException("control frame of " + b.readableBytes() + " bytes");
+    }
+    b.skipBytes(1);
+    int kind = b.readByte();
+    if (kind != HEARTBEAT && kind != HEARTBEAT_RESPONSE && kind != LEAVING) {
+      throw new ProtocolException("unknown control frame kind " + kind);
+    }
+    return kind;
   }
 
   private static void checkMagicAndVersion(ByteBuf b, String what) {

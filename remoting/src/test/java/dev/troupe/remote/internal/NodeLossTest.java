@@ -1,0 +1,207 @@
+package dev.troupe.remote.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.Terminated;
+import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A watcher hears when a whole node goes: it says it leaves (graceful termination), or it vanishes
+ * and the failure detector gives up on it; heartbeats go only while something is watched there.
+ */
+class NodeLossTest {
+  /** Heartbeats every 100 ms, a node silent for about 1.7 s declared gone. */
+  static final String FAST_DETECTION =
+      "troupe.actor.provider = remote\n"
+          + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
+          + "troupe.remote.canonical.port = 0\n"
+          + "troupe.remote.watch-failure-detector.heartbeat-interval = 100ms\n"
+          + "troupe.remote.watch-failure-detector.acceptable-heartbeat-pause = 1s\n";
+
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  /** Does nothing but live. */
+  public static final class Idle extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder().build();
+    }
+  }
+
+  @RegisterExtension
+  static final ActorSystemExtension TROUPE = ActorSystemExtension.perClass(FAST_DETECTION);
+
+  static ActorSystem a;
+  private Process child;
+
+  @BeforeAll
+  static void node() {
+    a = TROUPE.system();
+  }
+
+  @AfterEach
+  void killChild() throws InterruptedException {
+    if (child != null) {
+      child.destroyForcibly();
+      child.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static WatchedNodes watchedNodes(ActorSystem system) {
+    return ((RemoteActorRefProvider) ((ActorSystemImpl) system).provider()).watchedNodes();
+  }
+
+  private static ActorRef lookup(ActorSystem from, String address, String path) {
+    return from.actorSelection(address + path).resolveOne(WAIT).toCompletableFuture().join();
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.nanoTime() < deadline, "not within " + WAIT + ": " + what);
+      Thread.sleep(10);
+    }
+  }
+
+  @Test
+  void aWatcherHearsPromptlyWhenTheWatchedActorsNodeTerminates() {
+    ActorSystem b = TROUPE.createSystem("");
+    b.actorOf(Props.create(Idle.class), "leaving");
+    ActorRef remote = lookup(a, b.address().toString(), "/user/leaving");
+    TestKit probe = new TestKit(a);
+    probe.watch(remote);
+
+    TestKit.shutdownActorSystem(b);
+
+    // Its own death notice (existence confirmed) or the node's leaving notice, whichever is first.
+    Terminated t = probe.expectTerminated(Duration.ofSeconds(3), remote);
+    assertTrue(t.existenceConfirmed() || t.addressTerminated(), t.toString());
+    probe.expectNoMessage(Duration.ofMillis(300));
+  }
+
+  @Test
+  void aLeavingNoticeTerminatesTheWatchesOfThatNodesActorsAtOnce() throws InterruptedException {
+    ActorSystem b = TROUPE.createSystem("");
+    b.actorOf(Props.create(Idle.class), "alive");
+    ActorRef remote = lookup(a, b.address().toString(), "/user/alive");
+    TestKit probe = new TestKit(a);
+    probe.watch(remote);
+    await("the watch registered", () -> watchedNodes(a).nodes().contains(b.address()));
+
+    ((RemoteActorRefProvider) ((ActorSystemImpl) b).provider()).sayLeaving(); // b lives on
+
+    Terminated t = probe.expectTerminated(Duration.ofSeconds(3), remote);
+    assertFalse(t.existenceConfirmed(), t.toString());
+    assertTrue(t.addressTerminated(), t.toString());
+    probe.expectNoMessage(Duration.ofMillis(300));
+    TestKit.shutdownActorSystem(b);
+  }
+
+  @Test
+  void aWatcherHearsExactlyOnceWhenTheWatchedActorsNodeVanishes() throws Exception {
+    String classPath = System.getProperty("java.class.path");
+    String modulePath = System.getProperty("jdk.module.path");
+    if (modulePath != null && !modulePath.isEmpty()) {
+      classPath = classPath + File.pathSeparator + modulePath;
+    }
+    child =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m",
+                "-cp",
+                classPath,
+                VanishingNode.class.getName())
+            .redirectErrorStream(true)
+            .start();
+    String port = childPort(child);
+    String address = "troupe://" + VanishingNode.SYSTEM + "@127.0.0.1:" + port;
+    ActorRef remote = lookup(a, address, "/user/target");
+    TestKit probe = new TestKit(a);
+    probe.watch(remote);
+    long before = watchedNodes(a).heartbeatsSent();
+    await("heartbeats to the watched node", () -> watchedNodes(a).heartbeatsSent() >= before + 3);
+
+    child.destroyForcibly();
+
+    Terminated t = probe.expectTerminated(Duration.ofSeconds(15), remote);
+    assertFalse(t.existenceConfirmed(), t.toString());
+    assertTrue(t.addressTerminated(), t.toString());
+    probe.expectNoMessage(Duration.ofSeconds(1));
+    assertFalse(watchedNodes(a).nodes().stream().anyMatch(n -> n.toString().equals(address)), "forgotten");
+  }
+
+  /** Reads the child's output until it names its port; bounded. */
+  private static String childPort(Process p) throws Exception {
+    CompletableFuture<String> port = new CompletableFuture<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                StringBuilder seen = new StringBuilder();
+                String line;
+                while ((line = in.readLine()) != null) {
+                  if (line.startsWith(VanishingNode.PORT_LINE)) {
+                    port.complete(line.substring(VanishingNode.PORT_LINE.length()).trim());
+                  } else if (!port.isDone()) {
+                    seen.append(line).append('\n');
+                  }
+                }
+                port.completeExceptionally(new IOException("the child ended before naming its port:\n" + seen));
+              } catch (IOException e) {
+                port.completeExceptionally(e);
+              }
+            },
+            "node-loss-test-child-output");
+    reader.setDaemon(true);
+    reader.start();
+    String result = port.get(WAIT.toSeconds() * 2, TimeUnit.SECONDS);
+    assertNotNull(result);
+    return result;
+  }
+
+  @Test
+  void heartbeatsGoOnlyWhileSomethingIsWatchedOnTheNode() throws InterruptedException {
+    ActorSystem b = TROUPE.createSystem("");
+    b.actorOf(Props.create(Idle.class), "watched");
+    ActorRef remote = lookup(a, b.address().toString(), "/user/watched");
+    WatchedNodes nodes = watchedNodes(a);
+    assertFalse(nodes.nodes().contains(b.address()), "no timer for a node that nobody watches");
+    long idle = nodes.heartbeatsSent();
+    Thread.sleep(300); // three heartbeat intervals in which nothing may be sent: an absence, not a synchronizer
+    assertEquals(idle, nodes.heartbeatsSent(), "no heartbeats while nothing is watched");
+
+    TestKit probe = new TestKit(a);
+    probe.watch(remote);
+    await("heartbeats once watched", () -> nodes.heartbeatsSent() >= idle + 2);
+    probe.unwatch(remote);
+    await("the node forgotten after the unwatch", () -> !nodes.nodes().contains(b.address()));
+    long stopped = nodes.heartbeatsSent();
+    Thread.sleep(300);
+    assertEquals(stopped, nodes.heartbeatsSent(), "no heartbeats after the unwatch");
+    TestKit.shutdownActorSystem(b);
+  }
+}
