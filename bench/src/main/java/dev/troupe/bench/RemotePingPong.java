@@ -2,6 +2,7 @@ package dev.troupe.bench;
 
 import dev.troupe.bench.common.Impl;
 import dev.troupe.bench.common.RemoteMessages;
+import dev.troupe.bench.common.RoundTrips;
 import dev.troupe.bench.remote.RemotePingPongDriver;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -66,12 +67,9 @@ public class RemotePingPong {
   private RemotePingPongDriver driver;
   private int roundTripsPerPair;
   private Histogram[] perPair;
-  private final Histogram iteration = newHistogram();
-  private final Histogram measured = newHistogram();
+  private final Histogram iteration = RoundTrips.newHistogram();
+  private final Histogram measured = RoundTrips.newHistogram();
 
-  private static Histogram newHistogram() {
-    return new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
-  }
 
   /** Messages (pings + pongs) completed, normalized by JMH to messages/s. */
   @State(Scope.Thread)
@@ -103,7 +101,7 @@ public class RemotePingPong {
     roundTripsPerPair = Math.max(1_000, 100 * inFlight);
     perPair = new Histogram[pairs];
     for (int i = 0; i < pairs; i++) {
-      perPair[i] = newHistogram();
+      perPair[i] = RoundTrips.newHistogram();
     }
     driver = RemotePingPongDriver.create(Impl.of(impl));
     driver.setup(pairs, inFlight);
@@ -124,14 +122,10 @@ public class RemotePingPong {
       iteration.add(h);
     }
     counter.messages += 2L * pairs * roundTripsPerPair;
-    out.p50Us = us(iteration.getValueAtPercentile(50));
-    out.p99Us = us(iteration.getValueAtPercentile(99));
-    out.p999Us = us(iteration.getValueAtPercentile(99.9));
-    out.maxUs = us(iteration.getMaxValue());
-  }
-
-  private static double us(long nanos) {
-    return nanos / 1000.0;
+    out.p50Us = RoundTrips.us(iteration.getValueAtPercentile(50));
+    out.p99Us = RoundTrips.us(iteration.getValueAtPercentile(99));
+    out.p999Us = RoundTrips.us(iteration.getValueAtPercentile(99.9));
+    out.maxUs = RoundTrips.us(iteration.getMaxValue());
   }
 
   @TearDown(Level.Iteration)
@@ -146,17 +140,8 @@ public class RemotePingPong {
     try {
       if (measured.getTotalCount() > 0) {
         System.out.printf(
-            "%n%s pairs=%d inFlight=%d round trip (us, %d samples): p50 %.1f  p90 %.1f  p99 %.1f"
-                + "  p99.9 %.1f  max %.1f%n",
-            impl,
-            pairs,
-            inFlight,
-            measured.getTotalCount(),
-            us(measured.getValueAtPercentile(50)),
-            us(measured.getValueAtPercentile(90)),
-            us(measured.getValueAtPercentile(99)),
-            us(measured.getValueAtPercentile(99.9)),
-            us(measured.getMaxValue()));
+            "%n%s pairs=%d inFlight=%d round trip (us, %d samples): %s%n",
+            impl, pairs, inFlight, measured.getTotalCount(), RoundTrips.percentiles(measured));
       }
     } finally {
       if (driver != null) {
