@@ -1,7 +1,5 @@
 package dev.troupe.samples;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.actor.ActorSystem;
@@ -9,7 +7,6 @@ import dev.troupe.samples.remote.RemoteEchoServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -18,7 +15,6 @@ import org.junit.jupiter.api.Test;
 
 /** The remote echo server in this JVM on a free port, and the client's main logic against it. */
 class RemoteEchoSampleTest {
-  private static final Duration BOUND = Duration.ofSeconds(60);
   private static final Pattern ADDRESS =
       Pattern.compile("echo server listening at (troupe://echo@127\\.0\\.0\\.1:(\\d+))\\R");
 
@@ -45,15 +41,7 @@ class RemoteEchoSampleTest {
   }
 
   private static String run(int expectedExit, String... args) {
-    return assertTimeoutPreemptively(
-        BOUND,
-        () -> {
-          ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-          int exit = Main.run(args, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-          String out = bytes.toString(StandardCharsets.UTF_8);
-          assertEquals(expectedExit, exit, "exit code; output was:\n" + out);
-          return out;
-        });
+    return Launcher.run(expectedExit, args);
   }
 
   @Test
