@@ -12,10 +12,11 @@
 # longer one: a fork's rate can sit in a slow phase between young collections (the collector's
 # copy order can put an object one thread writes on a line another thread reads; see
 # ExecutorComparison's javadoc), and only a second fork shows it. Each combination costs about 12 s
-# (8 s of iterations, ~4 s of JVM forks, system start and stop); the subsets below are ~107
-# combinations, about 20 minutes on a 2-core machine (budget: 25 minutes):
+# (8 s of iterations, ~4 s of JVM forks, system start and stop); the subsets below are ~115
+# combinations, about 22 minutes on a 2-core machine (budget: 25 minutes):
 #   PingPongThroughput   33  pairs sweep at throughput 20; throughput sweep at 4 pairs; inFlight 1 vs 10
 #   RoundTripLatency      5  all implementations, 3 measurement iterations per fork
+#   RemotePingPong        8  troupe,pekko x pairs 1,8 x inFlight 1,100 (two remoting systems, loopback)
 #   ExecutorComparison   24  troupe,pekko x 3 executors x throughput 1,5,20,100; 100k queries/pair
 #                            (pekko-tuned is the same run as pekko on 2 cores: both use 2 threads)
 #   ExecutorAlone         9  3 executors x balanced/skewed/overloadedStripe
@@ -79,6 +80,7 @@ run pingpong-pairs      PingPongThroughput "${C[@]}" -p pairs=1,2,4,8,64 -p thro
 run pingpong-throughput PingPongThroughput "${C[@]}" -p pairs=4 -p throughput=1,5,100,200 -p inFlight=10
 run pingpong-inflight   PingPongThroughput "${C[@]}" -p pairs=1,64 -p throughput=20 -p inFlight=1
 run latency             RoundTripLatency "${LATENCY[@]}"
+run remote              RemotePingPong "${C[@]}"
 run executors           ExecutorComparison "${C[@]}" -p impl=troupe,pekko -p queriesPerPair=100000
 run executor-alone      ExecutorAlone "${C[@]}"
 run creation            'ActorCreation.create' "${C[@]}"

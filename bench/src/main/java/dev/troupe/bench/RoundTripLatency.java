@@ -1,6 +1,7 @@
 package dev.troupe.bench;
 
 import dev.troupe.bench.common.Cpu;
+import dev.troupe.bench.common.RoundTrips;
 import dev.troupe.bench.latency.LatencyDriver;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -68,15 +69,12 @@ public class RoundTripLatency {
   public String impl;
 
   private LatencyDriver driver;
-  private final Histogram iteration = newHistogram();
-  private final Histogram measured = newHistogram();
+  private final Histogram iteration = RoundTrips.newHistogram();
+  private final Histogram measured = RoundTrips.newHistogram();
   private long systemCpu;
   private long processCpu;
   private long roundTrips;
 
-  private static Histogram newHistogram() {
-    return new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
-  }
 
   /** Latency and CPU of the current iteration, as JMH secondary results. */
   @State(Scope.Thread)
@@ -116,17 +114,13 @@ public class RoundTripLatency {
     systemCpu += sys1 - sys0;
     processCpu += proc1 - proc0;
     roundTrips += ROUND_TRIPS;
-    out.p50Us = us(iteration.getValueAtPercentile(50));
-    out.p90Us = us(iteration.getValueAtPercentile(90));
-    out.p99Us = us(iteration.getValueAtPercentile(99));
-    out.p999Us = us(iteration.getValueAtPercentile(99.9));
-    out.maxUs = us(iteration.getMaxValue());
+    out.p50Us = RoundTrips.us(iteration.getValueAtPercentile(50));
+    out.p90Us = RoundTrips.us(iteration.getValueAtPercentile(90));
+    out.p99Us = RoundTrips.us(iteration.getValueAtPercentile(99));
+    out.p999Us = RoundTrips.us(iteration.getValueAtPercentile(99.9));
+    out.maxUs = RoundTrips.us(iteration.getMaxValue());
     out.cpuNsPerRoundTrip = (double) systemCpu / roundTrips;
     out.processCpuNsPerRoundTrip = (double) processCpu / roundTrips;
-  }
-
-  private static double us(long nanos) {
-    return nanos / 1000.0;
   }
 
   @TearDown(Level.Iteration)
@@ -141,15 +135,8 @@ public class RoundTripLatency {
     try {
       if (measured.getTotalCount() > 0) {
         System.out.printf(
-            "%n%s round trip (us, %d samples): p50 %.1f  p90 %.1f  p99 %.1f  p99.9 %.1f  max"
-                + " %.1f%n",
-            impl,
-            measured.getTotalCount(),
-            us(measured.getValueAtPercentile(50)),
-            us(measured.getValueAtPercentile(90)),
-            us(measured.getValueAtPercentile(99)),
-            us(measured.getValueAtPercentile(99.9)),
-            us(measured.getMaxValue()));
+            "%n%s round trip (us, %d samples): %s%n",
+            impl, measured.getTotalCount(), RoundTrips.percentiles(measured));
       }
     } finally {
       if (driver != null) {

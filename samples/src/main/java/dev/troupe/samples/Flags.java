@@ -70,6 +70,15 @@ public final class Flags {
 
   /**
    * @param name the flag
+   * @param def the default (may be {@code null})
+   * @return the value as given
+   */
+  public String text(String name, String def) {
+    return values.getOrDefault(name, def);
+  }
+
+  /**
+   * @param name the flag
    * @param def the default
    * @param allowed accepted values
    * @return the value

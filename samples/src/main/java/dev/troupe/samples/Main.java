@@ -2,6 +2,8 @@ package dev.troupe.samples;
 
 import dev.troupe.samples.pingpong.PingPong;
 import dev.troupe.samples.quickstart.QuickStartSample;
+import dev.troupe.samples.remote.RemoteEchoClient;
+import dev.troupe.samples.remote.RemoteEchoServer;
 import dev.troupe.samples.routing.ResizerSample;
 import dev.troupe.samples.routing.WatchTheRoutees;
 import java.io.PrintStream;
@@ -13,7 +15,14 @@ import java.util.List;
  * arguments it lists the samples.
  */
 public final class Main {
-  static final List<Sample> SAMPLES = List.of(new PingPong(), new QuickStartSample(), new WatchTheRoutees(), new ResizerSample());
+  static final List<Sample> SAMPLES =
+      List.of(
+          new PingPong(),
+          new QuickStartSample(),
+          new WatchTheRoutees(),
+          new ResizerSample(),
+          new RemoteEchoServer(),
+          new RemoteEchoClient());
 
   private Main() {}
 

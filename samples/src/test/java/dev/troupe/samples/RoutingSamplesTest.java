@@ -1,23 +1,15 @@
 package dev.troupe.samples;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class RoutingSamplesTest {
 
-  private static String run(String... args) throws Exception {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int exit = Main.run(args, new PrintStream(bytes, true, StandardCharsets.UTF_8));
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    assertEquals(0, exit, "exit code; output was:\n" + out);
-    return out;
+  private static String run(String... args) {
+    return Launcher.run(0, args);
   }
 
   @Test

@@ -38,6 +38,7 @@ public final class ReportMain {
       List.of(
           "PingPongThroughput",
           "RoundTripLatency",
+          "RemotePingPong",
           "ExecutorComparison",
           "ExecutorAlone",
           "ActorCreation",
@@ -50,7 +51,11 @@ public final class ReportMain {
           "RouterOverhead");
 
   /** Secondary metrics that are the benchmark's real score when present. */
-  private static final List<String> HEADLINE_SECONDARY = List.of("queries", "bytesPerActor");
+  private static final List<String> HEADLINE_SECONDARY =
+      List.of("queries", "messages", "bytesPerActor");
+
+  /** Round-trip percentiles shown beside a comparison's scores, Troupe / Pekko, when present. */
+  private static final List<String> LATENCY_COLUMNS = List.of("p50Us", "p99Us");
 
   private static final Map<String, String> DESCRIPTION = new LinkedHashMap<>();
   private static final Map<String, String> LABEL = new LinkedHashMap<>();
@@ -66,6 +71,13 @@ public final class ReportMain {
         "round trips/s",
         "One pair, one message in flight; round-trip percentiles (µs) and CPU per round trip (ns)."
             + " Troupe at idle-cpu-level 1, 5, 10.");
+    describe(
+        "RemotePingPong",
+        "messages/s",
+        "Two systems in one JVM, remoting on loopback (Troupe's `remote` provider vs Pekko Artery"
+            + " TCP, both with defaults), pinger/ponger pairs across them, `inFlight` pings"
+            + " outstanding per pair, 100-byte payload records on Jackson CBOR on both sides;"
+            + " messages (one direction each) per second, round-trip p50/p99 in µs.");
     describe(
         "ExecutorComparison",
         "queries/s",
@@ -237,7 +249,7 @@ public final class ReportMain {
 
   private static boolean isComparison(List<Run> runs) {
     for (Run r : runs) {
-      if (r.secondary.containsKey("p50Us")) {
+      if (r.secondary.containsKey("p50Us") && headline(r) == r.primary) {
         return false; // latency results: percentiles per implementation, not one score
       }
       String impl = r.params.get("impl");
@@ -408,11 +420,19 @@ public final class ReportMain {
     for (String n : names) {
       md.append(' ').append(n).append(" |");
     }
-    md.append(" Troupe | Pekko | Pekko-tuned | Troupe/Pekko | Troupe/Pekko-tuned |\n|");
-    for (int i = 0; i < names.size(); i++) {
+    md.append(" Troupe | Pekko | Pekko-tuned | Troupe/Pekko | Troupe/Pekko-tuned |");
+    List<String> latencies = new ArrayList<>();
+    for (String l : LATENCY_COLUMNS) {
+      if (runs.stream().anyMatch(r -> r.secondary.containsKey(l))) {
+        latencies.add(l);
+        md.append(' ').append(l).append(" Troupe / Pekko |");
+      }
+    }
+    md.append("\n|");
+    for (int i = 0; i < names.size() + 5 + latencies.size(); i++) {
       md.append("---:|");
     }
-    md.append("---:|---:|---:|---:|---:|\n");
+    md.append('\n');
     for (Map<String, String> row : rows) {
       md.append('|');
       for (String n : names) {
@@ -431,8 +451,17 @@ public final class ReportMain {
           .append(ratio(tr, pr))
           .append(" | ")
           .append(ratio(tr, ptr))
-          .append(" |\n");
+          .append(" |");
+      for (String l : latencies) {
+        md.append(' ').append(secondary(tr, l)).append(" / ").append(secondary(pr, l)).append(" |");
+      }
+      md.append('\n');
     }
+  }
+
+  private static String secondary(Run r, String metric) {
+    Run.Metric m = r == null ? null : r.secondary.get(metric);
+    return m == null ? "–" : num(m.score());
   }
 
   private static void metricTable(StringBuilder md, List<Run> runs) {

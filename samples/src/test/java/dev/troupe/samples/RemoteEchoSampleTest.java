@@ -1,0 +1,81 @@
+package dev.troupe.samples;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.samples.remote.RemoteEchoServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The remote echo server in this JVM on a free port, and the client's main logic against it. */
+class RemoteEchoSampleTest {
+  private static final Pattern ADDRESS =
+      Pattern.compile("echo server listening at (troupe://echo@127\\.0\\.0\\.1:(\\d+))\\R");
+
+  static ActorSystem server;
+  static String serverOut;
+  static String address;
+
+  @BeforeAll
+  static void startServer() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    server = RemoteEchoServer.start("127.0.0.1", 0, new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    serverOut = bytes.toString(StandardCharsets.UTF_8);
+    Matcher m = ADDRESS.matcher(serverOut);
+    assertTrue(m.find(), "the server prints its address:\n" + serverOut);
+    address = m.group(1);
+    assertTrue(Integer.parseInt(m.group(2)) > 0, "the bound port, not 0:\n" + serverOut);
+  }
+
+  @AfterAll
+  static void stopServer() {
+    if (server != null) {
+      RemoteEchoServer.stop(server);
+    }
+  }
+
+  private static String run(int expectedExit, String... args) {
+    return Launcher.run(expectedExit, args);
+  }
+
+  @Test
+  void theServerPrintsTheEchoPath() {
+    assertTrue(serverOut.contains("echo actor: " + address + "/user/echo"), serverOut);
+  }
+
+  @Test
+  void theClientLooksTheEchoUpAndGetsEveryReply() {
+    String out =
+        run(0, "remote-echo-client", "--target", address + "/user/echo", "--messages", "2000",
+            "--in-flight", "10", "--payload-bytes", "64");
+    assertTrue(out.contains("found " + address + "/user/echo"), out);
+    assertTrue(out.contains("2000 replies of 64 bytes, 10 in flight"), out);
+    assertTrue(out.matches("(?s).*round trip \\(us\\): p50 [\\d.]+  p90 [\\d.]+  p99 [\\d.]+  p99\\.9 [\\d.]+  max [\\d.]+.*"), out);
+    assertTrue(out.contains("messages/s (both directions)"), out);
+  }
+
+  @Test
+  void theClientFailsClearlyWhenNothingIsAtTheTarget() {
+    String out = run(1, "remote-echo-client", "--target", address + "/user/nobody", "--messages", "10");
+    assertTrue(out.contains("no actor at " + address + "/user/nobody"), out);
+  }
+
+  @Test
+  void theClientNeedsATarget() {
+    assertTrue(run(2, "remote-echo-client").contains("--target is required"));
+    assertTrue(run(2, "remote-echo-client", "--target", address + "/user/echo", "--in-flight", "0")
+        .contains("--in-flight must be >= 1"));
+  }
+
+  @Test
+  void bothHaveHelp() {
+    assertTrue(run(0, "remote-echo-server", "--help").contains("--port"));
+    assertTrue(run(0, "remote-echo-client", "--help").contains("--in-flight"));
+  }
+}
