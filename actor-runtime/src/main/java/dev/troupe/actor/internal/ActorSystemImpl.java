@@ -336,8 +336,23 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   }
 
   @Override
+  public CompletionStage<Object> ask(
+      ActorRef target, Consumer<ActorRef> send, Duration timeout, String description) {
+    InternalActorRef t = InternalActorRef.internal(target);
+    if (t.isTerminated() || t instanceof DeadLettersRef) {
+      return CompletableFuture.failedStage(
+          new AskTimeoutException(
+              "ask of " + description + " not sent: the recipient had already terminated"));
+    }
+    return ask(send, timeout, description);
+  }
+
+  @Override
   public CompletionStage<Boolean> gracefulStop(ActorRef target, Duration timeout, Object stopMessage) {
     InternalActorRef t = InternalActorRef.internal(target);
+    if (t.isTerminated()) {
+      return CompletableFuture.completedStage(Boolean.TRUE);
+    }
     PromiseActorRef ref = newPromiseRef();
     CompletableFuture<Object> result = ref.result;
     failAfter(result, timeout, "gracefulStop of " + target + " timed out after " + timeout.toMillis() + " ms");
