@@ -22,7 +22,8 @@ public final class Patterns {
    * reply. A {@link Status.Failure} reply fails the stage with its cause; no reply within {@code
    * timeout} fails it with {@link AskTimeoutException}. A target known to have terminated (an actor
    * that stopped, or dead letters) fails the stage at once with an {@link AskTimeoutException}
-   * saying that the recipient had already terminated.
+   * saying that the recipient had already terminated. Once the target's system has terminated,
+   * the stage fails at once with an {@link IllegalStateException} naming the system.
    *
    * @param target the actor
    * @param message the question
@@ -59,7 +60,8 @@ public final class Patterns {
   }
 
   /**
-   * Asks every actor a selection matches and completes with the first reply.
+   * Asks every actor a selection matches and completes with the first reply. Once the system has
+   * terminated, the stage fails at once with an {@link IllegalStateException} naming it.
    *
    * @param target the selection
    * @param message the question
@@ -89,7 +91,8 @@ public final class Patterns {
 
   /**
    * Sends {@link PoisonPill} to {@code target} and completes with {@code true} once it terminated;
-   * at once for an actor that had already terminated.
+   * at once for an actor that had already terminated. Once the target's system has terminated, the
+   * stage fails at once with an {@link IllegalStateException} naming the system.
    *
    * @param target the actor to stop
    * @param timeout how long to wait; the stage fails with {@link AskTimeoutException} after it

@@ -48,7 +48,8 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   final Dispatchers dispatchers;
   final MailboxType defaultMailbox;
   final EventStreamImpl eventStream;
-  private final HashedWheelScheduler scheduler;
+  private final HashedWheelScheduler wheel;
+  private final SystemScheduler scheduler;
   private final ActorRefProvider provider;
   private final LocalActorRefProvider local;
   final DeadLettersRef deadLetters; // the local provider's, in a field: read on every sender-less reply
@@ -73,17 +74,18 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     this.defaultMailbox = dispatchers.mailboxType("troupe.actor.default-mailbox");
     dispatchers.defaultDispatcher(); // validate the default dispatcher's config at start
     this.eventStream = new EventStreamImpl();
-    this.scheduler =
+    this.wheel =
         new HashedWheelScheduler(
             new NamedThreadFactory(name + "-scheduler", true),
             settings.schedulerTick(),
             settings.ticksPerWheel());
+    this.scheduler = new SystemScheduler(wheel, this);
     ActorRefProvider p;
     try {
       p = Providers.create(settings.provider(), this);
     } catch (RuntimeException | Error e) {
       dispatchers.shutdown();
-      scheduler.close();
+      wheel.close();
       throw e;
     }
     this.provider = p;
@@ -102,6 +104,18 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
 
   boolean isTerminated() {
     return whenTerminated.isDone();
+  }
+
+  /** @return the failure of a call that a terminated system cannot serve */
+  IllegalStateException terminatedException() {
+    return new IllegalStateException("actor system " + name + " has terminated");
+  }
+
+  /** @throws IllegalStateException naming the system, once it has terminated */
+  void checkNotTerminated() {
+    if (isTerminated()) {
+      throw terminatedException();
+    }
   }
 
   // ============================================================ ActorSystem
@@ -135,6 +149,7 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   }
 
   private Props checkRunning(Props props) {
+    checkNotTerminated();
     if (terminating.get()) {
       throw new IllegalStateException("actor system " + name + " is terminating");
     }
@@ -210,7 +225,7 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
       log.error(e, "the ref provider failed to shut down");
     }
     dispatchers.shutdown();
-    scheduler.close();
+    wheel.close();
     Runnable hook;
     while ((hook = terminationHooks.pollFirst()) != null) {
       try {
@@ -319,6 +334,9 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
 
   @Override
   public CompletionStage<Object> ask(Consumer<ActorRef> send, Duration timeout, String target) {
+    if (isTerminated()) {
+      return CompletableFuture.failedStage(terminatedException());
+    }
     PromiseActorRef ref = newPromiseRef();
     CompletableFuture<Object> result = ref.result;
     try {
@@ -339,6 +357,9 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   public CompletionStage<Object> ask(
       ActorRef target, Consumer<ActorRef> send, Duration timeout, String description) {
     InternalActorRef t = InternalActorRef.internal(target);
+    if (isTerminated()) {
+      return CompletableFuture.failedStage(terminatedException());
+    }
     if (t.isTerminated() || t instanceof DeadLettersRef) {
       return CompletableFuture.failedStage(
           new AskTimeoutException(
@@ -350,12 +371,19 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   @Override
   public CompletionStage<Boolean> gracefulStop(ActorRef target, Duration timeout, Object stopMessage) {
     InternalActorRef t = InternalActorRef.internal(target);
+    if (isTerminated()) {
+      return CompletableFuture.failedStage(terminatedException());
+    }
     if (t.isTerminated()) {
       return CompletableFuture.completedStage(Boolean.TRUE);
     }
     PromiseActorRef ref = newPromiseRef();
     CompletableFuture<Object> result = ref.result;
-    failAfter(result, timeout, "gracefulStop of " + target + " timed out after " + timeout.toMillis() + " ms");
+    try {
+      failAfter(result, timeout, "gracefulStop of " + target + " timed out after " + timeout.toMillis() + " ms");
+    } catch (IllegalStateException closed) {
+      return CompletableFuture.failedStage(closed);
+    }
     t.sendSystemMessage(new SystemMessages.Watch(t, ref));
     t.tell(stopMessage, ActorRef.noSender());
     return result.thenApply(v -> Boolean.TRUE).minimalCompletionStage();
