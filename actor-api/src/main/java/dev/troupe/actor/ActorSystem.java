@@ -125,6 +125,8 @@ public abstract class ActorSystem {
    *
    * @param path e.g. {@code /user/worker} or {@code troupe://demo/user/work*}
    * @return the selection
+   * @throws IllegalArgumentException naming the text and what is wrong, for an element that is
+   *     neither a name, a pattern nor {@code ..}, an unknown protocol or a malformed address
    */
   public abstract ActorSelection actorSelection(String path);
 

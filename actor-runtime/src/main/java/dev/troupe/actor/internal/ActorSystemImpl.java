@@ -178,24 +178,44 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     }
     if (path.contains("://")) {
       int slash = path.indexOf('/', path.indexOf("://") + 3);
-      Address a = Address.parse(slash < 0 ? path : path.substring(0, slash));
+      Address a;
+      try {
+        a = Address.parse(slash < 0 ? path : path.substring(0, slash));
+      } catch (IllegalArgumentException e) {
+        throw invalidSelection(path, e.getMessage());
+      }
       String rest = slash < 0 ? "" : path.substring(slash);
-      return new ActorSelectionImpl(this, provider.rootGuardianAt(a), split(rest));
+      return new ActorSelectionImpl(this, provider.rootGuardianAt(a), split(path, rest));
     }
     if (path.startsWith("/")) {
-      return new ActorSelectionImpl(this, local.rootGuardian(), split(path));
+      return new ActorSelectionImpl(this, local.rootGuardian(), split(path, path));
     }
-    return new ActorSelectionImpl(this, anchor, split(path));
+    return new ActorSelectionImpl(this, anchor, split(path, path));
   }
 
-  private static List<String> split(String path) {
+  /** The elements of {@code elements} (a part of {@code text}), each a name, a pattern or "..". */
+  private static List<String> split(String text, String elements) {
     List<String> out = new ArrayList<>();
-    for (String e : path.split("/")) {
-      if (!e.isEmpty() && !e.equals(".")) {
-        out.add(e);
+    for (String e : elements.split("/")) {
+      if (e.isEmpty() || e.equals(".")) {
+        continue;
       }
+      // '?' is a wildcard here, not a character of a name; '*' is both
+      if (!e.equals("..") && !ActorPath.isValidPathElement(e.replace('?', '*'))) {
+        throw invalidSelection(
+            text,
+            "element '"
+                + e
+                + "' is neither '..' nor an actor name or pattern: use ASCII letters, digits,"
+                + " '-_.$+:@&=,!~;' and %XX escapes, with the wildcards '*' and '?'");
+      }
+      out.add(e);
     }
     return out;
+  }
+
+  private static IllegalArgumentException invalidSelection(String text, String problem) {
+    return new IllegalArgumentException("invalid actor selection '" + text + "': " + problem);
   }
 
   @Override
