@@ -1,6 +1,7 @@
 package dev.troupe.actor.internal;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSelection;
@@ -64,6 +65,11 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     this.settings = RuntimeSettings.from(config);
     this.publicSettings = new Settings(name, config);
     this.log = new Slf4jLoggingAdapter("dev.troupe.actor." + name);
+    if (settings.logConfigWarnings()) {
+      for (String warning : ConfigWarnings.unknownKeys(config, ConfigFactory.defaultReference())) {
+        log.warning("{}", warning);
+      }
+    }
     this.dispatchers =
         new Dispatchers(
             config,
