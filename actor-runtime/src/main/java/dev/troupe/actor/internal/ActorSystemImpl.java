@@ -32,6 +32,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.slf4j.LoggerFactory;
 
 /**
  * The local actor system: guardians, dispatchers, scheduler, event stream and dead letters.
@@ -65,6 +66,9 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     this.settings = RuntimeSettings.from(config);
     this.publicSettings = new Settings(name, config);
     this.log = new Slf4jLoggingAdapter("dev.troupe.actor." + name);
+    LoggingProviderCheck.notice(
+            LoggerFactory.getILoggerFactory(), settings.logNoLoggingProviderNotice())
+        .ifPresent(System.err::println);
     if (settings.logConfigWarnings()) {
       for (String warning : ConfigWarnings.unknownKeys(config, ConfigFactory.defaultReference())) {
         log.warning("{}", warning);
