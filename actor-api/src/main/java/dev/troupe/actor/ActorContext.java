@@ -149,6 +149,8 @@ public interface ActorContext {
    *
    * @param path the path pattern
    * @return the selection
+   * @throws IllegalArgumentException naming the text and what is wrong, for an element that is
+   *     neither a name, a pattern nor {@code ..}, an unknown protocol or a malformed address
    */
   ActorSelection actorSelection(String path);
 

@@ -40,7 +40,8 @@ public abstract class ActorSelection {
    * Resolves the selection to one actor.
    *
    * @param timeout how long to wait for an answer
-   * @return a stage completed with a matching actor, or failed with {@link ActorNotFound}
+   * @return a stage completed with a matching actor, or failed with {@link ActorNotFound}; once
+   *     the system has terminated, failed at once with an {@link IllegalStateException} naming it
    */
   public abstract CompletionStage<ActorRef> resolveOne(Duration timeout);
 

@@ -105,6 +105,7 @@ public abstract class ActorSystem {
    *
    * @param props how to create it
    * @return its ref
+   * @throws IllegalStateException naming the system, once it is terminating or has terminated
    */
   public abstract ActorRef actorOf(Props props);
 
@@ -115,6 +116,7 @@ public abstract class ActorSystem {
    * @param name a name unique under {@code /user}, not starting with {@code $}
    * @return its ref
    * @throws InvalidActorNameException if the name is invalid or taken
+   * @throws IllegalStateException naming the system, once it is terminating or has terminated
    */
   public abstract ActorRef actorOf(Props props, String name);
 
@@ -123,6 +125,8 @@ public abstract class ActorSystem {
    *
    * @param path e.g. {@code /user/worker} or {@code troupe://demo/user/work*}
    * @return the selection
+   * @throws IllegalArgumentException naming the text and what is wrong, for an element that is
+   *     neither a name, a pattern nor {@code ..}, an unknown protocol or a malformed address
    */
   public abstract ActorSelection actorSelection(String path);
 
@@ -144,6 +148,12 @@ public abstract class ActorSystem {
   /**
    * Stops all actors and the system's threads. Idempotent.
    *
+   * <p>Once {@link #getWhenTerminated()} has completed, the system serves nothing more, and says so
+   * at once rather than failing deep inside or hanging: {@code actorOf} and the {@link
+   * #scheduler()}'s methods throw an {@link IllegalStateException} naming the system; {@code
+   * Patterns.ask}, {@code Patterns.gracefulStop} and {@link ActorSelection#resolveOne} return a
+   * stage failed with that exception.
+   *
    * @return the stage of {@link #getWhenTerminated()}
    */
   public abstract CompletionStage<Terminated> terminate();
@@ -158,7 +168,12 @@ public abstract class ActorSystem {
    */
   public abstract void registerOnTermination(Runnable hook);
 
-  /** @return the system's scheduler */
+  /**
+   * The system's scheduler. Once the system has terminated its methods throw an {@link
+   * IllegalStateException} naming the system.
+   *
+   * @return the system's scheduler
+   */
   public abstract Scheduler scheduler();
 
   /** @return the system's event stream */

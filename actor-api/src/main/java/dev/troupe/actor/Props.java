@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.StringJoiner;
 
 /**
  * An immutable recipe for an actor: how to create instances (a constructor and its arguments, or a
@@ -53,8 +54,9 @@ public final class Props {
    * @param args constructor arguments ({@code null} matches any reference parameter)
    * @param <T> the actor type
    * @return the props
-   * @throws IllegalArgumentException naming the class and argument types if no single constructor
-   *     matches, or if the class is abstract or a non-static inner class
+   * @throws IllegalArgumentException naming the class, the argument types and the constructors
+   *     that exist (with their parameter types) if no single constructor matches, or if the class
+   *     is abstract or a non-static inner class
    */
   public static <T extends Actor> Props create(Class<T> actorClass, Object... args) {
     Objects.requireNonNull(actorClass, "actorClass");
@@ -109,7 +111,14 @@ public final class Props {
     if (matches.size() != 1) {
       String why = matches.isEmpty() ? "no constructor matches" : "ambiguous constructors match";
       throw new IllegalArgumentException(
-          "cannot create actor " + type.getName() + ": " + why + " arguments " + describe(args));
+          "cannot create actor "
+              + type.getName()
+              + ": "
+              + why
+              + " arguments "
+              + describe(args)
+              + "; its constructors: "
+              + constructors(matches.isEmpty() ? List.of(type.getDeclaredConstructors()) : matches));
     }
     @SuppressWarnings("unchecked")
     Constructor<T> c = (Constructor<T>) matches.get(0);
@@ -155,6 +164,19 @@ public final class Props {
       return Byte.class;
     }
     return Character.class;
+  }
+
+  /** @return e.g. {@code (java.lang.String), (long, java.util.List)} */
+  private static String constructors(List<Constructor<?>> constructors) {
+    StringJoiner all = new StringJoiner(", ");
+    for (Constructor<?> c : constructors) {
+      StringJoiner params = new StringJoiner(", ", "(", ")");
+      for (Class<?> p : c.getParameterTypes()) {
+        params.add(p.getTypeName());
+      }
+      all.add(params.toString());
+    }
+    return all.toString();
   }
 
   private static String describe(Object[] args) {

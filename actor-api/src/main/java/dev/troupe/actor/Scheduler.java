@@ -16,6 +16,9 @@ import java.util.concurrent.Executor;
  * <p>Periodic tasks: {@code scheduleAtFixedRate} aims at {@code initialDelay + k * interval} and
  * does not catch up on missed runs in a burst; {@code scheduleWithFixedDelay} waits
  * {@code delay} after each run has finished.
+ *
+ * <p>Once its actor system has terminated, a system's scheduler takes no more tasks: every {@code
+ * schedule...} method throws an {@link IllegalStateException} naming the system.
  */
 public interface Scheduler {
 

@@ -20,7 +20,10 @@ public final class Patterns {
   /**
    * Sends {@code message} to {@code target} with a temporary sender and completes with the first
    * reply. A {@link Status.Failure} reply fails the stage with its cause; no reply within {@code
-   * timeout} fails it with {@link AskTimeoutException}.
+   * timeout} fails it with {@link AskTimeoutException}. A target known to have terminated (an actor
+   * that stopped, or dead letters) fails the stage at once with an {@link AskTimeoutException}
+   * saying that the recipient had already terminated. Once the target's system has terminated,
+   * the stage fails at once with an {@link IllegalStateException} naming the system.
    *
    * @param target the actor
    * @param message the question
@@ -30,12 +33,14 @@ public final class Patterns {
   public static CompletionStage<Object> ask(ActorRef target, Object message, Duration timeout) {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(message, "message");
-    return engine(target).ask(tmp -> target.tell(message, tmp), checked(timeout), describe(target, message));
+    return engine(target)
+        .ask(target, tmp -> target.tell(message, tmp), checked(timeout), describe(target, message));
   }
 
   /**
    * Asks with a message built around the temporary reply ref, for protocols that carry the
-   * reply-to inside the message.
+   * reply-to inside the message. Like {@link #ask(ActorRef, Object, Duration)}, it fails at once
+   * for a target known to have terminated.
    *
    * @param target the actor
    * @param messageFactory builds the question from the reply ref
@@ -47,11 +52,16 @@ public final class Patterns {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(messageFactory, "messageFactory");
     return engine(target)
-        .ask(tmp -> target.tell(messageFactory.apply(tmp), tmp), checked(timeout), target.toString());
+        .ask(
+            target,
+            tmp -> target.tell(messageFactory.apply(tmp), tmp),
+            checked(timeout),
+            target.toString());
   }
 
   /**
-   * Asks every actor a selection matches and completes with the first reply.
+   * Asks every actor a selection matches and completes with the first reply. Once the system has
+   * terminated, the stage fails at once with an {@link IllegalStateException} naming it.
    *
    * @param target the selection
    * @param message the question
@@ -80,7 +90,9 @@ public final class Patterns {
   }
 
   /**
-   * Sends {@link PoisonPill} to {@code target} and completes with {@code true} once it terminated.
+   * Sends {@link PoisonPill} to {@code target} and completes with {@code true} once it terminated;
+   * at once for an actor that had already terminated. Once the target's system has terminated, the
+   * stage fails at once with an {@link IllegalStateException} naming the system.
    *
    * @param target the actor to stop
    * @param timeout how long to wait; the stage fails with {@link AskTimeoutException} after it

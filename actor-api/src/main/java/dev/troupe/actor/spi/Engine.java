@@ -21,6 +21,20 @@ public interface Engine {
   CompletionStage<Object> ask(Consumer<ActorRef> send, Duration timeout, String target);
 
   /**
+   * Asks one actor, like {@link #ask(Consumer, Duration, String)}; but when {@code target} is known
+   * to have terminated (a local actor that stopped, or dead letters) nothing is sent and the stage
+   * fails at once with an {@link dev.troupe.pattern.AskTimeoutException} saying so.
+   *
+   * @param target the actor asked
+   * @param send sends the question with the temporary ref as sender
+   * @param timeout how long to wait for the reply
+   * @param description what was asked, for the failure's message
+   * @return the reply
+   */
+  CompletionStage<Object> ask(
+      ActorRef target, Consumer<ActorRef> send, Duration timeout, String description);
+
+  /**
    * Sends {@code stopMessage} to {@code target} and completes with {@code true} when it
    * terminated, or fails with {@link dev.troupe.pattern.AskTimeoutException} after {@code timeout}.
    *

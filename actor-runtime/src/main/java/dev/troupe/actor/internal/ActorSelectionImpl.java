@@ -113,6 +113,9 @@ final class ActorSelectionImpl extends ActorSelection {
               if (reply instanceof ActorIdentity id && id.ref().isPresent()) {
                 return id.ref().get();
               }
+              if (system.isTerminated()) {
+                throw new CompletionException(system.terminatedException());
+              }
               throw new CompletionException(new ActorNotFound(this));
             });
   }

@@ -1,6 +1,7 @@
 package dev.troupe.actor.internal;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSelection;
@@ -31,6 +32,7 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.slf4j.LoggerFactory;
 
 /**
  * The local actor system: guardians, dispatchers, scheduler, event stream and dead letters.
@@ -48,7 +50,8 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   final Dispatchers dispatchers;
   final MailboxType defaultMailbox;
   final EventStreamImpl eventStream;
-  private final HashedWheelScheduler scheduler;
+  private final HashedWheelScheduler wheel;
+  private final SystemScheduler scheduler;
   private final ActorRefProvider provider;
   private final LocalActorRefProvider local;
   final DeadLettersRef deadLetters; // the local provider's, in a field: read on every sender-less reply
@@ -63,6 +66,14 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     this.settings = RuntimeSettings.from(config);
     this.publicSettings = new Settings(name, config);
     this.log = new Slf4jLoggingAdapter("dev.troupe.actor." + name);
+    LoggingProviderCheck.notice(
+            LoggerFactory.getILoggerFactory(), settings.logNoLoggingProviderNotice())
+        .ifPresent(System.err::println);
+    if (settings.logConfigWarnings()) {
+      for (String warning : ConfigWarnings.unknownKeys(config, ConfigFactory.defaultReference())) {
+        log.warning("{}", warning);
+      }
+    }
     this.dispatchers =
         new Dispatchers(
             config,
@@ -73,17 +84,18 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     this.defaultMailbox = dispatchers.mailboxType("troupe.actor.default-mailbox");
     dispatchers.defaultDispatcher(); // validate the default dispatcher's config at start
     this.eventStream = new EventStreamImpl();
-    this.scheduler =
+    this.wheel =
         new HashedWheelScheduler(
             new NamedThreadFactory(name + "-scheduler", true),
             settings.schedulerTick(),
             settings.ticksPerWheel());
+    this.scheduler = new SystemScheduler(wheel, this);
     ActorRefProvider p;
     try {
       p = Providers.create(settings.provider(), this);
     } catch (RuntimeException | Error e) {
       dispatchers.shutdown();
-      scheduler.close();
+      wheel.close();
       throw e;
     }
     this.provider = p;
@@ -102,6 +114,18 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
 
   boolean isTerminated() {
     return whenTerminated.isDone();
+  }
+
+  /** @return the failure of a call that a terminated system cannot serve */
+  IllegalStateException terminatedException() {
+    return new IllegalStateException("actor system " + name + " has terminated");
+  }
+
+  /** @throws IllegalStateException naming the system, once it has terminated */
+  void checkNotTerminated() {
+    if (isTerminated()) {
+      throw terminatedException();
+    }
   }
 
   // ============================================================ ActorSystem
@@ -135,6 +159,7 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   }
 
   private Props checkRunning(Props props) {
+    checkNotTerminated();
     if (terminating.get()) {
       throw new IllegalStateException("actor system " + name + " is terminating");
     }
@@ -163,24 +188,44 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     }
     if (path.contains("://")) {
       int slash = path.indexOf('/', path.indexOf("://") + 3);
-      Address a = Address.parse(slash < 0 ? path : path.substring(0, slash));
+      Address a;
+      try {
+        a = Address.parse(slash < 0 ? path : path.substring(0, slash));
+      } catch (IllegalArgumentException e) {
+        throw invalidSelection(path, e.getMessage());
+      }
       String rest = slash < 0 ? "" : path.substring(slash);
-      return new ActorSelectionImpl(this, provider.rootGuardianAt(a), split(rest));
+      return new ActorSelectionImpl(this, provider.rootGuardianAt(a), split(path, rest));
     }
     if (path.startsWith("/")) {
-      return new ActorSelectionImpl(this, local.rootGuardian(), split(path));
+      return new ActorSelectionImpl(this, local.rootGuardian(), split(path, path));
     }
-    return new ActorSelectionImpl(this, anchor, split(path));
+    return new ActorSelectionImpl(this, anchor, split(path, path));
   }
 
-  private static List<String> split(String path) {
+  /** The elements of {@code elements} (a part of {@code text}), each a name, a pattern or "..". */
+  private static List<String> split(String text, String elements) {
     List<String> out = new ArrayList<>();
-    for (String e : path.split("/")) {
-      if (!e.isEmpty() && !e.equals(".")) {
-        out.add(e);
+    for (String e : elements.split("/")) {
+      if (e.isEmpty() || e.equals(".")) {
+        continue;
       }
+      // '?' is a wildcard here, not a character of a name; '*' is both
+      if (!e.equals("..") && !ActorPath.isValidPathElement(e.replace('?', '*'))) {
+        throw invalidSelection(
+            text,
+            "element '"
+                + e
+                + "' is neither '..' nor an actor name or pattern: use ASCII letters, digits,"
+                + " '-_.$+:@&=,!~;' and %XX escapes, with the wildcards '*' and '?'");
+      }
+      out.add(e);
     }
     return out;
+  }
+
+  private static IllegalArgumentException invalidSelection(String text, String problem) {
+    return new IllegalArgumentException("invalid actor selection '" + text + "': " + problem);
   }
 
   @Override
@@ -210,7 +255,7 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
       log.error(e, "the ref provider failed to shut down");
     }
     dispatchers.shutdown();
-    scheduler.close();
+    wheel.close();
     Runnable hook;
     while ((hook = terminationHooks.pollFirst()) != null) {
       try {
@@ -319,6 +364,9 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
 
   @Override
   public CompletionStage<Object> ask(Consumer<ActorRef> send, Duration timeout, String target) {
+    if (isTerminated()) {
+      return CompletableFuture.failedStage(terminatedException());
+    }
     PromiseActorRef ref = newPromiseRef();
     CompletableFuture<Object> result = ref.result;
     try {
@@ -336,11 +384,36 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
   }
 
   @Override
+  public CompletionStage<Object> ask(
+      ActorRef target, Consumer<ActorRef> send, Duration timeout, String description) {
+    InternalActorRef t = InternalActorRef.internal(target);
+    if (isTerminated()) {
+      return CompletableFuture.failedStage(terminatedException());
+    }
+    if (t.isTerminated() || t instanceof DeadLettersRef) {
+      return CompletableFuture.failedStage(
+          new AskTimeoutException(
+              "ask of " + description + " not sent: the recipient had already terminated"));
+    }
+    return ask(send, timeout, description);
+  }
+
+  @Override
   public CompletionStage<Boolean> gracefulStop(ActorRef target, Duration timeout, Object stopMessage) {
     InternalActorRef t = InternalActorRef.internal(target);
+    if (isTerminated()) {
+      return CompletableFuture.failedStage(terminatedException());
+    }
+    if (t.isTerminated()) {
+      return CompletableFuture.completedStage(Boolean.TRUE);
+    }
     PromiseActorRef ref = newPromiseRef();
     CompletableFuture<Object> result = ref.result;
-    failAfter(result, timeout, "gracefulStop of " + target + " timed out after " + timeout.toMillis() + " ms");
+    try {
+      failAfter(result, timeout, "gracefulStop of " + target + " timed out after " + timeout.toMillis() + " ms");
+    } catch (IllegalStateException closed) {
+      return CompletableFuture.failedStage(closed);
+    }
     t.sendSystemMessage(new SystemMessages.Watch(t, ref));
     t.tell(stopMessage, ActorRef.noSender());
     return result.thenApply(v -> Boolean.TRUE).minimalCompletionStage();

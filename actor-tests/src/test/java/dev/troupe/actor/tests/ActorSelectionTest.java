@@ -3,6 +3,7 @@ package dev.troupe.actor.tests;
 import static dev.troupe.actor.tests.RuntimeFixtures.inContext;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.actor.ActorIdentity;
@@ -22,6 +23,8 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** actorSelection: absolute, relative, wildcard and URI paths; Identify; resolveOne. */
 class ActorSelectionTest {
@@ -125,5 +128,35 @@ class ActorSelectionTest {
     sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
     sys.actorSelection("troupe://elsewhere/user/x").tell("away", ActorRef.noSender());
     assertEquals("away", dead.expectMsgClass(DeadLetter.class).message());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "not a path | 'not a path'",
+        "/user/a b | 'a b'",
+        "/user/<x> | '<x>'",
+        "http://x/user/a | unknown protocol 'http'",
+        "troupe://sys@host/user/a | host:port",
+        "troupe://no such/user/a | 'no such'",
+      })
+  void aSelectionThatCannotBeAPathIsRejectedNamingTheTextAndWhatIsWrong(String text, String problem, ActorSystem sys) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> sys.actorSelection(text));
+    assertTrue(e.getMessage().contains("'" + text + "'"), "the message names the text: " + e.getMessage());
+    assertTrue(e.getMessage().contains(problem), "the message says what is wrong (" + problem + "): " + e.getMessage());
+  }
+
+  @Test
+  void anActorRejectsASelectionThatCannotBeAPath(ActorSystem sys, TestKit kit) {
+    ActorRef a = sys.actorOf(Props.create(RuntimeFixtures.ContextActor.class), "a");
+    Object thrown = inContext(kit, a, ctx -> {
+      try {
+        return ctx.actorSelection("../sib ling");
+      } catch (IllegalArgumentException e) {
+        return e;
+      }
+    });
+    assertInstanceOf(IllegalArgumentException.class, thrown, () -> "not rejected: " + thrown);
   }
 }

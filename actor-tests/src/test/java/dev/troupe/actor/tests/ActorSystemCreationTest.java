@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
@@ -18,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.slf4j.LoggerFactory;
 
 /** ActorSystem.create: runtime discovery, configuration sources and precedence, names. */
 class ActorSystemCreationTest {
@@ -124,5 +129,36 @@ class ActorSystemCreationTest {
     }
     assertEquals(null, failure.get());
     assertFalse(sys.uptime().isNegative());
+  }
+
+  /** The WARN lines the system's logger wrote while a system named {@code name} was created from {@code hocon}. */
+  private List<String> startWarnings(String name, String hocon) {
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.troupe.actor." + name);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      track(ActorSystem.create(name, ConfigFactory.parseString(hocon)));
+    } finally {
+      logger.detachAppender(appender);
+    }
+    List<String> warnings = new ArrayList<>();
+    for (ILoggingEvent e : appender.list) {
+      if (e.getLevel() == Level.WARN) {
+        warnings.add(e.getFormattedMessage());
+      }
+    }
+    return warnings;
+  }
+
+  @Test
+  void aSystemStartsDespiteAMisspelledKeyAndWarnsOnceNamingTheClosestKey() {
+    String typo = "troupe.actor.default-dispatcher.throughtput = 10";
+    List<String> warnings = startWarnings(RuntimeFixtures.uniqueName("typo"), typo);
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("'troupe.actor.default-dispatcher.throughtput'"), warnings.get(0));
+    assertTrue(warnings.get(0).contains("'troupe.actor.default-dispatcher.throughput'"), warnings.get(0));
+    String off = typo + "\ntroupe.log-config-warnings = off";
+    assertEquals(List.of(), startWarnings(RuntimeFixtures.uniqueName("typo-quiet"), off));
   }
 }

@@ -57,6 +57,15 @@ class PatternsTest {
     return sys.actorOf(Props.create(Replier.class, stopped), "replier");
   }
 
+  /** A replier that has stopped, and whose death the kit has seen. */
+  private ActorRef stoppedReplier(ActorSystem sys, TestKit kit) {
+    ActorRef r = replier(sys, new CopyOnWriteArrayList<>());
+    kit.watch(r);
+    sys.stop(r);
+    kit.expectTerminated(r);
+    return r;
+  }
+
   @Test
   void askCompletesWithTheReply(ActorSystem sys, TestKit kit) {
     ActorRef r = replier(sys, new CopyOnWriteArrayList<>());
@@ -135,5 +144,27 @@ class PatternsTest {
     ActorRef r = replier(sys, new CopyOnWriteArrayList<>());
     assertTrue(kit.awaitResult(Patterns.gracefulStop(r, Duration.ofSeconds(5))));
     assertTrue(kit.awaitResult(Patterns.gracefulStop(r, Duration.ofSeconds(5))));
+  }
+  @Test
+  void askToAnActorThatAlreadyStoppedFailsAtOnceSayingItHadTerminated(ActorSystem sys, TestKit kit) {
+    ActorRef r = stoppedReplier(sys, kit);
+    Throwable t = kit.awaitFailure(Duration.ofSeconds(1), Patterns.ask(r, "hi", Duration.ofSeconds(20)));
+    assertInstanceOf(AskTimeoutException.class, t);
+    assertTrue(t.getMessage().contains("already terminated"), "the message says why: " + t.getMessage());
+    assertTrue(t.getMessage().contains(r.path().toString()), "the message names the target: " + t.getMessage());
+  }
+
+  @Test
+  void askToDeadLettersFailsAtOnceSayingItHadTerminated(ActorSystem sys, TestKit kit) {
+    Throwable t =
+        kit.awaitFailure(Duration.ofSeconds(1), Patterns.ask(sys.deadLetters(), "hi", Duration.ofSeconds(20)));
+    assertInstanceOf(AskTimeoutException.class, t);
+    assertTrue(t.getMessage().contains("already terminated"), "the message says why: " + t.getMessage());
+  }
+
+  @Test
+  void gracefulStopOfAStoppedActorCompletesTrueAtOnce(ActorSystem sys, TestKit kit) {
+    ActorRef r = stoppedReplier(sys, kit);
+    assertTrue(kit.awaitResult(Duration.ofSeconds(1), Patterns.gracefulStop(r, Duration.ofSeconds(20))));
   }
 }

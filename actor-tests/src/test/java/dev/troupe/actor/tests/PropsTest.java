@@ -64,6 +64,25 @@ class PropsTest {
     assertThrows(IllegalArgumentException.class, () -> Props.create(Greeter.class, "x", null), "null for an int");
   }
 
+  static final class TwoWays extends UntypedActor {
+    TwoWays(String name) {}
+
+    TwoWays(long id, java.util.List<String> tags) {}
+
+    @Override
+    public void onReceive(Object message) {}
+  }
+
+  @Test
+  void createWithoutAMatchingConstructorListsTheConstructorsThatExist() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Props.create(TwoWays.class, 3));
+    String m = e.getMessage();
+    assertTrue(m.contains(TwoWays.class.getName()), "names the class: " + m);
+    assertTrue(m.contains("[java.lang.Integer]"), "names the argument types given: " + m);
+    assertTrue(m.contains("(java.lang.String)"), "lists the one-argument constructor: " + m);
+    assertTrue(m.contains("(long, java.util.List)"), "lists the two-argument constructor: " + m);
+  }
+
   @Test
   void createRejectsAbstractClassesAndNonStaticInnerClasses() {
     IllegalArgumentException a = assertThrows(IllegalArgumentException.class, () -> Props.create(Abstract.class));

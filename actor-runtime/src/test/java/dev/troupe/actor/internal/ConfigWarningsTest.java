@@ -1,0 +1,59 @@
+package dev.troupe.actor.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which {@code troupe.*} keys a system warns about at start: those no reference.conf knows. */
+class ConfigWarningsTest {
+  private static final Config REFERENCE = ConfigFactory.defaultReference();
+
+  private static List<String> warningsFor(String hocon) {
+    Config config = ConfigFactory.parseString(hocon).withFallback(REFERENCE).resolve();
+    return ConfigWarnings.unknownKeys(config, REFERENCE);
+  }
+
+  @Test
+  void aMisspelledKeyIsReportedOnceWithTheClosestKnownKey() {
+    List<String> warnings = warningsFor("troupe.actor.default-dispatcher.throughtput = 10");
+    assertEquals(1, warnings.size(), warnings.toString());
+    String w = warnings.get(0);
+    assertTrue(w.contains("'troupe.actor.default-dispatcher.throughtput'"), "names the key: " + w);
+    assertTrue(w.contains("'troupe.actor.default-dispatcher.throughput'"), "names the closest key: " + w);
+    assertTrue(w.contains("troupe.log-config-warnings"), "says how to silence it: " + w);
+  }
+
+  @Test
+  void aMisspelledSectionIsReportedForEachKeyInIt() {
+    List<String> warnings = warningsFor("troupe.schedular { tick-duration = 5ms, ticks-per-wheel = 64 }");
+    assertEquals(2, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("'troupe.scheduler.tick-duration'"), warnings.get(0));
+  }
+
+  @Test
+  void theDefaultsKnownKeysAndKeysOutsideTroupeAreNotReported() {
+    assertEquals(List.of(), warningsFor(""));
+    assertEquals(List.of(), warningsFor("troupe.daemonic = on\ntroupe.actor.default-dispatcher.throughput = 1"));
+    assertEquals(List.of(), warningsFor("my-app.troupe-ish.setting = 1\nother-dispatcher.throughtput = 3"));
+  }
+
+  @Test
+  void freeFormSectionsAreNotReported() {
+    String hocon =
+        String.join(
+            "\n",
+            "troupe.actor.deployment { \"/a/b\" { router = round-robin-pool, nr-of-instances = 3 } }",
+            "troupe.serialization.bindings { \"com.example.Order\" = proto }",
+            "troupe.serialization.serializers { proto = \"com.example.ProtoSerializer\" }",
+            "troupe.actor.my-dispatcher { type = Dispatcher, executor = fork-join-executor, throughput = 2 }",
+            "troupe.actor.my-mailbox { mailbox-type = \"com.example.Mailbox\", mailbox-capacity = 5 }",
+            "troupe.actor.short-dispatcher { throughput = 3 }",
+            "troupe.actor.small-mailbox { mailbox-capacity = 5 }",
+            "troupe.actor.io { executor = thread-pool-executor }");
+    assertEquals(List.of(), warningsFor(hocon));
+  }
+}
