@@ -1,0 +1,68 @@
+package dev.troupe.remote;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import com.typesafe.config.ConfigFactory;
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Props;
+import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** A peer whose transport goes away and comes back on the same host and port is reached again. */
+class RemoteReconnectTest {
+  @RegisterExtension
+  static final ActorSystemExtension TROUPE = ActorSystemExtension.perMethod(Nodes.REMOTE);
+
+  /** Replies to every string with "echo:" and the string. */
+  static final class Echo extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder().match(String.class, s -> getSender().tell("echo:" + s, getSelf())).build();
+    }
+  }
+
+  private static ActorSystem node(String name, int port) {
+    return ActorSystem.create(
+        name,
+        ConfigFactory.parseString(Nodes.REMOTE + "troupe.remote.canonical.port = " + port + "\n")
+            .withFallback(ConfigFactory.load()));
+  }
+
+  private static Object ask(ActorRef ref, String message) {
+    return Patterns.ask(ref, message, Nodes.WAIT).toCompletableFuture().join();
+  }
+
+  @Test
+  void aPeerRestartedOnTheSamePortIsFoundAndAnsweredAgain(ActorSystem a) {
+    ActorSystem first = node("restarting", 0);
+    int port = first.address().port().orElseThrow();
+    ActorSystem second = null;
+    try {
+      first.actorOf(Props.create(Echo.class), "echo");
+      ActorRef before = Nodes.lookup(a, first, "/user/echo");
+      assertEquals("echo:one", ask(before, "one"));
+
+      TestKit.shutdownActorSystem(first); // its transport closes every connection to a
+      second = node("restarting", port); // a new incarnation at the same address
+      second.actorOf(Props.create(Echo.class), "echo");
+
+      ActorRef after = Nodes.lookup(a, second, "/user/echo");
+      assertEquals(before.path(), after.path(), "same address, same path");
+      assertNotEquals(before.path().uid(), after.path().uid(), "but a new actor");
+      assertEquals("echo:two", ask(after, "two"), "a reconnected to the restarted peer");
+    } finally {
+      if (second != null) {
+        TestKit.shutdownActorSystem(second);
+      }
+      if (!first.getWhenTerminated().toCompletableFuture().isDone()) {
+        TestKit.shutdownActorSystem(first);
+      }
+    }
+  }
+}
