@@ -10,6 +10,7 @@ import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.pattern.Patterns;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -27,9 +28,13 @@ class DeathWatchCleanupTest {
 
   record WatchIt(ActorRef target) {}
 
+  /** Creates a child with this name, watches it, and completes {@code terminated} with its Terminated. */
+  record SpawnWatched(String name, CompletableFuture<Terminated> terminated) {}
+
   /** Watches and unwatches on request; answers "pong" to "ping" and forwards Terminated. */
   static final class Watcher extends AbstractActor {
     private ActorRef terminatedTo;
+    private CompletableFuture<Terminated> childTerminated;
 
     @Override
     public Receive createReceive() {
@@ -46,7 +51,17 @@ class DeathWatchCleanupTest {
             terminatedTo = getSender();
             getSender().tell("watching", getSelf());
           })
-          .match(Terminated.class, t -> terminatedTo.tell(t, getSelf()))
+          .match(SpawnWatched.class, s -> {
+            childTerminated = s.terminated();
+            getSender().tell(getContext().watch(getContext().actorOf(Props.create(Watcher.class), s.name())), getSelf());
+          })
+          .match(Terminated.class, t -> {
+            if (childTerminated != null) {
+              childTerminated.complete(t);
+            } else {
+              terminatedTo.tell(t, getSelf());
+            }
+          })
           .matchEquals("ping", m -> getSender().tell("pong", getSelf()))
           .build();
     }
@@ -74,29 +89,21 @@ class DeathWatchCleanupTest {
   @Test
   void whenEitherSideStopsTheOtherSideForgetsIt() throws Exception {
     ActorRef a = system.actorOf(Props.create(Watcher.class), "a");
-    ActorRef b = system.actorOf(Props.create(Watcher.class), "b");
-    ActorRef observer = system.actorOf(Props.create(Watcher.class), "observer");
+    ActorRef parent = system.actorOf(Props.create(Watcher.class), "parent");
+    CompletableFuture<Terminated> bGone = new CompletableFuture<>();
+    ActorRef b = (ActorRef) ask(parent, new SpawnWatched("b", bGone));
     assertEquals("watching", ask(a, new WatchIt(b)));
     assertEquals("watching", ask(b, new WatchIt(a)));
-    assertEquals("watching", ask(observer, new WatchIt(b)));
-    awaitCounts(a, new int[] {1, 1, 0}); // a watches b and is watched by b
-    system.stop(b);
-    // a received Terminated(b) (its watch entry is gone) and b's Unwatch (b no longer watches a)
-    Object t = Patterns.ask(a, "ping", Duration.ofSeconds(10)).toCompletableFuture().get(15, TimeUnit.SECONDS);
-    assertEquals("pong", t);
-    awaitCounts(a, new int[] {0, 0, 0});
-  }
+    // a processes b's Watch (a system message) before this user message
+    assertEquals("pong", ask(a, "ping"));
+    assertArrayEquals(new int[] {1, 1, 0}, counts(a), "a watches b and is watched by b");
 
-  private static void awaitCounts(ActorRef ref, int[] expected) throws InterruptedException {
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    int[] last;
-    do {
-      last = counts(ref);
-      if (java.util.Arrays.equals(expected, last)) {
-        return;
-      }
-      TimeUnit.MILLISECONDS.sleep(5); // polling interval while the cleanup messages arrive
-    } while (System.nanoTime() < end);
-    assertArrayEquals(expected, last, "watch state of " + ref + " not cleaned up within 10 s");
+    system.stop(b);
+    // A stopping actor tells its watchers, then unwatches, then tells its parent: once the parent
+    // heard, a's system queue holds b's death notice and b's Unwatch.
+    bGone.get(10, TimeUnit.SECONDS);
+    assertEquals("pong", ask(a, "ping")); // a ran both, queuing Terminated(b) to itself behind this ping
+    assertEquals("pong", ask(a, "ping")); // ... and has processed that Terminated before this one
+    assertArrayEquals(new int[] {0, 0, 0}, counts(a), "watch state of a after b stopped");
   }
 }

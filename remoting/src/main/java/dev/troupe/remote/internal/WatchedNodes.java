@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -55,7 +56,8 @@ final class WatchedNodes {
   private final Verdict verdict;
   private final Map<Address, Node> nodes = new HashMap<>(); // guarded by this
   private boolean stopped; // guarded by this
-  private final AtomicLong heartbeatsSent = new AtomicLong();
+  // heartbeats sent per node, ever (kept after a node is forgotten): for tests and diagnostics
+  private final Map<Address, AtomicLong> heartbeatsSent = new ConcurrentHashMap<>();
 
   WatchedNodes(RemoteSettings settings, LongSupplier clock, Verdict verdict) {
     this.settings = settings;
@@ -117,8 +119,9 @@ final class WatchedNodes {
   }
 
   /** @return heartbeats sent so far, for tests */
-  long heartbeatsSent() {
-    return heartbeatsSent.get();
+  long heartbeatsSent(Address node) {
+    AtomicLong sent = heartbeatsSent.get(node);
+    return sent == null ? 0 : sent.get();
   }
 
   /** @return the nodes watched now, for tests */
@@ -146,7 +149,7 @@ final class WatchedNodes {
       }
       phi = n.detector.phi();
       if (phi <= settings.failureThreshold()) {
-        heartbeatsSent.incrementAndGet();
+        heartbeatsSent.computeIfAbsent(n.association.remote, x -> new AtomicLong()).incrementAndGet();
         n.association.lane(Lane.CONTROL).send(ControlFrame.HEARTBEAT);
         return;
       }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Address;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.actor.internal.ActorSystemImpl;
@@ -78,12 +79,8 @@ class NodeLossTest {
     return from.actorSelection(address + path).resolveOne(WAIT).toCompletableFuture().join();
   }
 
-  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertTrue(System.nanoTime() < deadline, "not within " + WAIT + ": " + what);
-      Thread.sleep(10);
-    }
+  private static void await(String what, BooleanSupplier condition) {
+    new TestKit(a).awaitCond(WAIT, Duration.ofMillis(10), "not within " + WAIT + ": " + what, condition::getAsBoolean);
   }
 
   @Test
@@ -103,7 +100,7 @@ class NodeLossTest {
   }
 
   @Test
-  void aLeavingNoticeTerminatesTheWatchesOfThatNodesActorsAtOnce() throws InterruptedException {
+  void aLeavingNoticeTerminatesTheWatchesOfThatNodesActorsAtOnce() {
     ActorSystem b = TROUPE.createSystem("");
     b.actorOf(Props.create(Idle.class), "alive");
     ActorRef remote = lookup(a, b.address().toString(), "/user/alive");
@@ -141,8 +138,9 @@ class NodeLossTest {
     ActorRef remote = lookup(a, address, "/user/target");
     TestKit probe = new TestKit(a);
     probe.watch(remote);
-    long before = watchedNodes(a).heartbeatsSent();
-    await("heartbeats to the watched node", () -> watchedNodes(a).heartbeatsSent() >= before + 3);
+    Address node = Address.parse(address);
+    long before = watchedNodes(a).heartbeatsSent(node);
+    await("heartbeats to the watched node", () -> watchedNodes(a).heartbeatsSent(node) >= before + 3);
 
     child.destroyForcibly();
 
@@ -184,24 +182,34 @@ class NodeLossTest {
   }
 
   @Test
-  void heartbeatsGoOnlyWhileSomethingIsWatchedOnTheNode() throws InterruptedException {
+  void heartbeatsGoOnlyWhileSomethingIsWatchedOnTheNode() {
     ActorSystem b = TROUPE.createSystem("");
+    ActorSystem pacer = TROUPE.createSystem(""); // watched throughout: its heartbeats measure the quiet windows
     b.actorOf(Props.create(Idle.class), "watched");
+    pacer.actorOf(Props.create(Idle.class), "pacer");
     ActorRef remote = lookup(a, b.address().toString(), "/user/watched");
+    TestKit probe = new TestKit(a);
+    probe.watch(lookup(a, pacer.address().toString(), "/user/pacer"));
     WatchedNodes nodes = watchedNodes(a);
     assertFalse(nodes.nodes().contains(b.address()), "no timer for a node that nobody watches");
-    long idle = nodes.heartbeatsSent();
-    Thread.sleep(300); // three heartbeat intervals in which nothing may be sent: an absence, not a synchronizer
-    assertEquals(idle, nodes.heartbeatsSent(), "no heartbeats while nothing is watched");
 
-    TestKit probe = new TestKit(a);
+    awaitPacerBeats(nodes, pacer.address()); // three intervals in which b's timer, had it one, would fire
+    assertEquals(0, nodes.heartbeatsSent(b.address()), "no heartbeats while nothing is watched");
+
     probe.watch(remote);
-    await("heartbeats once watched", () -> nodes.heartbeatsSent() >= idle + 2);
+    await("heartbeats once watched", () -> nodes.heartbeatsSent(b.address()) >= 2);
     probe.unwatch(remote);
     await("the node forgotten after the unwatch", () -> !nodes.nodes().contains(b.address()));
-    long stopped = nodes.heartbeatsSent();
-    Thread.sleep(300);
-    assertEquals(stopped, nodes.heartbeatsSent(), "no heartbeats after the unwatch");
+    long stopped = nodes.heartbeatsSent(b.address());
+    awaitPacerBeats(nodes, pacer.address());
+    assertEquals(stopped, nodes.heartbeatsSent(b.address()), "no heartbeats after the unwatch");
     TestKit.shutdownActorSystem(b);
+    TestKit.shutdownActorSystem(pacer);
+  }
+
+  /** Returns after three more heartbeats to {@code pacer}: three heartbeat intervals have passed. */
+  private static void awaitPacerBeats(WatchedNodes nodes, Address pacer) {
+    long from = nodes.heartbeatsSent(pacer);
+    await("three heartbeats to the pacing node", () -> nodes.heartbeatsSent(pacer) >= from + 3);
   }
 }
