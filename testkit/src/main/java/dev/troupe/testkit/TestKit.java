@@ -1,13 +1,13 @@
 package dev.troupe.testkit;
 
 import com.typesafe.config.Config;
-import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.SupervisorStrategy;
 import dev.troupe.actor.Terminated;
+import dev.troupe.testkit.TestActor.Control;
+import dev.troupe.testkit.TestActor.Received;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +26,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+// One file on purpose (~770 lines): the expect/await vocabulary is one flat API, each method short and
+// independent of the others, read by looking one up; the test actor it drives is in TestActor.
 /**
  * Drives actor tests from a JUnit test: a test actor ({@link #getRef()}) queues every message it
  * receives, and the {@code expect…} methods take them off the queue with bounded waits, failing
@@ -71,7 +73,7 @@ public class TestKit {
     this.timeFactor = timeFactor(c);
     this.singleExpectDefault = c.getDuration("troupe.test.single-expect-default");
     this.noMessageDefault = c.getDuration("troupe.test.expect-no-message-default");
-    this.testActor = system.actorOf(Props.create(TestActor.class, queue), name);
+    this.testActor = system.actorOf(Props.create(TestActor.Actor.class, queue), name);
   }
 
   static double timeFactor(Config c) {
@@ -110,7 +112,7 @@ public class TestKit {
     if (last == null) {
       throw new IllegalStateException("no message has been received yet");
     }
-    return last.sender;
+    return last.sender();
   }
 
   /**
@@ -173,7 +175,7 @@ public class TestKit {
     if (last == null) {
       throw new IllegalStateException("no message has been received yet");
     }
-    target.tell(last.message, last.sender);
+    target.tell(last.message(), last.sender());
   }
 
   // ------------------------------------------------------------------ expectations
@@ -302,7 +304,7 @@ public class TestKit {
     Received r = poll(cap(max));
     if (r != null) {
       last = r;
-      throw new AssertionError("expected no message within " + cap(max) + " but got " + r.message);
+      throw new AssertionError("expected no message within " + cap(max) + " but got " + r.message());
     }
   }
 
@@ -338,7 +340,7 @@ public class TestKit {
             "timeout (" + total + ") while waiting for message " + (i + 1) + " of " + n + "; got " + out);
       }
       last = r;
-      out.add(r.message);
+      out.add(r.message());
     }
     return out;
   }
@@ -353,7 +355,7 @@ public class TestKit {
     Received r = poll(cap(max));
     if (r != null) {
       last = r;
-      return r.message;
+      return r.message();
     }
     return null;
   }
@@ -377,10 +379,10 @@ public class TestKit {
         throw new AssertionError("timeout while fishing for " + hint + "; ignored " + seen);
       }
       last = r;
-      if (Boolean.TRUE.equals(filter.apply(r.message))) {
-        return r.message;
+      if (Boolean.TRUE.equals(filter.apply(r.message()))) {
+        return r.message();
       }
-      seen.add(r.message);
+      seen.add(r.message());
     }
   }
 
@@ -758,7 +760,7 @@ public class TestKit {
       throw new AssertionError("timeout (" + wait + ") during " + what + ": no message arrived");
     }
     last = r;
-    return r.message;
+    return r.message();
   }
 
   private Received poll(Duration wait) {
@@ -767,57 +769,6 @@ public class TestKit {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted while waiting for a message", e);
-    }
-  }
-
-  record Received(Object message, ActorRef sender) {}
-
-  /** Requests the test actor runs on its own thread. */
-  sealed interface Control {
-    CompletableFuture<ActorRef> done();
-
-    record Watch(ActorRef ref, boolean watch, CompletableFuture<ActorRef> done) implements Control {
-      Watch(ActorRef ref, boolean watch) {
-        this(ref, watch, new CompletableFuture<>());
-      }
-    }
-
-    record CreateChild(Props props, String name, CompletableFuture<ActorRef> done) implements Control {}
-  }
-
-  /** Queues everything it receives; performs {@link Control} requests. */
-  static final class TestActor extends AbstractActor {
-    private final LinkedBlockingDeque<Received> queue;
-
-    TestActor(LinkedBlockingDeque<Received> queue) {
-      this.queue = queue;
-    }
-
-    @Override
-    public SupervisorStrategy supervisorStrategy() {
-      return SupervisorStrategy.defaultStrategy();
-    }
-
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder()
-          .match(Control.Watch.class, w -> {
-            if (w.watch()) {
-              getContext().watch(w.ref());
-            } else {
-              getContext().unwatch(w.ref());
-            }
-            w.done().complete(w.ref());
-          })
-          .match(Control.CreateChild.class, c -> {
-            try {
-              c.done().complete(c.name() == null ? getContext().actorOf(c.props()) : getContext().actorOf(c.props(), c.name()));
-            } catch (RuntimeException e) {
-              c.done().completeExceptionally(e);
-            }
-          })
-          .matchAny(m -> queue.offerLast(new Received(m, getSender())))
-          .build();
     }
   }
 }
