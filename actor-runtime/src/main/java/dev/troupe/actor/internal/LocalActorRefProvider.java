@@ -10,6 +10,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Props;
+import dev.troupe.actor.internal.routing.Deployments;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -210,12 +211,12 @@ public final class LocalActorRefProvider implements ActorRefProvider {
     if (elements.size() < 2 || !elements.get(0).equals("user")) {
       return null;
     }
-    return configuredRemoteDeployments.get("/" + String.join("/", elements.subList(1, elements.size())));
+    return configuredRemoteDeployments.get(Deployments.deploymentPath(path));
   }
 
   /** Reads every {@code remote} key of {@code troupe.actor.deployment} once, at system start. */
   private static Map<String, Address> remoteDeployments(Config config) {
-    String root = "troupe.actor.deployment";
+    String root = Deployments.ROOT;
     if (!config.hasPath(root)) {
       return Map.of();
     }

@@ -35,8 +35,9 @@ import java.util.function.Supplier;
  * is created, into the same immutable {@link RouterConfig} a user would build in code, so config
  * and code routers run the same engine. Every error names the full key.
  */
-final class Deployments {
-  static final String ROOT = "troupe.actor.deployment";
+public final class Deployments {
+  /** Where deployment sections live. */
+  public static final String ROOT = "troupe.actor.deployment";
 
   /** The supported {@code router} values. */
   static final List<String> ROUTERS =
@@ -85,8 +86,13 @@ final class Deployments {
     return new Resolved(parsed, routeeDispatcher);
   }
 
-  /** The path below {@code /user} as deployment sections name it, e.g. {@code /workers}. */
-  static String deploymentPath(ActorPath path) {
+  /**
+   * The path below {@code /user} as deployment sections name it, e.g. {@code /workers}.
+   *
+   * @param path an actor's path
+   * @return its deployment key
+   */
+  public static String deploymentPath(ActorPath path) {
     List<String> elements = path.elements();
     List<String> rest = !elements.isEmpty() && elements.get(0).equals("user")
         ? elements.subList(1, elements.size())
