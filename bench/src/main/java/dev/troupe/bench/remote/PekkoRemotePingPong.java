@@ -31,18 +31,7 @@ final class PekkoRemotePingPong implements RemotePingPongDriver {
           + "pekko.remote.artery.canonical.port = 0\n"
           // Only a log line at start ("use cluster rather than remote directly").
           + "pekko.remote.warn-about-direct-use = off\n"
-          + "pekko.actor.serialization-bindings { " + RemoteMessages.WIRE_BINDING + " }\n"
-          // Pekko's default module list minus DefaultScalaModule: the Scala module 2.17 that
-          // Pekko 1.1 brings refuses the build's jackson-databind 2.18 at start, and Java records
-          // do not need it. The serializer itself is Pekko's as shipped.
-          + "pekko.serialization.jackson.jackson-modules = [\n"
-          + "  \"org.apache.pekko.serialization.jackson.PekkoJacksonModule\",\n"
-          + "  \"org.apache.pekko.serialization.jackson.PekkoTypedJacksonModule\",\n"
-          + "  \"org.apache.pekko.serialization.jackson.PekkoStreamJacksonModule\",\n"
-          + "  \"com.fasterxml.jackson.module.paramnames.ParameterNamesModule\",\n"
-          + "  \"com.fasterxml.jackson.datatype.jdk8.Jdk8Module\",\n"
-          + "  \"com.fasterxml.jackson.datatype.jsr310.JavaTimeModule\"\n"
-          + "]\n";
+          + "pekko.actor.serialization-bindings { " + RemoteMessages.WIRE_BINDING + " }\n";
 
   private ActorSystem pingSystem;
   private ActorSystem pongSystem;
