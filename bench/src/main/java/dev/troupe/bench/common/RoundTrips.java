@@ -9,10 +9,10 @@ public final class RoundTrips {
   private RoundTrips() {}
 
   /**
-   * @return a histogram of nanoseconds up to 60 s, three significant digits
+   * @return a histogram of nanoseconds up to 10 s, three significant digits
    */
   public static Histogram newHistogram() {
-    return new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+    return new Histogram(TimeUnit.SECONDS.toNanos(10), 3);
   }
 
   /**
