@@ -4,27 +4,74 @@ import dev.troupe.actor.Address;
 import dev.troupe.actor.EventStream;
 import dev.troupe.remote.AssociatedEvent;
 import dev.troupe.remote.DisassociatedEvent;
+import io.netty.channel.Channel;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
- * Everything this node keeps about one other node: its two outbound lanes, and how many of the
- * connections between the two (both directions, both lanes) have completed their handshake. The
- * first one publishes {@link AssociatedEvent}, the last one to close {@link DisassociatedEvent}
- * (unless the failure detector published it already, see {@link #declareGone()}).
+ * Everything this node keeps about one other node: its two outbound lanes, how many of the
+ * connections between the two (both directions, both lanes) have completed their handshake (the
+ * first one publishes {@link AssociatedEvent}, the last one to close {@link DisassociatedEvent},
+ * unless the failure detector published it already, see {@link #declareGone()}), and both halves
+ * of exactly-once delivery of system messages: the {@link SystemMessageOutbox} towards the peer
+ * with its resend timer, and the last sequence number delivered from the peer.
+ *
+ * <p>The peer's incarnation is its uid, told by every handshake. A new uid at the same address
+ * means the peer restarted: the old incarnation's actors are gone ({@link Hooks#incarnationGone})
+ * and the system-message sequences start again. An incarnation whose system messages could not be
+ * delivered exactly once is quarantined ({@link #quarantine}): no connection with that uid is
+ * accepted or kept, and nothing more is sent to it.
  */
 final class Association {
+  /** What the association needs of its provider. */
+  interface Hooks {
+    /** The peer's incarnation {@code uid} is gone (restarted or quarantined): tell death watch. */
+    void incarnationGone(Association association, long uid, String why);
+
+    /** The incarnation {@code uid} of the peer is quarantined now (called once per uid). */
+    void quarantined(Association association, long uid, String why, List<OutboundEnvelope> lost);
+
+    /** A system message could not be kept: dropped with {@code reason}. */
+    void dropped(OutboundEnvelope e, String reason);
+  }
+
   final Address remote;
   private final EventStream events;
+  private final Hooks hooks;
+  private final RemoteSettings settings;
+  private final LongSupplier clock;
   private final OutboundLane control;
   private final OutboundLane ordinary;
+  private final SystemMessageOutbox outbox;
   private int connections; // guarded by this
   private long uid; // guarded by this; the peer's incarnation, 0 until a handshake told it
   private boolean down; // guarded by this; the failure detector gave up on the open connections
   private boolean goneDeclared; // guarded by this
   private long goneUid; // guarded by this
+  private final Set<Long> quarantinedUids = new HashSet<>(); // guarded by this
+  private ScheduledFuture<?> resendTimer; // guarded by this
+  private final Map<Channel, Long> inbound = new ConcurrentHashMap<>(); // accepted connections from the peer, by uid
+  // receiving half, guarded by the lock object below: the sender incarnation and what was delivered from it
+  private final Object inboundLock = new Object();
+  private long inboundUid;
+  private long delivered;
+  private long duplicates;
+  private long deliveries;
 
-  Association(Address remote, NettyTransport transport, EventStream events) {
+  Association(Address remote, NettyTransport transport, EventStream events, Hooks hooks, LongSupplier clock) {
     this.remote = remote;
     this.events = events;
+    this.hooks = hooks;
+    this.settings = transport.settings();
+    this.clock = clock;
+    this.outbox = new SystemMessageOutbox(settings.systemMessageBufferSize());
     this.control = new OutboundLane(this, Lane.CONTROL, transport);
     this.ordinary = new OutboundLane(this, Lane.ORDINARY, transport);
   }
@@ -33,19 +80,54 @@ final class Association {
     return lane == Lane.CONTROL ? control : ordinary;
   }
 
+  SystemMessageOutbox outbox() {
+    return outbox;
+  }
+
   /**
    * A connection with this node completed its handshake.
    *
    * @param peerUid the uid of the node's incarnation, as its handshake or acknowledgement said
+   * @return false if that incarnation is quarantined: the caller closes the connection
    */
-  void connectionUp(long peerUid) {
+  boolean connectionUp(long peerUid) {
+    long previous;
     synchronized (this) {
+      if (quarantinedUids.contains(peerUid)) {
+        return false;
+      }
+      previous = uid;
       uid = peerUid;
       if (connections++ == 0 || down) {
         down = false;
         events.publish(new AssociatedEvent(remote)); // under the lock: events keep their order
       }
     }
+    if (previous != 0 && previous != peerUid) {
+      restarted(previous, peerUid);
+    }
+    return true;
+  }
+
+  /** The peer restarted: what was sent to its old incarnation will never be delivered. */
+  private void restarted(long oldUid, long newUid) {
+    for (OutboundEnvelope e : outbox.reset()) {
+      hooks.dropped(e, remote + " restarted (uid " + oldUid + " is now " + newUid + ") before it acknowledged this system message");
+    }
+    hooks.incarnationGone(this, oldUid, "it restarted (uid " + oldUid + " is now " + newUid + ")");
+  }
+
+  /** An accepted connection from incarnation {@code peerUid} completed its handshake. */
+  void inboundOpened(Channel ch, long peerUid) {
+    inbound.put(ch, peerUid);
+    if (isQuarantined(peerUid)) { // quarantined in between: the sweep above may have missed it
+      ch.close();
+    }
+  }
+
+  /** An accepted connection closed. */
+  void inboundClosed(Channel ch) {
+    inbound.remove(ch);
   }
 
   /** A connection with this node that had completed its handshake closed. */
@@ -67,6 +149,16 @@ final class Association {
     }
   }
 
+  /** @return the peer's current incarnation as last told by a handshake, 0 if none yet */
+  synchronized long uid() {
+    return uid;
+  }
+
+  /** @return whether incarnation {@code peerUid} is quarantined */
+  synchronized boolean isQuarantined(long peerUid) {
+    return quarantinedUids.contains(peerUid);
+  }
+
   /**
    * The node is gone (it said so, or the failure detector decided): publishes {@link
    * DisassociatedEvent} unless already published.
@@ -85,6 +177,144 @@ final class Association {
       goneDeclared = true;
       goneUid = uid;
       return true;
+    }
+  }
+
+  /**
+   * Quarantines the peer's current incarnation (the one system messages were sent to): logged and
+   * published once by the provider, the unacknowledged system messages dropped, its connections
+   * closed, its actors' watchers told. Does nothing when the incarnation is not known yet (no
+   * handshake ever completed: then nothing was delivered to anyone, and the messages are dropped)
+   * or already quarantined.
+   */
+  void quarantine(String why) {
+    long q;
+    synchronized (this) {
+      q = uid;
+      if (q != 0 && !quarantinedUids.add(q)) {
+        return;
+      }
+      if (q != 0) {
+        down = connections > 0;
+      }
+    }
+    List<OutboundEnvelope> lost = outbox.reset();
+    if (q == 0) {
+      for (OutboundEnvelope e : lost) {
+        hooks.dropped(e, "no incarnation of " + remote + " could be reached: " + why);
+      }
+      hooks.incarnationGone(this, 0, why);
+      return;
+    }
+    hooks.quarantined(this, q, why, lost);
+    control.closeIfPeer(q);
+    ordinary.closeIfPeer(q);
+    inbound.forEach(
+        (ch, peerUid) -> {
+          if (peerUid == q) {
+            ch.close();
+          }
+        });
+  }
+
+  // ------------------------------------------------------------------ sending system messages
+
+  /** Any thread: sequences a system message and wakes the control lane. */
+  void sendSystem(OutboundEnvelope e) {
+    if (!outbox.offer(e, clock.getAsLong())) {
+      hooks.dropped(e, "more than " + settings.systemMessageBufferSize() + " system messages to " + remote
+          + " wait for acknowledgement (troupe.remote.advanced.system-message-buffer-size)");
+      quarantine("its system-message buffer overflowed (" + settings.systemMessageBufferSize()
+          + " unacknowledged; troupe.remote.advanced.system-message-buffer-size)");
+      return;
+    }
+    startResendTimer();
+    control.wakeUp();
+  }
+
+  /** The peer acknowledged every system message up to {@code upTo}; on the control lane's loop. */
+  void acked(long upTo) {
+    outbox.acked(upTo, clock.getAsLong());
+  }
+
+  private void startResendTimer() {
+    synchronized (this) {
+      if (resendTimer != null) {
+        return;
+      }
+      long every = settings.systemMessageResendInterval().toNanos();
+      try {
+        resendTimer = control.loop().scheduleAtFixedRate(this::resendTick, every, every, TimeUnit.NANOSECONDS);
+      } catch (RejectedExecutionException terminated) {
+        // the network threads are gone: nothing can be resent anyway
+      }
+    }
+  }
+
+  /** On the control lane's loop, every resend interval while something waits for acknowledgement. */
+  private void resendTick() {
+    synchronized (this) {
+      if (!outbox.waiting()) { // offer's timer start is under this lock too: no message is left without a timer
+        resendTimer.cancel(false);
+        resendTimer = null;
+        return;
+      }
+    }
+    long waited = outbox.oldestWaitNanos(clock.getAsLong());
+    if (waited >= settings.giveUpSystemMessageAfter().toNanos()) {
+      quarantine("no system message was acknowledged for " + TimeUnit.NANOSECONDS.toMillis(waited)
+          + " ms (troupe.remote.advanced.give-up-system-message-after = " + settings.giveUpSystemMessageAfter() + ")");
+    } else if (waited >= settings.systemMessageResendInterval().toNanos()) {
+      outbox.rewind();
+      control.wakeUp();
+    }
+  }
+
+  /** The system terminates: no more resends. */
+  synchronized void stopTimers() {
+    if (resendTimer != null) {
+      resendTimer.cancel(false);
+      resendTimer = null;
+    }
+  }
+
+  // ------------------------------------------------------------------ receiving system messages
+
+  /**
+   * A system message numbered {@code seq} arrived from incarnation {@code originUid} of the peer:
+   * runs {@code deliver} if it is the next one expected, else ignores it (a duplicate of a resend,
+   * or one after a gap that the peer will resend).
+   *
+   * @return the last number delivered from that incarnation, to acknowledge
+   */
+  long receiveSystem(long originUid, long seq, Runnable deliver) {
+    synchronized (inboundLock) {
+      if (originUid != inboundUid) { // the peer (re)started: its numbering starts at 1
+        inboundUid = originUid;
+        delivered = 0;
+      }
+      if (seq == delivered + 1) {
+        delivered = seq; // counted even when delivery fails: that message is dropped, not retried
+        deliveries++;
+        deliver.run();
+      } else if (seq <= delivered) {
+        duplicates++;
+      }
+      return delivered;
+    }
+  }
+
+  /** @return system messages delivered from the peer (all its incarnations), for tests */
+  long deliveriesFromPeer() {
+    synchronized (inboundLock) {
+      return deliveries;
+    }
+  }
+
+  /** @return resent system messages that arrived again and were not delivered twice, for tests */
+  long duplicatesFromPeer() {
+    synchronized (inboundLock) {
+      return duplicates;
     }
   }
 

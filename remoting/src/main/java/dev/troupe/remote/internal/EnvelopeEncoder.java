@@ -12,8 +12,9 @@ import io.netty.channel.ChannelPromise;
  * envelope frame ({@link Wire}), with the connection's {@link OutboundTable}; the length prefix is
  * added after it by Netty's {@code LengthFieldPrepender}. The exact size is known before anything
  * is written, so a frame above {@code maximum-frame-size} is dropped (a {@code Dropped} event)
- * without touching the table. A {@link ControlFrame} becomes its two bytes; other writes (the
- * handshake) pass through.
+ * without touching the table. A {@link SystemMessageOutbox.Sequenced} system message is the same
+ * envelope behind its control prefix and sequence number. A {@link ControlFrame} becomes its two
+ * bytes; other writes (the handshake) pass through.
  */
 final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
   private final OutboundTable table = new OutboundTable();
@@ -31,10 +32,17 @@ final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
       ctx.write(Wire.encodeControl(ctx.alloc(), c.kind()), promise);
       return;
     }
-    if (!(msg instanceof OutboundEnvelope e)) {
+    if (msg instanceof OutboundEnvelope e) {
+      encode(ctx, e, -1, promise);
+    } else if (msg instanceof SystemMessageOutbox.Sequenced s) {
+      encode(ctx, s.envelope(), s.seq(), promise);
+    } else {
       ctx.write(msg, promise);
-      return;
     }
+  }
+
+  /** @param seq the system message's sequence number, or -1 for a user message */
+  private void encode(ChannelHandlerContext ctx, OutboundEnvelope e, long seq, ChannelPromise promise) {
     RemoteActorRef recipient = e.recipient();
     ActorRef sender = e.sender();
     Serialized p = e.payload();
@@ -46,7 +54,8 @@ final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
     int manifestId = manifest.isEmpty() ? -1 : table.idOf(manifest);
     int serializerId = Wire.zigZag(p.serializerId());
     long size =
-        (long) OutboundTable.size(recipientId, recipientText)
+        (seq < 0 ? 0 : 2 + Wire.varLongSize(seq))
+            + (long) OutboundTable.size(recipientId, recipientText)
             + (sender == null ? 1 : OutboundTable.size(senderId, senderText))
             + Wire.varIntSize(serializerId)
             + (manifest.isEmpty() ? 1 : OutboundTable.size(manifestId, manifest))
@@ -60,6 +69,11 @@ final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
     }
     ByteBuf out = ctx.alloc().ioBuffer((int) size);
     try {
+      if (seq >= 0) {
+        out.writeByte(Wire.REF_NONE);
+        out.writeByte(Wire.SYSTEM);
+        Wire.writeVarLong(out, seq);
+      }
       table.write(out, recipient, recipientText);
       if (sender == null) {
         out.writeByte(Wire.REF_NONE);

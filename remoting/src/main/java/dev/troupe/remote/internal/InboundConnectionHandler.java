@@ -14,7 +14,10 @@ import java.util.function.Function;
 /**
  * The last handler of an accepted connection: checks the peer's handshake and acknowledges it,
  * then reads envelopes ({@link Wire}) and hands each to the provider, and control frames
- * (heartbeats, their responses, a leaving notice) to the provider's watch of nodes. Bytes that break the
+ * (heartbeats, their responses, a leaving notice) to the provider's watch of nodes. On the control
+ * lane every envelope is a sequenced system message: the association delivers it only if it is the
+ * next one expected from the peer's incarnation, and each batch of reads is answered with one
+ * cumulative acknowledgement on this connection. Bytes that break the
  * protocol close this connection only (logged, rate-limited); a message that cannot be
  * deserialized or delivered is dropped (a {@code Dropped} event) and the connection stays.
  */
@@ -25,6 +28,8 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private final Function<ActorPath, InternalActorRef> resolve;
   private Wire.Handshake handshake; // null until the peer's handshake was accepted
   private Association association;
+  private boolean ackDue;
+  private long ackUpTo;
 
   InboundConnectionHandler(RemoteActorRefProvider provider, RateLimitedLog log) {
     this.provider = provider;
@@ -39,9 +44,23 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       if (handshake == null) {
         accept(ctx, Wire.decodeHandshake(frame));
       } else if (Wire.isControl(frame)) {
-        provider.control(Wire.decodeControl(frame), handshake.origin());
+        int kind = Wire.decodeControl(frame);
+        if (kind == Wire.SYSTEM) {
+          if (handshake.lane() != Lane.CONTROL) {
+            throw new Wire.ProtocolException("a system message on the ordinary lane");
+          }
+          long seq = Wire.readVarLong(frame);
+          if (seq <= 0) {
+            throw new Wire.ProtocolException("system message number " + seq);
+          }
+          envelope(frame, seq);
+        } else {
+          provider.control(kind, handshake.origin());
+        }
+      } else if (handshake.lane() == Lane.CONTROL) {
+        throw new Wire.ProtocolException("a message without a sequence number on the control lane");
       } else {
-        envelope(frame);
+        envelope(frame, 0);
       }
     } catch (Wire.ProtocolException e) {
       refuse(ctx, e.getMessage());
@@ -61,14 +80,19 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     if (h.origin().equals(self)) {
       throw new Wire.ProtocolException("handshake from this node's own address " + self);
     }
+    Association a = provider.association(h.origin());
+    if (!a.connectionUp(h.originUid())) {
+      throw new Wire.ProtocolException("its incarnation (uid " + h.originUid() + ") is quarantined here");
+    }
+    association = a;
     handshake = h;
+    a.inboundOpened(ctx.channel(), h.originUid());
     ctx.pipeline().remove(NettyTransport.HANDSHAKE_TIMEOUT);
     ctx.writeAndFlush(Wire.encodeAck(ctx.alloc(), provider.uid()));
-    association = provider.association(h.origin());
-    association.connectionUp(h.originUid());
   }
 
-  private void envelope(ByteBuf b) {
+  /** @param seq the system message's number on the control lane, 0 for a user message */
+  private void envelope(ByteBuf b, long seq) {
     int recipientCode = table.read(b);
     if (recipientCode == InboundTable.NONE) {
       throw new Wire.ProtocolException("an envelope without recipient");
@@ -84,14 +108,43 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       recipient = table.ref(recipientCode, resolve);
       sender = senderCode == InboundTable.NONE ? null : table.ref(senderCode, resolve);
     } catch (IllegalArgumentException e) {
-      provider.drops().dropped(
-          new Serialized(serializerId, manifest, bytes),
-          "malformed path from " + handshake.origin() + ": " + e.getMessage(),
-          null,
-          provider.local().deadLetters());
+      recipient = null;
+      sender = null;
+      String why = "malformed path from " + handshake.origin() + ": " + e.getMessage();
+      Runnable drop =
+          () -> provider.drops().dropped(new Serialized(serializerId, manifest, bytes), why, null, provider.local().deadLetters());
+      if (seq == 0) {
+        drop.run();
+      } else {
+        acknowledge(association.receiveSystem(handshake.originUid(), seq, drop));
+      }
       return;
     }
-    provider.receive(recipient, sender, serializerId, manifest, bytes, handshake.origin());
+    if (seq == 0) {
+      provider.receive(recipient, sender, serializerId, manifest, bytes, handshake.origin());
+    } else {
+      InternalActorRef to = recipient;
+      InternalActorRef from = sender;
+      acknowledge(
+          association.receiveSystem(
+              handshake.originUid(),
+              seq,
+              () -> provider.receive(to, from, serializerId, manifest, bytes, handshake.origin())));
+    }
+  }
+
+  private void acknowledge(long upTo) {
+    ackDue = true;
+    ackUpTo = upTo;
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    if (ackDue && ctx.channel().isOpen()) {
+      ackDue = false;
+      ctx.writeAndFlush(Wire.encodeSystemAck(ctx.alloc(), ackUpTo), ctx.voidPromise());
+    }
+    ctx.fireChannelReadComplete();
   }
 
   private void refuse(ChannelHandlerContext ctx, String why) {
@@ -114,6 +167,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     if (association != null) {
+      association.inboundClosed(ctx.channel());
       association.connectionDown();
       association = null;
     }

@@ -109,6 +109,11 @@ final class NettyTransport {
     return ((InetSocketAddress) server.localAddress()).getPort();
   }
 
+  /** @return the port the server channel listens on */
+  int boundPort() {
+    return ((InetSocketAddress) server.localAddress()).getPort();
+  }
+
   /** Starts reading accepted connections. */
   void startAccepting() {
     server.config().setAutoRead(true);

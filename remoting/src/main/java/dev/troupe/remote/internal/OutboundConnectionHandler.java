@@ -6,9 +6,10 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.timeout.ReadTimeoutException;
 
 /**
- * The last handler of an outbound connection: waits for the peer's handshake acknowledgement (the
- * only frame a peer sends on it), then tells its {@link OutboundLane} of writability changes and
- * of the connection's end.
+ * The last handler of an outbound connection: waits for the peer's handshake acknowledgement, then
+ * passes on the acknowledgements of system messages (the only other frames a peer sends on a
+ * connection, and only on the control lane), and tells its {@link OutboundLane} of writability
+ * changes and of the connection's end.
  */
 final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private final OutboundLane lane;
@@ -24,7 +25,11 @@ final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
     ByteBuf frame = (ByteBuf) msg;
     try {
       if (acknowledged) {
-        throw new Wire.ProtocolException("a frame after the handshake acknowledgement");
+        if (lane.lane() != Lane.CONTROL) {
+          throw new Wire.ProtocolException("a frame after the handshake acknowledgement on the ordinary lane");
+        }
+        lane.systemAck(ctx.channel(), Wire.decodeSystemAck(frame));
+        return;
       }
       long peerUid = Wire.decodeAck(frame);
       acknowledged = true;

@@ -23,6 +23,11 @@ import org.jctools.util.Pow2;
  * writes up to {@value #BATCH} envelopes and flushes once, so a burst costs one system call, not
  * one per message. While the connection's buffer is above its high-water mark the drain stops and
  * the queue absorbs the burst; it resumes when the buffer drains.
+ *
+ * <p>The control lane also writes its association's {@link SystemMessageOutbox}: sequenced system
+ * messages go first in every drain (before heartbeats and the leaving notice in the queue, so a
+ * death notice sent before termination precedes the notice that the node leaves), and every new
+ * connection starts by writing all that are not yet acknowledged.
  */
 final class OutboundLane {
   /** Envelopes written per drain before the loop gets to serve its other channels. */
@@ -36,6 +41,7 @@ final class OutboundLane {
   private final EventLoop loop;
   private final int capacity;
   private final MessagePassingQueue<Outbound> queue;
+  private final SystemMessageOutbox outbox; // the control lane's; null on the ordinary lane
   /**
    * True while a wake-up is scheduled or the lane is not ready to drain (connecting, backing off,
    * waiting for writability): senders then only enqueue. Set back to false by the drain when it
@@ -52,6 +58,7 @@ final class OutboundLane {
   private Channel channel;
   private int failures;
   private ScheduledFuture<?> retry;
+  private long peerUid; // of the current connection, once its handshake is done
 
   OutboundLane(Association association, Lane lane, NettyTransport transport) {
     this.association = association;
@@ -62,6 +69,7 @@ final class OutboundLane {
     this.capacity = lane == Lane.CONTROL ? s.controlQueueSize() : s.messageQueueSize();
     int max = Math.max(4, capacity); // the queue's smallest bound; it grows in chunks up to it
     this.queue = new MpscChunkedAtomicArrayQueue<>(Math.min(256, Pow2.roundToPowerOfTwo(max) / 2), max);
+    this.outbox = lane == Lane.CONTROL ? association.outbox() : null;
   }
 
   Lane lane() {
@@ -89,9 +97,19 @@ final class OutboundLane {
               + " troupe.remote.advanced.outbound-" + (lane == Lane.CONTROL ? "control" : "message") + "-queue-size)");
       return;
     }
+    wakeUp();
+  }
+
+  /** Any thread: makes sure a drain follows (something was queued, or the outbox has work). */
+  void wakeUp() {
     if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
       execute(wake);
     }
+  }
+
+  /** @return whether something waits to be written */
+  private boolean pending() {
+    return !queue.isEmpty() || (outbox != null && outbox.hasUnwritten());
   }
 
   private void execute(Runnable task) {
@@ -109,7 +127,7 @@ final class OutboundLane {
   private void wake() {
     switch (state) {
       case IDLE -> {
-        if (queue.isEmpty()) {
+        if (!pending()) {
           idle();
         } else {
           connect();
@@ -151,9 +169,16 @@ final class OutboundLane {
     if (ch != channel || state != State.HANDSHAKING) {
       return;
     }
+    if (!association.connectionUp(peerUid)) {
+      failed(ch, "its incarnation (uid " + peerUid + ") is quarantined: nothing more goes to it; a restarted node is reached again");
+      return;
+    }
     state = State.ACTIVE;
     failures = 0;
-    association.connectionUp(peerUid);
+    this.peerUid = peerUid;
+    if (outbox != null) {
+      outbox.rewind(); // whatever the last connection may have swallowed goes again
+    }
     drain();
   }
 
@@ -175,7 +200,7 @@ final class OutboundLane {
         state = State.IDLE;
         association.connectionDown();
         transport.log().logger().info("{} lane to {} closed{}", lane, association.remote, reason == null ? "" : ": " + reason);
-        if (!queue.isEmpty()) {
+        if (pending() || (outbox != null && outbox.waiting())) { // unacknowledged: resend on a new connection
           connect();
         } else {
           idle();
@@ -229,10 +254,31 @@ final class OutboundLane {
     return d <= 0 || d > max ? max : d;
   }
 
+  /** The acknowledgement of system messages up to {@code upTo} arrived on {@code ch}. */
+  void systemAck(Channel ch, long upTo) {
+    if (ch == channel && outbox != null) {
+      association.acked(upTo);
+    }
+  }
+
+  /** Any thread: closes the current connection if it leads to incarnation {@code uid} (quarantined). */
+  void closeIfPeer(long uid) {
+    try {
+      loop.execute(
+          () -> {
+            if (state == State.ACTIVE && peerUid == uid && channel != null) {
+              channel.close();
+            }
+          });
+    } catch (RejectedExecutionException terminated) {
+      // closed with the system
+    }
+  }
+
   /** Nothing to do: let senders schedule the next wake-up, unless one slipped in. */
   private void idle() {
     scheduled.set(false);
-    if (!queue.isEmpty() && scheduled.compareAndSet(false, true)) {
+    if (pending() && scheduled.compareAndSet(false, true)) {
       loop.execute(wake);
     }
   }
@@ -240,6 +286,13 @@ final class OutboundLane {
   private void drain() {
     Channel ch = channel;
     int n = 0;
+    if (outbox != null) {
+      SystemMessageOutbox.Sequenced s;
+      while (n < BATCH && ch.isWritable() && (s = outbox.nextToWrite()) != null) {
+        ch.write(s, ch.voidPromise());
+        n++;
+      }
+    }
     Outbound o;
     while (n < BATCH && ch.isWritable() && (o = queue.relaxedPoll()) != null) {
       write(ch, o);
@@ -284,6 +337,12 @@ final class OutboundLane {
     }
     Channel ch = channel;
     if (state == State.ACTIVE) {
+      if (outbox != null) {
+        SystemMessageOutbox.Sequenced s;
+        while ((s = outbox.nextToWrite()) != null) {
+          ch.write(s, ch.voidPromise());
+        }
+      }
       Outbound o;
       while ((o = queue.relaxedPoll()) != null) {
         write(ch, o);

@@ -13,6 +13,7 @@ import dev.troupe.actor.internal.ActorSystemImpl;
 import dev.troupe.actor.internal.InternalActorRef;
 import dev.troupe.actor.internal.LocalActorRefProvider;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.remote.QuarantinedEvent;
 import dev.troupe.serialization.Serialization;
 import dev.troupe.serialization.Serialized;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
@@ -37,9 +38,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A whole node going is reported to death watch ({@link ActorSystemImpl#addressTerminated})
  * when it says it leaves (a leaving notice at its termination) or when {@link WatchedNodes}' failure
- * detector gives up on it.
+ * detector gives up on it, which also quarantines that incarnation; system messages to a node go
+ * through its {@link Association}'s exactly-once sequence.
  */
-final class RemoteActorRefProvider implements ActorRefProvider {
+final class RemoteActorRefProvider implements ActorRefProvider, Association.Hooks {
   /** How long termination waits for the leaving notices to be written. */
   static final long LEAVING_WAIT_MILLIS = 1000;
 
@@ -93,6 +95,11 @@ final class RemoteActorRefProvider implements ActorRefProvider {
 
   long uid() {
     return uid;
+  }
+
+  /** @return the port this node listens on (its address's port unless canonical and bind differ) */
+  int boundPort() {
+    return transport.boundPort();
   }
 
   WatchedNodes watchedNodes() {
@@ -150,6 +157,7 @@ final class RemoteActorRefProvider implements ActorRefProvider {
     watchedNodes.stop();
     sayLeaving();
     for (Association a : associations.values()) {
+      a.stopTimers();
       for (Lane lane : Lane.values()) {
         OutboundLane l = a.lane(lane);
         try {
@@ -192,7 +200,7 @@ final class RemoteActorRefProvider implements ActorRefProvider {
   /** The association with {@code remote}, created on first use (it connects only when sent to). */
   Association association(Address remote) {
     Association a = associations.get(remote);
-    return a != null ? a : associations.computeIfAbsent(remote, r -> new Association(r, transport, system.eventStream()));
+    return a != null ? a : associations.computeIfAbsent(remote, r -> new Association(r, transport, system.eventStream(), this, System::nanoTime));
   }
 
   // ------------------------------------------------------------------ out
@@ -215,7 +223,20 @@ final class RemoteActorRefProvider implements ActorRefProvider {
           recipient);
       return;
     }
-    recipient.association().lane(lane).send(new OutboundEnvelope(recipient, sender, message, payload));
+    OutboundEnvelope e = new OutboundEnvelope(recipient, sender, message, payload);
+    if (lane == Lane.CONTROL) {
+      // a sequenced message must never be dropped by the encoder (its number would leave a gap):
+      // the frame's bound is checked here with the paths in full, as on a new connection
+      long frame = 12L + payload.bytes().length + payload.manifest().length() * 3L
+          + recipient.serializedPath().length() * 3L + (sender == null ? 0 : sender.path().toSerializationFormat().length() * 3L);
+      if (frame > settings.maximumFrameSize()) {
+        drops.dropped(e, "the system message's frame could exceed troupe.remote.maximum-frame-size");
+        return;
+      }
+      recipient.association().sendSystem(e);
+    } else {
+      recipient.association().lane(lane).send(e);
+    }
   }
 
   // ------------------------------------------------------------------ in (on an event loop)
@@ -269,7 +290,9 @@ final class RemoteActorRefProvider implements ActorRefProvider {
       case Wire.HEARTBEAT_RESPONSE -> watchedNodes.heartbeatResponse(origin);
       case Wire.LEAVING -> {
         watchedNodes.forget(origin);
-        if (association(origin).declareGone()) {
+        Association a = association(origin);
+        a.outbox().reset(); // the incarnation terminates: what it has not acknowledged is moot
+        if (a.declareGone()) {
           logger.info("{} leaves (its system terminates): its actors count as terminated for their watchers", origin);
           system.addressTerminated(origin);
         }
@@ -278,18 +301,53 @@ final class RemoteActorRefProvider implements ActorRefProvider {
     }
   }
 
-  /** The failure detector gave up on {@code node}: a watched node that vanished. */
+  /**
+   * The failure detector gave up on {@code node}, a watched node that vanished: its actors count
+   * as terminated, and its incarnation is quarantined (system messages to it can no longer be
+   * delivered exactly once).
+   */
   private void unreachable(Address node, double phi, long silentMillis) {
-    if (association(node).declareGone()) {
-      logger.warn(
-          "{} is unreachable: no heartbeat response for {} ms (phi {} above troupe.remote.watch-failure-detector"
-              + ".threshold = {}); its actors count as terminated for their watchers",
-          node,
-          silentMillis,
-          String.format(java.util.Locale.ROOT, "%.1f", phi),
-          settings.failureThreshold());
+    Association a = association(node);
+    String why =
+        "no heartbeat response for " + silentMillis + " ms (phi " + String.format(java.util.Locale.ROOT, "%.1f", phi)
+            + " above troupe.remote.watch-failure-detector.threshold = " + settings.failureThreshold() + ")";
+    if (a.declareGone()) {
+      logger.warn("{} is unreachable: {}; its actors count as terminated for their watchers", node, why);
     }
     system.addressTerminated(node); // even when told before: the watches made since then hear it too
+    a.quarantine("it is unreachable: " + why);
+  }
+
+  // ------------------------------------------------------------------ Association.Hooks
+
+  @Override
+  public void incarnationGone(Association a, long oldUid, String why) {
+    watchedNodes.forget(a.remote);
+    if (oldUid != 0) {
+      logger.info("{} (uid {}) is gone: {}; its actors count as terminated for their watchers", a.remote, oldUid, why);
+    }
+    system.addressTerminated(a.remote);
+  }
+
+  @Override
+  public void quarantined(Association a, long peerUid, String why, List<OutboundEnvelope> lost) {
+    logger.warn(
+        "quarantined {} (uid {}): {}; nothing more is exchanged with that incarnation, a restarted node is"
+            + " reached again",
+        a.remote,
+        peerUid,
+        why);
+    system.eventStream().publish(new QuarantinedEvent(a.remote, peerUid));
+    for (OutboundEnvelope e : lost) {
+      drops.dropped(e, a.remote + " (uid " + peerUid + ") is quarantined: " + why);
+    }
+    watchedNodes.forget(a.remote);
+    system.addressTerminated(a.remote);
+  }
+
+  @Override
+  public void dropped(OutboundEnvelope e, String reason) {
+    drops.dropped(e, reason);
   }
 
   /** What untrusted mode refuses: system messages, PoisonPill and Kill, also inside a selection. */

@@ -29,6 +29,9 @@ import java.time.Duration;
  * @param heartbeatInterval how often heartbeats go to each node with watched actors
  * @param failureThreshold phi above which a silent watched node is declared gone
  * @param acceptableHeartbeatPause silence tolerated beyond the usual heartbeat gaps
+ * @param systemMessageBufferSize system messages per peer waiting for acknowledgement at most
+ * @param systemMessageResendInterval how long an unacknowledged system message waits before it is sent again
+ * @param giveUpSystemMessageAfter how long system messages may go unacknowledged before the peer is quarantined
  */
 record RemoteSettings(
     String canonicalHost,
@@ -48,7 +51,10 @@ record RemoteSettings(
     Duration shutdownTimeout,
     Duration heartbeatInterval,
     double failureThreshold,
-    Duration acceptableHeartbeatPause) {
+    Duration acceptableHeartbeatPause,
+    int systemMessageBufferSize,
+    Duration systemMessageResendInterval,
+    Duration giveUpSystemMessageAfter) {
 
   static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -118,7 +124,10 @@ record RemoteSettings(
         positive(adv, a, "shutdown-timeout"),
         positive(watch, w, "heartbeat-interval"),
         threshold,
-        Settings.durationAtLeastZero(watch, w, "acceptable-heartbeat-pause"));
+        Settings.durationAtLeastZero(watch, w, "acceptable-heartbeat-pause"),
+        Settings.intAtLeast(adv, a, "system-message-buffer-size", 1),
+        positive(adv, a, "system-message-resend-interval"),
+        positive(adv, a, "give-up-system-message-after"));
   }
 
   private static Config section(Config config, String path) {

@@ -22,7 +22,8 @@ import java.nio.charset.StandardCharsets;
  *
  * The accepting side checks magic, version, lane and that the target is its own address (system
  * name, host and port), then answers with the only frame it ever sends, the <b>acknowledgement</b>
- * {@code int32 magic | int8 version | int64 uid}; on any mismatch it logs and closes. After the
+ * {@code int32 magic | int8 version | int64 uid}; on any mismatch it logs and closes. (Later it
+ * sends only acknowledgements of system messages, on the control lane.) After the
  * acknowledgement every frame from the connecting side is an <b>envelope</b>:
  *
  * <pre>
@@ -36,6 +37,13 @@ import java.nio.charset.StandardCharsets;
  * node with watched actors), {@value #HEARTBEAT_RESPONSE} (its answer, on the answering node's own
  * control lane) or {@value #LEAVING} (the sending node terminates: its actors are gone). Control
  * frames do not touch the string table.
+ *
+ * <p>System messages are delivered exactly once and in order ({@link SystemMessageOutbox}): on the
+ * control lane each one is an envelope behind a sequence number, {@code int8 0 | int8 }{@value
+ * #SYSTEM}{@code  | varlong seq | envelope}, and the accepting side answers on the same connection
+ * with cumulative acknowledgements {@code int8 0 | int8 }{@value #SYSTEM_ACK}{@code  | varlong seq}
+ * (every message up to {@code seq} of the sender's current incarnation is delivered). Sequence
+ * numbers start at 1 for each pair of incarnations. The control lane carries no other envelopes.
  *
  * <p>Strings are a varint byte length and UTF-8. A {@code ref} is a varint into the connection's
  * string table ({@link OutboundTable}, {@link InboundTable}): {@code 0} none, {@code 1} a string
@@ -57,6 +65,10 @@ final class Wire {
   static final int HEARTBEAT = 1;
   static final int HEARTBEAT_RESPONSE = 2;
   static final int LEAVING = 3;
+  /** A control-lane frame kind: a sequenced system message follows. */
+  static final int SYSTEM = 4;
+  /** A control-lane frame kind, from the accepting side: system messages delivered up to a number. */
+  static final int SYSTEM_ACK = 5;
 
   /** Entries a connection's string table holds at most. */
   static final int TABLE_MAX_ENTRIES = 4096;
@@ -157,6 +169,10 @@ final class Wire {
    * @throws ProtocolException if it is not one this node knows
    */
   static int decodeControl(ByteBuf b) {
+    if (b.readableBytes() >= 2 && b.getByte(b.readerIndex() + 1) == SYSTEM) {
+      b.skipBytes(2);
+      return SYSTEM; // the caller reads the sequence number and the envelope
+    }
     if (b.readableBytes() != 2) {
       throw new ProtocolException("control frame of " + b.readableBytes() + " bytes");
     }
@@ -166,6 +182,30 @@ final class Wire {
       throw new ProtocolException("unknown control frame kind " + kind);
     }
     return kind;
+  }
+
+  /** @return an acknowledgement of every system message up to {@code seq} */
+  static ByteBuf encodeSystemAck(ByteBufAllocator alloc, long seq) {
+    ByteBuf b = alloc.ioBuffer(2 + varLongSize(seq));
+    b.writeByte(REF_NONE);
+    b.writeByte(SYSTEM_ACK);
+    writeVarLong(b, seq);
+    return b;
+  }
+
+  /**
+   * @param b a whole frame that the accepting side sent after its handshake acknowledgement
+   * @return the acknowledged sequence number
+   */
+  static long decodeSystemAck(ByteBuf b) {
+    if (b.readableBytes() < 3 || b.readByte() != REF_NONE || b.readByte() != SYSTEM_ACK) {
+      throw new ProtocolException("expected an acknowledgement of system messages");
+    }
+    long seq = readVarLong(b);
+    if (b.isReadable() || seq < 0) {
+      throw new ProtocolException("malformed acknowledgement of system messages");
+    }
+    return seq;
   }
 
   private static void checkMagicAndVersion(ByteBuf b, String what) {
@@ -231,6 +271,39 @@ final class Wire {
       }
     }
     throw new ProtocolException("varint longer than five bytes");
+  }
+
+  static void writeVarLong(ByteBuf b, long v) {
+    while ((v & ~0x7FL) != 0) {
+      b.writeByte((int) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    b.writeByte((int) v);
+  }
+
+  static int varLongSize(long v) {
+    int n = 1;
+    while ((v & ~0x7FL) != 0) {
+      v >>>= 7;
+      n++;
+    }
+    return n;
+  }
+
+  /** @return an unsigned varint of at most ten bytes */
+  static long readVarLong(ByteBuf b) {
+    long v = 0;
+    for (int shift = 0; shift < 70; shift += 7) {
+      if (!b.isReadable()) {
+        throw new ProtocolException("truncated varint");
+      }
+      int x = b.readByte();
+      v |= (long) (x & 0x7F) << shift;
+      if ((x & 0x80) == 0) {
+        return v;
+      }
+    }
+    throw new ProtocolException("varint longer than ten bytes");
   }
 
   static int zigZag(int v) {

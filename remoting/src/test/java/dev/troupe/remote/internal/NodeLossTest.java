@@ -90,6 +90,9 @@ class NodeLossTest {
     ActorRef remote = lookup(a, b.address().toString(), "/user/leaving");
     TestKit probe = new TestKit(a);
     probe.watch(remote);
+    // the watch was delivered (acknowledged): b's termination must now be what the watcher hears
+    Association toB = ((RemoteActorRefProvider) ((ActorSystemImpl) a).provider()).association(b.address());
+    await("the watch acknowledged by b", () -> toB.outbox().acknowledged() >= 1 && toB.outbox().size() == 0);
 
     TestKit.shutdownActorSystem(b);
 

@@ -156,4 +156,42 @@ class WireTest {
       b.release();
     }
   }
+
+  @Test
+  void systemMessageAcknowledgementsAndVarLongsRoundTrip() {
+    for (long seq : new long[] {0, 1, 127, 128, 1L << 35, Long.MAX_VALUE}) {
+      ByteBuf b = Wire.encodeSystemAck(ByteBufAllocator.DEFAULT, seq);
+      assertTrue(Wire.isControl(b));
+      assertEquals(seq, Wire.decodeSystemAck(b));
+      b.release();
+      ByteBuf v = Unpooled.buffer();
+      Wire.writeVarLong(v, seq);
+      assertEquals(Wire.varLongSize(seq), v.readableBytes());
+      assertEquals(seq, Wire.readVarLong(v));
+    }
+  }
+
+  @Test
+  void aMalformedAcknowledgementBreaksTheProtocol() {
+    assertThrows(Wire.ProtocolException.class, () -> Wire.decodeSystemAck(Unpooled.wrappedBuffer(new byte[] {0, 1})));
+    assertThrows(Wire.ProtocolException.class, () -> Wire.decodeSystemAck(Unpooled.wrappedBuffer(new byte[] {0, 3, 1})));
+    assertThrows(Wire.ProtocolException.class, () -> Wire.decodeSystemAck(Unpooled.wrappedBuffer(new byte[] {0, 5, 1, 9})));
+    byte[] tooLong = new byte[13];
+    java.util.Arrays.fill(tooLong, (byte) 0xFF);
+    tooLong[0] = 0;
+    tooLong[1] = 5;
+    assertThrows(Wire.ProtocolException.class, () -> Wire.decodeSystemAck(Unpooled.wrappedBuffer(tooLong)));
+  }
+
+  @Test
+  void aSequencedFrameIsRecognisedAsASystemMessage() {
+    ByteBuf b = Unpooled.buffer();
+    b.writeByte(0);
+    b.writeByte(Wire.SYSTEM);
+    Wire.writeVarLong(b, 42);
+    b.writeByte(7); // the envelope would follow
+    assertTrue(Wire.isControl(b));
+    assertEquals(Wire.SYSTEM, Wire.decodeControl(b));
+    assertEquals(42, Wire.readVarLong(b));
+  }
 }
