@@ -71,6 +71,31 @@ class RemoteNodeLifecycleTest {
   }
 
   @Test
+  void aHostNameIsLookedUpOffTheNetworkThreadsAndAnUnknownOneDropsTheMessage() {
+    ActorSystem a = TROUPE.system();
+    String local = Nodes.REMOTE + "troupe.remote.canonical.hostname = \"localhost\"\n";
+    ActorSystem b = ActorSystem.create("named-host-" + NAMES.incrementAndGet(), ConfigFactory.parseString(local));
+    try {
+      b.actorOf(Props.create(Echo.class), "echo");
+      assertEquals("localhost", b.address().host().orElseThrow());
+      TestKit probe = new TestKit(a);
+      Nodes.lookup(a, b, "/user/echo").tell("by name", probe.getRef());
+      probe.expectMsg(Nodes.WAIT, "echo:by name");
+      assertFalse(
+          TestKit.liveThreads(a.name() + "-remote-dns").isEmpty(), "the name was looked up on a's resolver thread");
+
+      TestKit drops = new TestKit(a);
+      a.eventStream().subscribe(drops.getRef(), Dropped.class);
+      a.actorSelection("troupe://nobody@no-such-host.invalid:2552/user/x").tell("lost", probe.getRef());
+      Dropped d = drops.expectMsgClass(Duration.ofSeconds(30), Dropped.class);
+      assertTrue(String.valueOf(d.message()).contains("lost"), String.valueOf(d.message()));
+      assertTrue(d.reason().contains("cannot resolve host no-such-host.invalid"), d.reason());
+    } finally {
+      TestKit.shutdownActorSystem(b);
+    }
+  }
+
+  @Test
   void aPortInUseFailsCreateNamingTheAddressAndLeavesNoThreadBehind() throws IOException {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       int port = taken.getLocalPort();

@@ -19,7 +19,15 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.NetUtil;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -41,12 +49,17 @@ final class NettyTransport {
   private final RateLimitedLog log;
   private final EventLoops loops;
   private Channel server;
+  /** Name lookups: one daemon thread at most, started on demand and gone after 10 s idle. */
+  private final ThreadPoolExecutor resolver;
 
   NettyTransport(RemoteActorRefProvider provider, String systemName, RemoteSettings settings, RateLimitedLog log) {
     this.provider = provider;
     this.settings = settings;
     this.log = log;
     this.loops = new EventLoops(systemName, settings.eventLoopThreads());
+    this.resolver =
+        new ThreadPoolExecutor(
+            0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new DefaultThreadFactory(systemName + "-remote-dns", true));
   }
 
   RemoteSettings settings() {
@@ -120,18 +133,37 @@ final class NettyTransport {
   }
 
   /**
-   * Opens the TCP connection of {@code lane}, on its event loop. The host is resolved here, on
-   * the loop, as Netty's default resolver would; Netty's resolver group is not used, because it
-   * ties each loop's termination to Netty's process-wide {@code GlobalEventExecutor} thread.
-   *
-   * @throws IllegalArgumentException if the host cannot be resolved
+   * Finds the socket address of {@code remote} and hands it to {@code then} on {@code loop}: at
+   * once for an IP address, else after a name lookup on this system's resolver thread, so that a
+   * slow DNS server never stalls an event loop (and every connection on it). Netty's resolver group
+   * is not used, because it ties each loop's termination to Netty's process-wide {@code
+   * GlobalEventExecutor} thread. {@code then} gets null when the name cannot be resolved.
    */
-  ChannelFuture connect(OutboundLane lane) {
-    Address remote = lane.association().remote;
-    InetSocketAddress to = new InetSocketAddress(remote.host().orElseThrow(), remote.port().orElseThrow());
-    if (to.isUnresolved()) {
-      throw new IllegalArgumentException("cannot resolve host " + to.getHostString());
+  void resolve(Address remote, EventLoop loop, Consumer<InetSocketAddress> then) {
+    String host = remote.host().orElseThrow();
+    int port = remote.port().orElseThrow();
+    byte[] ip = NetUtil.createByteArrayFromIpAddressString(host);
+    if (ip != null) {
+      try {
+        then.accept(new InetSocketAddress(InetAddress.getByAddress(host, ip), port));
+      } catch (UnknownHostException cannotHappen) { // a literal address of the right length
+        then.accept(null);
+      }
+      return;
     }
+    resolver.execute(
+        () -> {
+          InetSocketAddress to = new InetSocketAddress(host, port); // the lookup, off the event loop
+          try {
+            loop.execute(() -> then.accept(to.isUnresolved() ? null : to));
+          } catch (RejectedExecutionException terminated) {
+            // the system is shut down: nothing to connect
+          }
+        });
+  }
+
+  /** Opens the TCP connection of {@code lane} to {@code to}, on its event loop. */
+  ChannelFuture connect(OutboundLane lane, InetSocketAddress to) {
     return new Bootstrap()
         .group(lane.loop())
         .disableResolver()
@@ -182,6 +214,7 @@ final class NettyTransport {
     if (server != null) {
       server.close();
     }
+    resolver.shutdownNow();
     if (!loops.shutdown(settings.shutdownTimeout())) {
       log.warn("the network threads did not stop within {}", settings.shutdownTimeout());
     }

@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetSocketAddress;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -141,12 +142,24 @@ final class OutboundLane {
 
   private void connect() {
     state = State.CONNECTING;
+    channel = null;
+    transport.resolve(association.remote, loop, this::resolved);
+  }
+
+  /** On the loop: the peer's host was looked up ({@code to} null: it could not be). */
+  private void resolved(InetSocketAddress to) {
+    if (state != State.CONNECTING || channel != null) {
+      return; // closed meanwhile
+    }
+    if (to == null) {
+      failed(null, "cannot resolve host " + association.remote.host().orElse("?"));
+      return;
+    }
     ChannelFuture f;
     try {
-      f = transport.connect(this);
+      f = transport.connect(this, to);
     } catch (RuntimeException e) {
-      channel = null;
-      failed(null, e.getMessage());
+      failed(null, String.valueOf(e));
       return;
     }
     channel = f.channel();
