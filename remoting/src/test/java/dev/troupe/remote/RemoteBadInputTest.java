@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorNotFound;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
@@ -26,7 +28,11 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -259,7 +265,8 @@ class RemoteBadInputTest {
 
   @Test
   void anUntrustedNodeRefusesStopAndPoisonPillFromPeersButServesMessages() {
-    ActorSystem guarded = TROUPE.createSystem("troupe.remote.untrusted-mode = on\n");
+    ActorSystem guarded =
+        TROUPE.createSystem("troupe.remote.untrusted-mode = on\ntroupe.remote.trusted-selection-paths = [\"/user/guarded\"]\n");
     ActorRef local = guarded.actorOf(Props.create(Echo.class), "guarded");
     TestKit onGuarded = new TestKit(guarded);
     guarded.eventStream().subscribe(onGuarded.getRef(), Dropped.class);
@@ -275,6 +282,46 @@ class RemoteBadInputTest {
       assertEquals(local, d.recipient());
     }
     assertTheLinkStays(probe, remote);
+  }
+
+  @Test
+  void anUntrustedNodeServesSelectionsOnlyOfTrustedPaths() {
+    ActorSystem guarded =
+        TROUPE.createSystem("troupe.remote.untrusted-mode = on\ntroupe.remote.trusted-selection-paths = [\"/user/open\"]\n");
+    guarded.actorOf(Props.create(Echo.class), "open");
+    guarded.actorOf(Props.create(Echo.class), "closed");
+    TestKit onGuarded = new TestKit(guarded);
+    guarded.eventStream().subscribe(onGuarded.getRef(), Dropped.class);
+
+    assertNotNull(Nodes.lookup(a, guarded, "/user/open"));
+    CompletableFuture<ActorRef> closed =
+        a.actorSelection(guarded.address() + "/user/closed").resolveOne(Duration.ofSeconds(2)).toCompletableFuture();
+    Dropped d = onGuarded.expectMsgClass(Nodes.WAIT, Dropped.class);
+    assertTrue(d.reason().contains("/user/closed") && d.reason().contains("trusted-selection-paths"), d.reason());
+    ExecutionException e = assertThrows(ExecutionException.class, () -> closed.get(Nodes.WAIT.toSeconds(), TimeUnit.SECONDS));
+    assertInstanceOf(ActorNotFound.class, e.getCause());
+  }
+
+  @Test
+  void anUntrustedNodeStillHearsOfTheDeathOfARemoteActorItWatchesButPeersCannotWatchItsActors() {
+    ActorSystem guarded =
+        TROUPE.createSystem("troupe.remote.untrusted-mode = on\ntroupe.remote.trusted-selection-paths = [\"/user/mine\"]\n");
+    ActorRef mine = guarded.actorOf(Props.create(Echo.class), "mine");
+    ActorRef theirsHere = a.actorOf(Props.create(Echo.class), "theirs");
+    TestKit onGuarded = new TestKit(guarded);
+    guarded.eventStream().subscribe(onGuarded.getRef(), Dropped.class);
+    TestKit fromGuarded = new TestKit(guarded);
+    ActorRef theirs = Nodes.lookup(guarded, a, "/user/theirs");
+    fromGuarded.watch(theirs);
+    TestKit fromA = new TestKit(a);
+    fromA.watch(Nodes.lookup(a, guarded, "/user/mine"));
+
+    Dropped d = onGuarded.expectMsgClass(Nodes.WAIT, Dropped.class);
+    assertTrue(d.reason().contains("a system message (Watch)"), d.reason());
+    a.stop(theirsHere);
+    fromGuarded.expectTerminated(Nodes.WAIT, theirs); // a's report of its own actor's death passes
+    guarded.stop(mine);
+    fromA.expectNoMessage(Duration.ofMillis(500)); // a's watch was refused: nobody tells a
   }
 
   // ------------------------------------------------------------------ helpers

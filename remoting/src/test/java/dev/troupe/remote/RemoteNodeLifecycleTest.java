@@ -161,6 +161,11 @@ class RemoteNodeLifecycleTest {
         "troupe.remote.advanced.reconnect-max-backoff | 1ms",
         "troupe.remote.advanced.reconnect-attempts | 0",
         "troupe.remote.advanced.shutdown-timeout | 0s",
+        "troupe.remote.advanced.system-message-buffer-size | 0",
+        "troupe.remote.advanced.system-message-resend-interval | \"often\"",
+        "troupe.remote.advanced.give-up-system-message-after | 0s",
+        "troupe.remote.trusted-selection-paths | [\"user/echo\"]",
+        "troupe.remote.trusted-selection-paths | \"/user/echo\"",
       })
   void aMalformedValueFailsCreateNamingTheKey(String key, String value) {
     String name = "malformed-" + NAMES.incrementAndGet();

@@ -263,9 +263,12 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
           recipient);
       return;
     }
-    if (settings.untrustedMode() && harmful(message)) {
-      drops.dropped(message, "troupe.remote.untrusted-mode = on refuses it from " + origin, sender, recipient);
-      return;
+    if (settings.untrustedMode()) {
+      String refused = untrustedRefusal(message, origin);
+      if (refused != null) {
+        drops.dropped(message, "troupe.remote.untrusted-mode = on refuses it from " + origin + ": " + refused, sender, recipient);
+        return;
+      }
     }
     try {
       if (message instanceof ActorSelectionMessage selection) {
@@ -350,9 +353,28 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     drops.dropped(e, reason);
   }
 
-  /** What untrusted mode refuses: system messages, PoisonPill and Kill, also inside a selection. */
-  private static boolean harmful(Object message) {
-    Object m = message instanceof ActorSelectionMessage s ? s.message() : message;
-    return m instanceof SystemMessage || m instanceof PoisonPill || m instanceof Kill;
+  /**
+   * What untrusted mode refuses: system messages (but a peer's report of the death of one of its
+   * own actors, which answers a watch made here), PoisonPill and Kill, also inside a selection,
+   * and a selection of a path not in {@code trusted-selection-paths}.
+   *
+   * @return why {@code message} is refused, or null
+   */
+  private String untrustedRefusal(Object message, Address origin) {
+    Object m = message;
+    if (message instanceof ActorSelectionMessage s) {
+      String path = "/" + String.join("/", s.elements());
+      if (!settings.trustedSelectionPaths().contains(path)) {
+        return "a selection of " + path + ", which is not in troupe.remote.trusted-selection-paths";
+      }
+      m = s.message();
+    }
+    if (m instanceof DeathWatchNotification d && d.actor().path().address().equals(origin)) {
+      return null;
+    }
+    if (m instanceof SystemMessage) {
+      return "a system message (" + m.getClass().getSimpleName() + ")";
+    }
+    return m instanceof PoisonPill || m instanceof Kill ? m.getClass().getSimpleName() : null;
   }
 }

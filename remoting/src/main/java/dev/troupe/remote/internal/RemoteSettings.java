@@ -6,6 +6,8 @@ import com.typesafe.config.ConfigValueType;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.internal.dispatch.Settings;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 
 /**
  * {@code troupe.remote.*}, read and checked once when the provider is created; every problem is a
@@ -32,6 +34,7 @@ import java.time.Duration;
  * @param systemMessageBufferSize system messages per peer waiting for acknowledgement at most
  * @param systemMessageResendInterval how long an unacknowledged system message waits before it is sent again
  * @param giveUpSystemMessageAfter how long system messages may go unacknowledged before the peer is quarantined
+ * @param trustedSelectionPaths in untrusted mode, the only paths (like {@code /user/echo}) peers may select
  */
 record RemoteSettings(
     String canonicalHost,
@@ -54,7 +57,8 @@ record RemoteSettings(
     Duration acceptableHeartbeatPause,
     int systemMessageBufferSize,
     Duration systemMessageResendInterval,
-    Duration giveUpSystemMessageAfter) {
+    Duration giveUpSystemMessageAfter,
+    Set<String> trustedSelectionPaths) {
 
   static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -127,7 +131,24 @@ record RemoteSettings(
         Settings.durationAtLeastZero(watch, w, "acceptable-heartbeat-pause"),
         Settings.intAtLeast(adv, a, "system-message-buffer-size", 1),
         positive(adv, a, "system-message-resend-interval"),
-        positive(adv, a, "give-up-system-message-after"));
+        positive(adv, a, "give-up-system-message-after"),
+        trustedPaths(r));
+  }
+
+  /** {@code trusted-selection-paths}: absolute paths without address, such as {@code /user/echo}. */
+  private static Set<String> trustedPaths(Config r) {
+    List<String> paths;
+    try {
+      paths = r.getStringList("trusted-selection-paths");
+    } catch (ConfigException e) {
+      throw bad("trusted-selection-paths", e.getMessage(), e);
+    }
+    for (String p : paths) {
+      if (!p.startsWith("/") || p.length() < 2 || p.endsWith("/") || p.contains("//") || p.contains("#")) {
+        throw bad("trusted-selection-paths", "expected paths such as \"/user/echo\", was '" + p + "'", null);
+      }
+    }
+    return Set.copyOf(paths);
   }
 
   private static Config section(Config config, String path) {
