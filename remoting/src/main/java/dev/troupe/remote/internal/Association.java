@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
  * first one publishes {@link AssociatedEvent}, the last one to close {@link DisassociatedEvent},
  * unless the failure detector published it already, see {@link #declareGone()}), and both halves
  * of exactly-once delivery of system messages: the {@link SystemMessageOutbox} towards the peer
- * with its resend timer, and the last sequence number delivered from the peer.
+ * with its resend timer, and the {@link InboundSystemSequence} from the peer.
  *
  * <p>The peer's incarnation is its uid, told by every handshake. A new uid at the same address
  * means the peer restarted: the old incarnation's actors are gone ({@link Hooks#incarnationGone})
@@ -58,12 +58,7 @@ final class Association {
   private final Set<Long> quarantinedUids = new HashSet<>(); // guarded by this
   private ScheduledFuture<?> resendTimer; // guarded by this
   private final Map<Channel, Long> inbound = new ConcurrentHashMap<>(); // accepted connections from the peer, by uid
-  // receiving half, guarded by the lock object below: the sender incarnation and what was delivered from it
-  private final Object inboundLock = new Object();
-  private long inboundUid;
-  private long delivered;
-  private long duplicates;
-  private long deliveries;
+  private final InboundSystemSequence inboundSequence = new InboundSystemSequence();
 
   Association(Address remote, NettyTransport transport, EventStream events, Hooks hooks, LongSupplier clock) {
     this.remote = remote;
@@ -189,19 +184,18 @@ final class Association {
    */
   void quarantine(String why) {
     long q;
+    boolean first;
     synchronized (this) {
       q = uid;
-      if (q != 0 && !quarantinedUids.add(q)) {
-        return;
-      }
-      if (q != 0) {
+      first = q != 0 && quarantinedUids.add(q);
+      if (first) {
         down = connections > 0;
       }
     }
     List<OutboundEnvelope> lost = outbox.reset();
-    if (q == 0) {
+    if (!first) { // never reached, or quarantined before: what waited since goes nowhere either
       for (OutboundEnvelope e : lost) {
-        hooks.dropped(e, "no incarnation of " + remote + " could be reached: " + why);
+        hooks.dropped(e, (q == 0 ? "no incarnation of " + remote + " could be reached: " : remote + " (uid " + q + ") is quarantined: ") + why);
       }
       hooks.incarnationGone(this, 0, why);
       return;
@@ -221,6 +215,12 @@ final class Association {
 
   /** Any thread: sequences a system message and wakes the control lane. */
   void sendSystem(OutboundEnvelope e) {
+    long known = uid();
+    if (known != 0 && isQuarantined(known)) { // until a handshake shows a new incarnation
+      hooks.dropped(e, remote + " (uid " + known + ") is quarantined");
+      hooks.incarnationGone(this, 0, "it is quarantined"); // a watch just made hears it at once
+      return;
+    }
     if (!outbox.offer(e, clock.getAsLong())) {
       hooks.dropped(e, "more than " + settings.systemMessageBufferSize() + " system messages to " + remote
           + " wait for acknowledgement (troupe.remote.advanced.system-message-buffer-size)");
@@ -280,42 +280,9 @@ final class Association {
 
   // ------------------------------------------------------------------ receiving system messages
 
-  /**
-   * A system message numbered {@code seq} arrived from incarnation {@code originUid} of the peer:
-   * runs {@code deliver} if it is the next one expected, else ignores it (a duplicate of a resend,
-   * or one after a gap that the peer will resend).
-   *
-   * @return the last number delivered from that incarnation, to acknowledge
-   */
-  long receiveSystem(long originUid, long seq, Runnable deliver) {
-    synchronized (inboundLock) {
-      if (originUid != inboundUid) { // the peer (re)started: its numbering starts at 1
-        inboundUid = originUid;
-        delivered = 0;
-      }
-      if (seq == delivered + 1) {
-        delivered = seq; // counted even when delivery fails: that message is dropped, not retried
-        deliveries++;
-        deliver.run();
-      } else if (seq <= delivered) {
-        duplicates++;
-      }
-      return delivered;
-    }
-  }
-
-  /** @return system messages delivered from the peer (all its incarnations), for tests */
-  long deliveriesFromPeer() {
-    synchronized (inboundLock) {
-      return deliveries;
-    }
-  }
-
-  /** @return resent system messages that arrived again and were not delivered twice, for tests */
-  long duplicatesFromPeer() {
-    synchronized (inboundLock) {
-      return duplicates;
-    }
+  /** The receiving half of exactly-once system messages from this peer. */
+  InboundSystemSequence inbound() {
+    return inboundSequence;
   }
 
   @Override

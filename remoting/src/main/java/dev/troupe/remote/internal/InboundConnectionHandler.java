@@ -116,7 +116,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       if (seq == 0) {
         drop.run();
       } else {
-        acknowledge(association.receiveSystem(handshake.originUid(), seq, drop));
+        acknowledge(association.inbound().receive(handshake.originUid(), seq, drop));
       }
       return;
     }
@@ -126,7 +126,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       InternalActorRef to = recipient;
       InternalActorRef from = sender;
       acknowledge(
-          association.receiveSystem(
+          association.inbound().receive(
               handshake.originUid(),
               seq,
               () -> provider.receive(to, from, serializerId, manifest, bytes, handshake.origin())));
@@ -134,8 +134,10 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void acknowledge(long upTo) {
-    ackDue = true;
-    ackUpTo = upTo;
+    if (upTo >= 0) { // -1: from a replaced incarnation, nothing to acknowledge
+      ackDue = true;
+      ackUpTo = upTo;
+    }
   }
 
   @Override

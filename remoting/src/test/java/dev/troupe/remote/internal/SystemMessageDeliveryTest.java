@@ -143,7 +143,7 @@ class SystemMessageDeliveryTest {
     relay.heal();
 
     await(a, "every watch acknowledged", () -> toB.outbox().size() == 0);
-    assertEquals(51, fromA.deliveriesFromPeer(), "each watch delivered once, none skipped");
+    assertEquals(51, fromA.inbound().deliveries(), "each watch delivered once, none skipped");
     stopAndExpectEachTerminatedOnce(b, probe, watched);
   }
 
@@ -159,14 +159,14 @@ class SystemMessageDeliveryTest {
 
     relay.hold(FaultRelay.Direction.FROM_TARGET); // b receives, its acknowledgements are held
     watched.forEach(probe::watch);
-    await(b, "the 20 watches delivered on b", () -> fromA.deliveriesFromPeer() == 21);
+    await(b, "the 20 watches delivered on b", () -> fromA.inbound().deliveries() == 21);
     assertEquals(20, toB.outbox().size(), "not acknowledged yet: the acknowledgements are held");
     relay.cut(); // the acknowledgements are lost: a resends all 20
     relay.heal();
 
     await(a, "every watch acknowledged", () -> toB.outbox().size() == 0);
-    assertEquals(21, fromA.deliveriesFromPeer(), "a resent watch is not delivered again");
-    assertTrue(fromA.duplicatesFromPeer() >= 20, "the resends arrived: " + fromA.duplicatesFromPeer());
+    assertEquals(21, fromA.inbound().deliveries(), "a resent watch is not delivered again");
+    assertTrue(fromA.inbound().duplicates() >= 20, "the resends arrived: " + fromA.inbound().duplicates());
     stopAndExpectEachTerminatedOnce(b, probe, watched);
   }
 
@@ -234,6 +234,13 @@ class SystemMessageDeliveryTest {
     relay.heal(); // b's incarnation stays quarantined: nothing more from it, nothing more to it
     probe.expectNoMessage(Duration.ofMillis(500));
     events.expectNoMessage(Duration.ofMillis(10));
+    assertEquals(0, toB.outbox().size());
+
+    TestKit late = new TestKit(a);
+    late.watch(watched.get(7)); // a watch of the quarantined incarnation's actor hears at once
+    Terminated t = late.expectTerminated(WAIT, watched.get(7));
+    assertTrue(t.addressTerminated(), t.toString());
+    assertEquals(0, toB.outbox().size(), "nothing waits for a quarantined incarnation");
   }
 
   @Test

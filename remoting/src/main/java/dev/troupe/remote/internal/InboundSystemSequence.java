@@ -1,0 +1,62 @@
+package dev.troupe.remote.internal;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The receiving half of exactly-once delivery of system messages from one peer (see {@link
+ * SystemMessageOutbox} for the sending half): delivers a message only if its number is the next
+ * one expected from the sender's incarnation, and answers with the last number delivered, which
+ * the sender takes as a cumulative acknowledgement. A resent message that had arrived is not
+ * delivered again; one after a gap waits for the sender to resend the gap.
+ *
+ * <p>Numbers are per incarnation of the sender (its uid): a new uid starts again at 1, and the
+ * incarnation it replaces is retired for good, so that a late frame of a dead incarnation (from a
+ * connection not yet closed) can never switch back to it and make the new incarnation's messages
+ * count as undelivered. Any thread (each accepted connection reads on an event loop); one lock.
+ */
+final class InboundSystemSequence {
+  private long uid; // guarded by this
+  private long delivered; // guarded by this
+  private final Set<Long> retired = new HashSet<>(); // guarded by this
+  private long duplicates; // guarded by this
+  private long deliveries; // guarded by this
+
+  /**
+   * A system message numbered {@code seq} arrived from incarnation {@code originUid}: runs {@code
+   * deliver} if it is the next one expected, else ignores it.
+   *
+   * @return the last number delivered from that incarnation, to acknowledge; -1 when the message
+   *     came from a retired incarnation (nothing is delivered or acknowledged)
+   */
+  synchronized long receive(long originUid, long seq, Runnable deliver) {
+    if (originUid != uid) {
+      if (retired.contains(originUid)) {
+        return -1;
+      }
+      if (uid != 0) {
+        retired.add(uid);
+      }
+      uid = originUid;
+      delivered = 0;
+    }
+    if (seq == delivered + 1) {
+      delivered = seq; // counted even when delivery fails: that message is dropped, not retried
+      deliveries++;
+      deliver.run();
+    } else if (seq <= delivered) {
+      duplicates++;
+    }
+    return delivered;
+  }
+
+  /** @return system messages delivered (all incarnations), for tests and diagnostics */
+  synchronized long deliveries() {
+    return deliveries;
+  }
+
+  /** @return resent messages that arrived again and were not delivered twice, for tests and diagnostics */
+  synchronized long duplicates() {
+    return duplicates;
+  }
+}
