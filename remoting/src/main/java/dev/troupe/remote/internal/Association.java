@@ -56,6 +56,7 @@ final class Association {
   private boolean goneDeclared; // guarded by this
   private long goneUid; // guarded by this
   private final Set<Long> quarantinedUids = new HashSet<>(); // guarded by this
+  private final Set<Long> replacedUids = new HashSet<>(); // guarded by this: incarnations a restart replaced
   private ScheduledFuture<?> resendTimer; // guarded by this
   private final Map<Channel, Long> inbound = new ConcurrentHashMap<>(); // accepted connections from the peer, by uid
   private final InboundSystemSequence inboundSequence = new InboundSystemSequence();
@@ -88,10 +89,13 @@ final class Association {
   boolean connectionUp(long peerUid) {
     long previous;
     synchronized (this) {
-      if (quarantinedUids.contains(peerUid)) {
-        return false;
+      if (quarantinedUids.contains(peerUid) || replacedUids.contains(peerUid)) {
+        return false; // a late connection of an incarnation that is over must not switch back to it
       }
       previous = uid;
+      if (previous != 0 && previous != peerUid) {
+        replacedUids.add(previous);
+      }
       uid = peerUid;
       if (connections++ == 0 || down) {
         down = false;

@@ -82,7 +82,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     Association a = provider.association(h.origin());
     if (!a.connectionUp(h.originUid())) {
-      throw new Wire.ProtocolException("its incarnation (uid " + h.originUid() + ") is quarantined here");
+      throw new Wire.ProtocolException("its incarnation (uid " + h.originUid() + ") is quarantined here, or was replaced by a newer one");
     }
     association = a;
     handshake = h;

@@ -183,7 +183,7 @@ final class OutboundLane {
       return;
     }
     if (!association.connectionUp(peerUid)) {
-      failed(ch, "its incarnation (uid " + peerUid + ") is quarantined: nothing more goes to it; a restarted node is reached again");
+      failed(ch, "its incarnation (uid " + peerUid + ") is quarantined or was replaced: nothing more goes to it; a restarted node is reached again");
       return;
     }
     state = State.ACTIVE;
