@@ -93,10 +93,45 @@ class GuideSnippetsMatchTest {
     return "";
   }
 
+  /** The guide with every named block replaced by its region's text (blocks naming no region stay). */
+  static List<String> refreshed(List<String> guide, Map<String, Region> regions) {
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < guide.size(); i++) {
+      String line = guide.get(i);
+      out.add(line);
+      Matcher m = SNIPPET.matcher(line);
+      Region r = m.matches() ? regions.get(m.group(1)) : null;
+      if (r == null || i + 1 >= guide.size() || !guide.get(i + 1).startsWith(FENCE)) {
+        continue;
+      }
+      int close = i + 2;
+      while (close < guide.size() && !guide.get(close).equals(FENCE)) {
+        close++;
+      }
+      if (close >= guide.size()) {
+        continue;
+      }
+      out.add(guide.get(i + 1));
+      out.addAll(Regions.normalize(r.lines()));
+      out.add(FENCE);
+      i = close;
+    }
+    return out;
+  }
+
+  /**
+   * With {@code -Dguide.update=true} (e.g. {@code mvn -pl actor-tests -am test
+   * -Dtest=GuideSnippetsMatchTest -Dsurefire.failIfNoSpecifiedTests=false -Dguide.update=true})
+   * the guide's blocks are first rewritten from their regions: edit a snippet, run that, read the diff.
+   */
   @Test
   void everyBlockOfTheGuideIsItsCompiledRegionAndEveryRegionIsShown() throws IOException {
-    List<String> guide = Files.readAllLines(Regions.guide(), StandardCharsets.UTF_8);
     Map<String, Region> regions = Regions.all();
+    if (Boolean.getBoolean("guide.update")) {
+      List<String> before = Files.readAllLines(Regions.guide(), StandardCharsets.UTF_8);
+      Files.write(Regions.guide(), refreshed(before, regions), StandardCharsets.UTF_8);
+    }
+    List<String> guide = Files.readAllLines(Regions.guide(), StandardCharsets.UTF_8);
     assertTrue(regions.size() > 20, "found the snippet sources: " + regions.keySet());
     List<String> problems = problems("docs/guide.md", guide, regions);
     assertTrue(problems.isEmpty(), problems.size() + " problem(s):\n" + String.join("\n", problems));
@@ -142,6 +177,14 @@ class GuideSnippetsMatchTest {
         "g.md:2, block 'nope': no region 'nope' in the snippet sources",
         "g.md:6: fenced block without a '<!-- snippet: name -->' line before it",
         "region 'hello' (Src.java:3) is shown by no block of g.md"), p);
+  }
+
+  @Test
+  void refreshingRewritesTheNamedBlocksFromTheirRegions() {
+    List<String> guide = List.of("a", "<!-- snippet: hello -->", "```java", "stale();", "```", "b");
+    List<String> fresh = refreshed(guide, SOURCE);
+    assertEquals(List.of("a", "<!-- snippet: hello -->", "```java", "int a = 1;", "  call(a);", "```", "b"), fresh);
+    assertEquals(List.of(), problems("g.md", fresh, SOURCE));
   }
 
   @Test

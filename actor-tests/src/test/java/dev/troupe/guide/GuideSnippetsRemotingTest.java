@@ -76,9 +76,9 @@ class GuideSnippetsRemotingTest {
 
     // tag::remote-lookup[]
     ActorRef stock = system.actorSelection(inventory + "/user/stock") // e.g. troupe://inventory@10.0.0.7:2552
-        .resolveOne(Duration.ofSeconds(3)).toCompletableFuture().get(5, TimeUnit.SECONDS);
+        .resolveOne(Duration.ofSeconds(5)).toCompletableFuture().get(10, TimeUnit.SECONDS);
     CompletionStage<Object> reply =
-        Patterns.ask(stock, new StockMessage.Reserve("apples", 3), Duration.ofSeconds(3));
+        Patterns.ask(stock, new StockMessage.Reserve("apples", 3), Duration.ofSeconds(5));
     // end::remote-lookup[]
     assertEquals(new StockMessage.Reserved("apples", 7), kit.awaitResult(Duration.ofSeconds(10), reply));
 
