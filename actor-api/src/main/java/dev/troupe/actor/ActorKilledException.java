@@ -1,7 +1,10 @@
 package dev.troupe.actor;
 
-/** The failure of an actor that received {@link Kill}. */
-public class ActorKilledException extends RuntimeException {
+/**
+ * The failure of an actor that received {@link Kill}. Deliberate, so an {@link ExpectedFailure}:
+ * logged without a stack trace.
+ */
+public class ActorKilledException extends RuntimeException implements ExpectedFailure {
   private static final long serialVersionUID = 1L;
 
   /**

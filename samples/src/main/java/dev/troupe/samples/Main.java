@@ -43,12 +43,17 @@ public final class Main {
     }
     for (Sample s : SAMPLES) {
       if (s.name().equals(args[0])) {
-        return s.run(Arrays.copyOfRange(args, 1, args.length), out);
+        try {
+          return s.run(Arrays.copyOfRange(args, 1, args.length), out);
+        } catch (Flags.Exit e) {
+          out.println(e.getMessage());
+          return e.code();
+        }
       }
     }
     out.println("unknown sample '" + args[0] + "'");
     usage(out);
-    return 2;
+    return Flags.USAGE_ERROR;
   }
 
   private static void usage(PrintStream out) {
@@ -59,6 +64,6 @@ public final class Main {
       out.printf("  %-18s %s%n", s.name(), s.description());
     }
     out.println();
-    out.println("run a sample with --help to see its flags");
+    out.println("run a sample with --help to see its options and their defaults");
   }
 }

@@ -16,6 +16,7 @@ public interface Sample {
    * @param args its flags
    * @param out where it prints
    * @return the process exit code
+   * @throws Flags.Exit for {@code --help} or a command line it cannot run (see {@link Flags.Spec#parse})
    * @throws Exception on failure
    */
   int run(String[] args, PrintStream out) throws Exception;

@@ -36,6 +36,6 @@ class PingPongSampleTest {
   void badFlagsGetAClearMessage() throws Exception {
     assertTrue(run(2, "pingpong", "--pairs", "zero").contains("--pairs must be a whole number"));
     assertTrue(run(2, "pingpong", "--executor", "magic").contains("--executor must be one of"));
-    assertTrue(run(2, "pingpong", "--bogus", "1").contains("unknown flag --bogus"));
+    assertTrue(run(2, "pingpong", "--bogus", "1").contains("unknown option --bogus; known: --pairs, --throughput"));
   }
 }

@@ -4,6 +4,8 @@ import dev.troupe.actor.Actor;
 import dev.troupe.actor.ActorInitializationException;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Directive;
+import dev.troupe.actor.ExpectedFailure;
+import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.SupervisorStrategy;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
 import dev.troupe.actor.internal.SystemMessages.Failed;
@@ -13,8 +15,10 @@ import dev.troupe.actor.internal.dispatch.Envelope;
 import dev.troupe.actor.spi.ActorConstruction;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.UntypedActor;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -207,19 +211,21 @@ final class FaultHandling {
       directive = Directive.ESCALATE;
     }
     List<ChildStats> targets = strategy.appliesToAllChildren() ? allStats(c) : List.of(stats);
-    if (strategy.loggingEnabled() && directive != Directive.ESCALATE) {
-      logFailure(cell, f.child(), cause, directive);
+    boolean restartAllowed = true;
+    if (directive == Directive.RESTART) {
+      long now = cell.self.system.nanoTime();
+      for (ChildStats s : targets) {
+        restartAllowed &= s.requestRestartPermission(strategy, now);
+      }
+    }
+    if (strategy.loggingEnabled()) {
+      logFailure(cell, f.child(), cause, directive, decision(strategy, directive, restartAllowed, targets.size()));
     }
     switch (directive) {
       case RESUME -> f.child().sendSystemMessage(new Resume(cause));
       case RESTART -> {
-        long now = cell.self.system.nanoTime();
-        boolean allowed = true;
         for (ChildStats s : targets) {
-          allowed &= s.requestRestartPermission(strategy, now);
-        }
-        for (ChildStats s : targets) {
-          if (!allowed) {
+          if (!restartAllowed) {
             CellChildren.stop(s);
           } else if (!s.isStopping()) {
             if (s != stats) {
@@ -234,12 +240,63 @@ final class FaultHandling {
     }
   }
 
-  private static void logFailure(ActorCell cell, ActorRef child, Throwable cause, Directive directive) {
-    if (directive == Directive.RESUME) {
-      cell.self.system.log.warning("{} failed and is resumed: {}", child.path(), cause.toString());
-    } else {
-      cell.self.system.log.error(cause, "{} failed ({})", child.path(), directive.name().toLowerCase());
+  /** The decision as the log line words it: the directive, and what turned a restart into a stop. */
+  private static String decision(
+      SupervisorStrategy strategy, Directive directive, boolean restartAllowed, int targets) {
+    String word = directive.name().toLowerCase(Locale.ROOT);
+    if (directive == Directive.RESTART && !restartAllowed) {
+      Duration window = strategy.withinTimeRange();
+      word = "stop (restart limit of " + strategy.maxNrOfRetries()
+          + (window == null ? "" : " within " + describe(window)) + " reached)";
+    } else if (directive == Directive.ESCALATE) {
+      return "escalate (the supervisor fails with it)";
     }
+    if (strategy.appliesToAllChildren() && targets > 1) {
+      word += " (all " + targets + " children)";
+    }
+    return word;
+  }
+
+  /**
+   * One line per failure: the actor's path, the exception and the decision. The stack trace comes
+   * with it unless the failure is {@linkplain ExpectedFailure expected}; an escalated failure's
+   * trace comes with the line of the supervisor that finally handles it.
+   */
+  private static void logFailure(
+      ActorCell cell, ActorRef child, Throwable cause, Directive directive, String decision) {
+    LoggingAdapter log = cell.self.system.log;
+    String what = describe(cause);
+    if (isExpected(cause)) {
+      log.warning("{} failed: {}; {}", child.path(), what, decision);
+    } else if (directive == Directive.ESCALATE) {
+      log.error("{} failed: {}; {}", child.path(), what, decision);
+    } else if (directive == Directive.RESUME) {
+      log.warning("{} failed: {}; {}", child.path(), what, decision, cause); // the trailing throwable is the stack trace
+    } else {
+      log.error(cause, "{} failed: {}; {}", child.path(), what, decision);
+    }
+  }
+
+  /** Whether a failure is marked {@link ExpectedFailure} (a failed creation: whether its cause is). */
+  static boolean isExpected(Throwable cause) {
+    return cause instanceof ExpectedFailure
+        || (cause instanceof ActorInitializationException && cause.getCause() instanceof ExpectedFailure);
+  }
+
+  /** The exception and, for a failed creation, what made it fail. */
+  private static String describe(Throwable cause) {
+    if (cause instanceof ActorInitializationException && cause.getCause() != null) {
+      return cause + ", caused by " + cause.getCause();
+    }
+    return String.valueOf(cause);
+  }
+
+  private static String describe(Duration d) {
+    long ms = d.toMillis();
+    if (ms % 60_000 == 0) {
+      return ms / 60_000 + " min";
+    }
+    return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
   }
 
   private static List<ChildStats> allStats(Children c) {

@@ -11,7 +11,6 @@ import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -26,9 +25,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * JMH suite ({@code bench}), which runs the same workload on Apache Pekko side by side.
  */
 public final class PingPong implements Sample {
-  private static final Set<String> FLAGS =
-      Set.of("pairs", "throughput", "executor", "seconds", "in-flight", "help");
-  private static final Set<String> EXECUTORS = Set.of("affinity", "fork-join", "thread-pool");
+  private static final Flags.Spec OPTIONS =
+      Flags.spec("pingpong", "N actor pairs ping-ponging; prints messages/s")
+          .number("pairs", "actor pairs, 2 per core", 2 * Runtime.getRuntime().availableProcessors(), 1)
+          .number("throughput", "messages per actor per scheduling", 5, 1)
+          .choice("executor", "the dispatcher's executor", "affinity", "affinity", "fork-join", "thread-pool")
+          .number("seconds", "measured seconds after a 1 s warm-up", 5, 1)
+          .number("in-flight", "messages in flight per pair", 1, 1);
 
   /** The ball. */
   public enum Ball {
@@ -93,43 +96,16 @@ public final class PingPong implements Sample {
 
   @Override
   public String description() {
-    return "N actor pairs ping-ponging; prints messages/s (flags: --pairs --throughput --executor --seconds --in-flight)";
+    return OPTIONS.description();
   }
 
   @Override
   public int run(String[] args, PrintStream out) throws Exception {
-    Flags f;
-    try {
-      f = new Flags(args, FLAGS);
-    } catch (IllegalArgumentException e) {
-      out.println(e.getMessage());
-      return 2;
-    }
-    if (f.help()) {
-      out.println("pingpong flags:");
-      out.println("  --pairs N        actor pairs (default: 2 per core)");
-      out.println("  --throughput N   messages per actor per scheduling (default 5)");
-      out.println("  --executor E     affinity | fork-join | thread-pool (default affinity)");
-      out.println("  --seconds N      measured seconds after a 1 s warm-up (default 5)");
-      out.println("  --in-flight N    messages in flight per pair (default 1)");
-      return 0;
-    }
-    int pairs;
-    int throughput;
-    String executor;
-    int seconds;
-    int inFlight;
-    try {
-      pairs = f.intValue("pairs", 2 * Runtime.getRuntime().availableProcessors(), 1);
-      throughput = f.intValue("throughput", 5, 1);
-      executor = f.choice("executor", "affinity", EXECUTORS);
-      seconds = f.intValue("seconds", 5, 1);
-      inFlight = f.intValue("in-flight", 1, 1);
-    } catch (IllegalArgumentException e) {
-      out.println(e.getMessage());
-      return 2;
-    }
-    Result r = measure(pairs, throughput, executor, seconds, inFlight, out);
+    Flags f = OPTIONS.parse(args);
+    int pairs = f.intValue("pairs");
+    int throughput = f.intValue("throughput");
+    String executor = f.text("executor");
+    Result r = measure(pairs, throughput, executor, f.intValue("seconds"), f.intValue("in-flight"), out);
     out.printf("%d pairs, throughput %d, %s executor: %,.0f messages/s on average%n",
         pairs, throughput, executor, r.messagesPerSecond());
     return 0;

@@ -127,7 +127,7 @@ public final class RemoteEchoClient implements Sample {
       out.println(
           "remote-echo-client --target troupe://echo@127.0.0.1:2552/user/echo [--messages 10000]"
               + " [--in-flight 1] [--payload-bytes 100]");
-      out.println("  --target PATH        the echo actor's full path (remote-echo-server prints it)");
+      out.println("  --target PATH        the echo actor's full path, required (remote-echo-server prints it)");
       out.println("  --messages N         messages to send; each comes back (default 10000)");
       out.println("  --in-flight K        messages outstanding at any time (default 1)");
       out.println("  --payload-bytes B    bytes of payload in each message (default 100)");

@@ -55,7 +55,7 @@ public final class RemoteEchoServer implements Sample {
     }
     if (f.help()) {
       out.println("remote-echo-server [--port 2552] [--host 127.0.0.1]");
-      out.println("  --port P   TCP port to listen on (0 = any free port)");
+      out.println("  --port P   TCP port to listen on, 0 = any free port (default 2552)");
       out.println("  --host H   address other nodes reach this one at (default 127.0.0.1)");
       return 0;
     }

@@ -14,7 +14,6 @@ import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,7 +28,11 @@ import java.util.concurrent.TimeUnit;
  * sends one task at a time, so most workers idle and the resizer backs off.
  */
 public final class ResizerSample implements Sample {
-  private static final Set<String> FLAGS = Set.of("seconds", "upper", "task-ms", "help");
+  private static final Flags.Spec OPTIONS =
+      Flags.spec("resizer", "a resizable pool growing under a burst of slow tasks and shrinking after")
+          .number("seconds", "length of the run: half burst, half calm", 5, 2)
+          .number("upper", "the pool's upper bound (its lower bound is 2)", 8, 3)
+          .number("task-ms", "milliseconds each task takes", 40, 1);
 
   /** Simulates slow work (blocking, on a dispatcher of its own). */
   static final class SlowWorker extends AbstractActor {
@@ -57,28 +60,15 @@ public final class ResizerSample implements Sample {
 
   @Override
   public String description() {
-    return "a resizable pool growing under a burst of slow tasks and shrinking after";
+    return OPTIONS.description();
   }
 
   @Override
   public int run(String[] args, PrintStream out) throws Exception {
-    Flags f;
-    int seconds;
-    int upper;
-    int taskMs;
-    try {
-      f = new Flags(args, FLAGS);
-      seconds = f.intValue("seconds", 5, 2);
-      upper = f.intValue("upper", 8, 3);
-      taskMs = f.intValue("task-ms", 40, 1);
-    } catch (IllegalArgumentException e) {
-      out.println(e.getMessage());
-      return 2;
-    }
-    if (f.help()) {
-      out.println("resizer [--seconds 5] [--upper 8] [--task-ms 40]");
-      return 0;
-    }
+    Flags f = OPTIONS.parse(args);
+    int seconds = f.intValue("seconds");
+    int upper = f.intValue("upper");
+    int taskMs = f.intValue("task-ms");
     ActorSystem system = ActorSystem.create(
         "resizer",
         ConfigFactory.parseString(

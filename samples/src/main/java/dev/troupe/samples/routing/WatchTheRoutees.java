@@ -4,6 +4,7 @@ import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.DeciderBuilder;
+import dev.troupe.actor.ExpectedFailure;
 import dev.troupe.actor.OneForOneStrategy;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.SupervisorStrategy;
@@ -21,7 +22,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
@@ -41,7 +41,11 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  */
 public final class WatchTheRoutees implements Sample {
-  private static final Set<String> FLAGS = Set.of("tasks", "workers", "poison-task", "help");
+  private static final Flags.Spec OPTIONS =
+      Flags.spec("watch-the-routees", "a master splits a job over a watched worker pool; aborts if a worker dies")
+          .number("tasks", "tasks in the job (task i squares i)", 10, 1)
+          .number("workers", "workers in the round-robin pool", 3, 1)
+          .number("poison-task", "the task that always fails (0-based), -1 for none", -1, -1);
 
   /** A job: square each input and add the squares up. */
   public record Job(String id, List<Integer> inputs, int poisonedTask) {}
@@ -58,6 +62,18 @@ public final class WatchTheRoutees implements Sample {
   /** The master's answer when a worker died. */
   public record JobAborted(String jobId, String reason) {}
 
+  /**
+   * A poisoned task's failure. It is part of the sample's story, so it is an {@link
+   * ExpectedFailure}: the supervisor logs it as one line without a stack trace.
+   */
+  static final class PoisonedTask extends RuntimeException implements ExpectedFailure {
+    private static final long serialVersionUID = 1L;
+
+    PoisonedTask(int taskId) {
+      super("task " + taskId + " is poisoned");
+    }
+  }
+
   /** Squares numbers; fails on poisoned tasks and retries the failed task after its restart. */
   static final class Worker extends AbstractActor {
     @Override
@@ -65,7 +81,7 @@ public final class WatchTheRoutees implements Sample {
       return receiveBuilder()
           .match(Task.class, t -> {
             if (t.poisoned()) {
-              throw new IllegalArgumentException("task " + t.taskId() + " is poisoned");
+              throw new PoisonedTask(t.taskId());
             }
             getSender().tell(new TaskDone(t.taskId(), (long) t.input() * t.input()), getSelf());
           })
@@ -145,28 +161,15 @@ public final class WatchTheRoutees implements Sample {
 
   @Override
   public String description() {
-    return "a master splits a job over a watched worker pool; aborts if a worker dies";
+    return OPTIONS.description();
   }
 
   @Override
   public int run(String[] args, PrintStream out) throws Exception {
-    Flags f;
-    int tasks;
-    int workers;
-    int poison;
-    try {
-      f = new Flags(args, FLAGS);
-      tasks = f.intValue("tasks", 10, 1);
-      workers = f.intValue("workers", 3, 1);
-      poison = f.intValue("poison-task", -1, -1);
-    } catch (IllegalArgumentException e) {
-      out.println(e.getMessage());
-      return 2;
-    }
-    if (f.help()) {
-      out.println("watch-the-routees [--tasks 10] [--workers 3] [--poison-task <task number, -1 = none>]");
-      return 0;
-    }
+    Flags f = OPTIONS.parse(args);
+    int tasks = f.intValue("tasks");
+    int workers = f.intValue("workers");
+    int poison = f.intValue("poison-task");
     List<Integer> inputs = new ArrayList<>();
     for (int i = 1; i <= tasks; i++) {
       inputs.add(i);

@@ -1,0 +1,48 @@
+package dev.troupe.guide;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.PoisonPill;
+import dev.troupe.actor.Props;
+import dev.troupe.guide.GuideSnippetsActorsTest.Add;
+import dev.troupe.guide.GuideSnippetsActorsTest.Counter;
+import dev.troupe.guide.GuideSnippetsActorsTest.Get;
+import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The guide's chapter "Testing": probes, bounded waits, a system shared by a class. */
+class GuideSnippetsTestingTest {
+  // tag::per-class[]
+  @RegisterExtension                              // one system for all tests of the class
+  static final ActorSystemExtension troupe =
+      ActorSystemExtension.perClass("troupe.actor.default-dispatcher.throughput = 1");
+  // end::per-class[]
+
+  @Test
+  void probesWatchAndWaitWithinBounds() {
+    ActorSystem system = troupe.system();
+    TestKit kit = new TestKit(system);
+    // tag::probe[]
+    TestProbe watcher = new TestProbe(system);
+    ActorRef counter = system.actorOf(Props.create(Counter.class));
+    watcher.watch(counter);
+    counter.tell(new Add(1), watcher.getRef());
+    watcher.expectNoMessage(Duration.ofMillis(100));   // Add has no answer
+    kit.awaitAssert(() -> {                            // retried until it holds (or times out)
+      assertEquals(1, kit.awaitResult(Patterns.ask(counter, new Get(), Duration.ofSeconds(1))));
+      return null;
+    });
+    kit.within(Duration.ofSeconds(2), () -> {          // everything inside: within 2 s
+      counter.tell(PoisonPill.getInstance(), ActorRef.noSender());
+      return watcher.expectTerminated(counter);
+    });
+    // end::probe[]
+  }
+}
