@@ -29,6 +29,7 @@ import java.time.Duration;
  * @param heartbeatInterval how often heartbeats go to each node with watched actors
  * @param failureThreshold phi above which a silent watched node is declared gone
  * @param acceptableHeartbeatPause silence tolerated beyond the usual heartbeat gaps
+ * @param tls {@code troupe.remote.tls}: whether connections run TLS, and with which stores
  */
 record RemoteSettings(
     String canonicalHost,
@@ -48,7 +49,8 @@ record RemoteSettings(
     Duration shutdownTimeout,
     Duration heartbeatInterval,
     double failureThreshold,
-    Duration acceptableHeartbeatPause) {
+    Duration acceptableHeartbeatPause,
+    TlsSettings tls) {
 
   static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -69,13 +71,7 @@ record RemoteSettings(
     if (frame < MIN_FRAME_SIZE || frame > Integer.MAX_VALUE - 8) {
       throw bad("maximum-frame-size", "must be between " + MIN_FRAME_SIZE + " bytes and 2GiB, was " + frame, null);
     }
-    if (Settings.bool(r, ROOT, "tls.enabled")) {
-      throw bad(
-          "tls.enabled",
-          "TLS is not available in this version of troupe-remoting; refusing to start rather than"
-              + " talk to peers in plain TCP; set it to off",
-          null);
-    }
+    TlsSettings tls = TlsSettings.from(r);
     boolean untrusted = Settings.bool(r, ROOT, "untrusted-mode");
     String w = ROOT + ".watch-failure-detector";
     Config watch = section(config, w);
@@ -118,7 +114,8 @@ record RemoteSettings(
         positive(adv, a, "shutdown-timeout"),
         positive(watch, w, "heartbeat-interval"),
         threshold,
-        Settings.durationAtLeastZero(watch, w, "acceptable-heartbeat-pause"));
+        Settings.durationAtLeastZero(watch, w, "acceptable-heartbeat-pause"),
+        tls);
   }
 
   private static Config section(Config config, String path) {
