@@ -1,10 +1,22 @@
 package dev.troupe.remote;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-/** What the remoting tests share: the configuration of a node on 127.0.0.1 with an ephemeral port. */
+/**
+ * What the remoting tests share: the configuration of a node on 127.0.0.1 with an ephemeral port,
+ * and Troupe's handshake written and read by hand, for tests that talk to a node over a raw socket.
+ */
 final class Nodes {
   /** A remote node listening on 127.0.0.1, any free port. */
   static final String REMOTE =
@@ -15,10 +27,46 @@ final class Nodes {
   /** How long a test waits for anything to cross loopback (generous: the build box may be busy). */
   static final Duration WAIT = Duration.ofSeconds(10);
 
+  /** The magic number that opens Troupe's handshake and its acknowledgement. */
+  static final int MAGIC = 0x54525550;
+
   private Nodes() {}
 
   /** Looks {@code path} (e.g. {@code /user/echo}) up on {@code target} from {@code from}. */
   static ActorRef lookup(ActorSystem from, ActorSystem target, String path) {
     return from.actorSelection(target.address() + path).resolveOne(WAIT).toCompletableFuture().join();
+  }
+
+  /** A handshake frame (ordinary lane, from {@code troupe://raw@127.0.0.1:1}), written by hand from the protocol's description. */
+  static byte[] handshake(int magic, int version, String target) throws IOException {
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(body);
+    out.writeInt(magic);
+    out.writeByte(version);
+    out.writeByte(1); // the ordinary lane
+    writeString(out, "troupe://raw@127.0.0.1:1");
+    out.writeLong(42);
+    writeString(out, target);
+    ByteArrayOutputStream frame = new ByteArrayOutputStream();
+    DataOutputStream f = new DataOutputStream(frame);
+    f.writeInt(body.size());
+    body.writeTo(f);
+    return frame.toByteArray();
+  }
+
+  /** Reads a handshake acknowledgement, checking its frame length, magic and version. */
+  static void readAck(InputStream stream) throws IOException {
+    DataInputStream in = new DataInputStream(stream);
+    assertEquals(13, in.readInt(), "length of the handshake acknowledgement");
+    assertEquals(MAGIC, in.readInt(), "magic of the acknowledgement");
+    assertEquals(1, in.readByte(), "protocol version of the acknowledgement");
+    in.readLong(); // the node's uid
+  }
+
+  private static void writeString(DataOutputStream out, String s) throws IOException {
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    assertTrue(utf8.length < 128, "a one-byte varint length");
+    out.writeByte(utf8.length);
+    out.write(utf8);
   }
 }

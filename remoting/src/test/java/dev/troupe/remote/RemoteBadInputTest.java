@@ -16,9 +16,7 @@ import dev.troupe.actor.Props;
 import dev.troupe.serialization.Serialized;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -109,33 +107,33 @@ class RemoteBadInputTest {
   @Test
   void aHandshakeForAnotherSystemNameIsRefused() throws IOException {
     String wrong = b.address().toString().replace(b.name(), "someone-else");
-    assertClosedByTheNode(handshake(0x54525550, 1, wrong));
+    assertClosedByTheNode(Nodes.handshake(0x54525550, 1, wrong));
     assertTheNodeStillServes();
   }
 
   @Test
   void aFrameWithTheWrongMagicIsRefused() throws IOException {
-    assertClosedByTheNode(handshake(0xCAFEBABE, 1, b.address().toString()));
+    assertClosedByTheNode(Nodes.handshake(0xCAFEBABE, 1, b.address().toString()));
     assertTheNodeStillServes();
   }
 
   @Test
   void aHandshakeForAnotherPortOfTheRightSystemIsRefused() throws IOException {
     String wrong = b.address().toString().replace(":" + b.address().port().orElseThrow(), ":1");
-    assertClosedByTheNode(handshake(0x54525550, 1, wrong));
+    assertClosedByTheNode(Nodes.handshake(0x54525550, 1, wrong));
     assertTheNodeStillServes();
   }
 
   @Test
   void aHandshakeWithAnotherProtocolVersionIsRefused() throws IOException {
-    assertClosedByTheNode(handshake(0x54525550, 99, b.address().toString()));
+    assertClosedByTheNode(Nodes.handshake(0x54525550, 99, b.address().toString()));
     assertTheNodeStillServes();
   }
 
   @Test
   void aFrameTooLargeAfterAnAcceptedHandshakeClosesThatConnection() throws IOException {
     try (Socket s = connect()) {
-      s.getOutputStream().write(handshake(0x54525550, 1, b.address().toString()));
+      s.getOutputStream().write(Nodes.handshake(0x54525550, 1, b.address().toString()));
       DataInputStream in = new DataInputStream(s.getInputStream());
       assertEquals(13, in.readInt(), "length of the handshake acknowledgement");
       assertEquals(0x54525550, in.readInt(), "magic of the acknowledgement");
@@ -367,29 +365,5 @@ class RemoteBadInputTest {
     } catch (EOFException e) {
       // closed
     }
-  }
-
-  /** A handshake frame, written by hand from the protocol's description. */
-  private static byte[] handshake(int magic, int version, String target) throws IOException {
-    ByteArrayOutputStream body = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(body);
-    out.writeInt(magic);
-    out.writeByte(version);
-    out.writeByte(1); // the ordinary lane
-    writeString(out, "troupe://raw@127.0.0.1:1");
-    out.writeLong(42);
-    writeString(out, target);
-    ByteArrayOutputStream frame = new ByteArrayOutputStream();
-    DataOutputStream f = new DataOutputStream(frame);
-    f.writeInt(body.size());
-    body.writeTo(f);
-    return frame.toByteArray();
-  }
-
-  private static void writeString(DataOutputStream out, String s) throws IOException {
-    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-    assertTrue(utf8.length < 128, "a one-byte varint length");
-    out.writeByte(utf8.length);
-    out.write(utf8);
   }
 }

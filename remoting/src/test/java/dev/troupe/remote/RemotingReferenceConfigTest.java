@@ -33,6 +33,8 @@ class RemotingReferenceConfigTest {
     assertFalse(r.getBoolean("tls.enabled"));
     assertEquals("", r.getString("tls.key-store"));
     assertEquals("", r.getString("tls.trust-store"));
+    assertEquals("", r.getString("tls.key-password"));
+    assertFalse(r.getBoolean("tls.hostname-verification"));
   }
 
   @Test

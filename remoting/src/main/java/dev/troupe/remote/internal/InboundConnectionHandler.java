@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.ReadTimeoutException;
 import java.util.function.Function;
 
@@ -19,7 +20,9 @@ import java.util.function.Function;
  * next one expected from the peer's incarnation, and each batch of reads is answered with one
  * cumulative acknowledgement on this connection. Bytes that break the
  * protocol close this connection only (logged, rate-limited); a message that cannot be
- * deserialized or delivered is dropped (a {@code Dropped} event) and the connection stays.
+ * deserialized or delivered is dropped (a {@code Dropped} event) and the connection stays. A failed
+ * TLS handshake (an untrusted certificate, a plaintext peer, a timeout) is logged the same way,
+ * once per connection.
  */
 final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private final RemoteActorRefProvider provider;
@@ -30,6 +33,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private Association association;
   private boolean ackDue;
   private long ackUpTo;
+  private boolean refused;
 
   InboundConnectionHandler(RemoteActorRefProvider provider, RateLimitedLog log) {
     this.provider = provider;
@@ -150,6 +154,10 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void refuse(ChannelHandlerContext ctx, String why) {
+    if (refused) {
+      return; // one line per connection: a failed TLS handshake also arrives as its exception
+    }
+    refused = true;
     log.warn(
         "closing the connection from {}{}: {}",
         ctx.channel().remoteAddress(),
@@ -163,7 +171,19 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     if (!ctx.channel().isOpen()) {
       return; // already refused: the rest of its bytes tell nothing new
     }
-    refuse(ctx, cause instanceof ReadTimeoutException ? "no handshake in time" : String.valueOf(cause));
+    refuse(ctx, cause instanceof ReadTimeoutException ? "no handshake in time" : FailureReasons.describe(cause));
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof SslHandshakeCompletionEvent done) {
+      if (done.isSuccess()) {
+        NettyTransport.logTlsSession(log.logger(), ctx, "from");
+      } else {
+        refuse(ctx, FailureReasons.describeHandshakeFailure(done.cause()));
+      }
+    }
+    ctx.fireUserEventTriggered(evt);
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
@@ -18,6 +19,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -29,13 +31,23 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+import org.slf4j.Logger;
 
 /**
  * The TCP transport of one system, on Netty: one or two NIO event loops ({@link EventLoops}, their
  * threads named {@code <system>-remote-io-…}) that run the server channel, every accepted
  * connection and every outbound lane. Frames are length-prefixed ({@link Wire}); an accepted connection reads at most
  * {@code maximum-frame-size} per frame and is closed on the first violation.
+ *
+ * <p>With {@code troupe.remote.tls.enabled = on}, an {@link SslHandler} ({@link TlsContexts}) is the
+ * first handler of every connection, accepted or outbound, on both lanes; everything after it sees
+ * only decrypted bytes. The handshake timeout sits after it, so it bounds the TLS handshake and
+ * Troupe's handshake together. Without TLS, an accepted connection that opens with a TLS record is
+ * refused with a reason that says so ({@link TlsOnPlainPort}).
  */
 final class NettyTransport {
   /** Name of the handler that closes a connection whose handshake does not come in time. */
@@ -47,15 +59,22 @@ final class NettyTransport {
   private final RemoteActorRefProvider provider;
   private final RemoteSettings settings;
   private final RateLimitedLog log;
+  /** null when TLS is off. */
+  private final TlsContexts tls;
   private final EventLoops loops;
   private Channel server;
   /** Name lookups: one daemon thread at most, started on demand and gone after 10 s idle. */
   private final ThreadPoolExecutor resolver;
 
+  /**
+   * @throws dev.troupe.actor.ConfigurationException if TLS is on and its stores cannot be used
+   *     (thrown before any network thread is started)
+   */
   NettyTransport(RemoteActorRefProvider provider, String systemName, RemoteSettings settings, RateLimitedLog log) {
     this.provider = provider;
     this.settings = settings;
     this.log = log;
+    this.tls = settings.tls().enabled() ? TlsContexts.create(settings.tls(), settings.handshakeTimeout()) : null;
     this.loops = new EventLoops(systemName, settings.eventLoopThreads());
     this.resolver =
         new ThreadPoolExecutor(
@@ -100,7 +119,11 @@ final class NettyTransport {
               .channel(NioServerSocketChannel.class)
               .option(ChannelOption.AUTO_READ, false)
               .childOption(ChannelOption.TCP_NODELAY, true)
-              .childHandler(pipeline(settings.maximumFrameSize(), () -> new ChannelHandler[] {new InboundConnectionHandler(provider, log)}))
+              .childHandler(
+                  pipeline(
+                      settings.maximumFrameSize(),
+                      ch -> tls != null ? tls.forAccepted(ch.alloc()) : new TlsOnPlainPort(),
+                      () -> new ChannelHandler[] {new InboundConnectionHandler(provider, log)}))
               .bind(new InetSocketAddress(settings.bindHost(), settings.bindPort()));
     } catch (RuntimeException e) {
       shutdown();
@@ -174,6 +197,7 @@ final class NettyTransport {
         .handler(
             pipeline(
                 ACK_FRAME_LIMIT,
+                ch -> tls != null ? tls.forOutbound(ch.alloc(), to.getHostString(), to.getPort()) : null,
                 () ->
                     new ChannelHandler[] {
                       new EnvelopeEncoder(settings.maximumFrameSize(), provider.drops()),
@@ -183,15 +207,21 @@ final class NettyTransport {
   }
 
   /**
-   * A connection's pipeline: closed if the handshake does not come within {@code
-   * handshake-timeout}, frames of at most {@code readLimit} bytes in, length-prefixed frames out,
-   * then {@code last}.
+   * A connection's pipeline: {@code first} (TLS, or the check for TLS on a plain port; none when
+   * it gives null), then closed if the handshake does not come within {@code handshake-timeout},
+   * frames of at most {@code readLimit} bytes in, length-prefixed frames out, then {@code last}.
    */
-  private ChannelInitializer<SocketChannel> pipeline(int readLimit, Supplier<ChannelHandler[]> last) {
+  private ChannelInitializer<SocketChannel> pipeline(
+      int readLimit, Function<SocketChannel, ChannelHandler> first, Supplier<ChannelHandler[]> last) {
     long timeout = settings.handshakeTimeout().toMillis();
     return new ChannelInitializer<>() {
       @Override
       protected void initChannel(SocketChannel ch) {
+        ChannelHandler head = first.apply(ch);
+        if (head != null) {
+          ch.pipeline().addLast(head);
+        }
+        // after TLS: it sees a read only once decrypted bytes come, so it bounds both handshakes
         ch.pipeline()
             .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(timeout, TimeUnit.MILLISECONDS))
             .addLast(new LengthFieldBasedFrameDecoder(readLimit + 4, 0, 4, 0, 4, true))
@@ -199,6 +229,22 @@ final class NettyTransport {
             .addLast(last.get());
       }
     };
+  }
+
+  /** Logs at debug the protocol, cipher suite and peer certificate of a connection whose TLS handshake completed. */
+  static void logTlsSession(Logger log, ChannelHandlerContext ctx, String direction) {
+    SslHandler h = ctx.pipeline().get(SslHandler.class);
+    if (!log.isDebugEnabled() || h == null) {
+      return;
+    }
+    SSLSession s = h.engine().getSession();
+    String peer;
+    try {
+      peer = s.getPeerPrincipal().getName();
+    } catch (SSLPeerUnverifiedException e) {
+      peer = "(none)";
+    }
+    log.debug("TLS connection {} {}: {}, {}, peer certificate {}", direction, ctx.channel().remoteAddress(), s.getProtocol(), s.getCipherSuite(), peer);
   }
 
   ByteBuf handshake(ByteBufAllocator alloc, OutboundLane lane) {

@@ -3,13 +3,15 @@ package dev.troupe.remote.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.ReadTimeoutException;
 
 /**
  * The last handler of an outbound connection: waits for the peer's handshake acknowledgement, then
  * passes on the acknowledgements of system messages (the only other frames a peer sends on a
  * connection, and only on the control lane), and tells its {@link OutboundLane} of writability
- * changes and of the connection's end.
+ * changes and of the connection's end. A failed TLS handshake ends the connection with its reason,
+ * which the lane logs before it backs off as after any failed connect.
  */
 final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private final OutboundLane lane;
@@ -52,9 +54,24 @@ final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (failure == null) {
-      failure = cause instanceof ReadTimeoutException ? "no handshake acknowledgement in time" : String.valueOf(cause);
+      failure = cause instanceof ReadTimeoutException ? "no handshake acknowledgement in time" : FailureReasons.describe(cause);
     }
     ctx.close();
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+    if (evt instanceof SslHandshakeCompletionEvent done) {
+      if (done.isSuccess()) {
+        NettyTransport.logTlsSession(lane.logger(), ctx, "to");
+      } else {
+        if (failure == null) {
+          failure = FailureReasons.describeHandshakeFailure(done.cause());
+        }
+        ctx.close();
+      }
+    }
+    ctx.fireUserEventTriggered(evt);
   }
 
   @Override

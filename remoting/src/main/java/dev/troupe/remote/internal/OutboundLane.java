@@ -3,11 +3,13 @@ package dev.troupe.remote.internal;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.net.ssl.SSLSession;
 import org.jctools.queues.MessagePassingQueue;
 import org.jctools.queues.atomic.MpscChunkedAtomicArrayQueue;
 import org.jctools.util.Pow2;
@@ -83,6 +85,22 @@ final class OutboundLane {
 
   EventLoop loop() {
     return loop;
+  }
+
+  org.slf4j.Logger logger() {
+    return transport.log().logger();
+  }
+
+  /**
+   * On the lane's loop only.
+   *
+   * @return the TLS session of the lane's connection once its TLS handshake completed; null
+   *     before, when not connected, or when TLS is off
+   */
+  SSLSession tlsSession() {
+    Channel ch = channel;
+    SslHandler h = ch == null ? null : ch.pipeline().get(SslHandler.class);
+    return h == null || !h.handshakeFuture().isSuccess() ? null : h.engine().getSession();
   }
 
   /** Any thread; never blocks. */

@@ -35,6 +35,7 @@ import java.util.Set;
  * @param systemMessageResendInterval how long an unacknowledged system message waits before it is sent again
  * @param giveUpSystemMessageAfter how long system messages may go unacknowledged before the peer is quarantined
  * @param trustedSelectionPaths in untrusted mode, the only paths (like {@code /user/echo}) peers may select
+ * @param tls {@code troupe.remote.tls}: whether connections run TLS, and with which stores
  */
 record RemoteSettings(
     String canonicalHost,
@@ -58,7 +59,8 @@ record RemoteSettings(
     int systemMessageBufferSize,
     Duration systemMessageResendInterval,
     Duration giveUpSystemMessageAfter,
-    Set<String> trustedSelectionPaths) {
+    Set<String> trustedSelectionPaths,
+    TlsSettings tls) {
 
   static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -79,13 +81,7 @@ record RemoteSettings(
     if (frame < MIN_FRAME_SIZE || frame > Integer.MAX_VALUE - 8) {
       throw bad("maximum-frame-size", "must be between " + MIN_FRAME_SIZE + " bytes and 2GiB, was " + frame, null);
     }
-    if (Settings.bool(r, ROOT, "tls.enabled")) {
-      throw bad(
-          "tls.enabled",
-          "TLS is not available in this version of troupe-remoting; refusing to start rather than"
-              + " talk to peers in plain TCP; set it to off",
-          null);
-    }
+    TlsSettings tls = TlsSettings.from(r);
     boolean untrusted = Settings.bool(r, ROOT, "untrusted-mode");
     String w = ROOT + ".watch-failure-detector";
     Config watch = section(config, w);
@@ -132,7 +128,8 @@ record RemoteSettings(
         Settings.intAtLeast(adv, a, "system-message-buffer-size", 1),
         positive(adv, a, "system-message-resend-interval"),
         positive(adv, a, "give-up-system-message-after"),
-        trustedPaths(r));
+        trustedPaths(r),
+        tls);
   }
 
   /** {@code trusted-selection-paths}: absolute paths without address, such as {@code /user/echo}. */
