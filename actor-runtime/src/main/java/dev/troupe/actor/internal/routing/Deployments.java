@@ -26,6 +26,7 @@ import dev.troupe.routing.SmallestMailboxPool;
 import dev.troupe.routing.TailChoppingGroup;
 import dev.troupe.routing.TailChoppingPool;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -61,12 +62,12 @@ public final class Deployments {
     if (!(config instanceof FromConfig)) {
       return new Resolved(config, null);
     }
-    String deployPath = deploymentPath(path);
-    String key = ConfigUtil.joinPath("troupe", "actor", "deployment", deployPath);
-    if (!root.hasPath(key)) {
+    String key = sectionKey(root, path);
+    if (key == null) {
       throw new ConfigurationException(
           "router for " + path.toStringWithoutAddress() + " is FromConfig, but there is no deployment section at "
-              + key);
+              + ConfigUtil.joinPath("troupe", "actor", "deployment", deploymentPath(path)) + " (nor one with"
+              + " wildcards that matches it)");
     }
     Config section;
     try {
@@ -98,6 +99,104 @@ public final class Deployments {
         ? elements.subList(1, elements.size())
         : elements;
     return "/" + String.join("/", rest);
+  }
+
+  /**
+   * The full key of the deployment section of {@code path}: the section of its exact {@link
+   * #deploymentPath}, else the most specific one with wildcards that matches it (see {@link
+   * #sectionFor}).
+   *
+   * @param root the system's configuration
+   * @param path an actor's path
+   * @return e.g. {@code troupe.actor.deployment."/workers"}, or null when no section applies
+   */
+  static String sectionKey(Config root, ActorPath path) {
+    String deployPath = deploymentPath(path);
+    String exact = ConfigUtil.joinPath("troupe", "actor", "deployment", deployPath);
+    if (root.hasPath(exact)) {
+      return exact;
+    }
+    if (!root.hasPath(ROOT)) {
+      return null;
+    }
+    String section = sectionFor(root.getObject(ROOT).keySet(), deployPath);
+    return section == null ? null : ConfigUtil.joinPath("troupe", "actor", "deployment", section);
+  }
+
+  /**
+   * Picks the deployment section that applies to an actor: the one named by its exact path, else
+   * the most specific one with wildcards that matches. In a section name an element {@code *}
+   * matches any one element of the path, and a {@code *} inside an element any run of characters
+   * in it (e.g. {@code "/workers/*"} or {@code "/pool-*"}); a name must have as many elements
+   * as the path. Of several matching names the one with a literal element leftmost where they
+   * differ wins (a literal before a partial wildcard before {@code *}), then the alphabetically
+   * first.
+   *
+   * @param sections section names, e.g. the keys of {@code troupe.actor.deployment}
+   * @param deploymentPath the actor's {@link #deploymentPath}, e.g. {@code /workers/w1}
+   * @return the name of the section that applies, or null
+   */
+  public static String sectionFor(Collection<String> sections, String deploymentPath) {
+    if (sections.contains(deploymentPath)) {
+      return deploymentPath;
+    }
+    String[] path = elements(deploymentPath);
+    String best = null;
+    int[] bestRanks = null;
+    for (String section : sections) {
+      if (section.indexOf('*') < 0) {
+        continue;
+      }
+      String[] pattern = elements(section);
+      if (pattern.length != path.length) {
+        continue;
+      }
+      int[] ranks = new int[pattern.length];
+      boolean matches = true;
+      for (int i = 0; i < pattern.length && matches; i++) {
+        String p = pattern[i];
+        if (p.equals("*")) {
+          ranks[i] = 0;
+        } else if (p.indexOf('*') >= 0) {
+          ranks[i] = 1;
+          matches = globMatches(p, path[i]);
+        } else {
+          ranks[i] = 2;
+          matches = p.equals(path[i]);
+        }
+      }
+      if (matches) {
+        int c = bestRanks == null ? 1 : java.util.Arrays.compare(ranks, bestRanks);
+        if (c > 0 || (c == 0 && section.compareTo(best) < 0)) {
+          best = section;
+          bestRanks = ranks;
+        }
+      }
+    }
+    return best;
+  }
+
+  private static String[] elements(String path) {
+    String p = path.startsWith("/") ? path.substring(1) : path;
+    return p.isEmpty() ? new String[0] : p.split("/", -1);
+  }
+
+  /** {@code *} in {@code pattern} matches any run of characters, everything else itself. */
+  private static boolean globMatches(String pattern, String text) {
+    String[] parts = pattern.split("\\*", -1);
+    if (!text.startsWith(parts[0])) {
+      return false;
+    }
+    int at = parts[0].length();
+    for (int i = 1; i < parts.length - 1; i++) {
+      int found = text.indexOf(parts[i], at);
+      if (found < 0) {
+        return false;
+      }
+      at = found + parts[i].length();
+    }
+    String last = parts[parts.length - 1];
+    return text.length() - at >= last.length() && text.endsWith(last);
   }
 
   /**
