@@ -51,8 +51,6 @@ final class HostedDeployments {
   private final RemoteDaemon daemon;
   // the children of each parent (one incarnation: refs compare by path and uid); guarded by this
   private final Map<ActorRef, Set<ActorRef>> byParent = new HashMap<>();
-  // nodes declared gone: children of their parents do not report their deaths there; guarded by this
-  private final Set<Address> goneNodes = new HashSet<>();
 
   HostedDeployments(
       RemoteActorRefProvider provider, DeploymentSettings settings, boolean untrustedMode, Logger log, RemoteDaemon daemon) {
@@ -106,9 +104,6 @@ final class HostedDeployments {
     }
     if (r.mailbox() != null) {
       hosted = hosted.withMailbox(r.mailbox());
-    }
-    synchronized (this) {
-      goneNodes.remove(parent.path().address()); // it asks, so it is there (again)
     }
     InternalActorRef child;
     try {
@@ -193,15 +188,12 @@ final class HostedDeployments {
   /**
    * A hosted child terminated. Its parent stays watched (an entry with no children) until it dies:
    * an unwatch here could overtake the watch of the next child's deployment.
-   *
-   * @return whether its parent is to be told (false when the parent's node is gone)
    */
-  synchronized boolean childTerminated(ActorRef child, InternalActorRef parent) {
+  synchronized void childTerminated(ActorRef child, InternalActorRef parent) {
     Set<ActorRef> children = byParent.get(parent);
     if (children != null) {
       children.remove(child);
     }
-    return !goneNodes.contains(parent.path().address());
   }
 
   /** A watched parent terminated: its children here stop. */
@@ -219,11 +211,13 @@ final class HostedDeployments {
     }
   }
 
-  /** A node is gone: the children of its parents stop, and report to nobody. */
+  /**
+   * A node is gone: the children of its parents stop. Their death notices still go there: should
+   * the node have been declared gone while it lives (a long pause), its parents must hear.
+   */
   void addressTerminated(Address node) {
     List<ActorRef> children = new ArrayList<>();
     synchronized (this) {
-      goneNodes.add(node);
       for (var it = byParent.entrySet().iterator(); it.hasNext(); ) {
         Map.Entry<ActorRef, Set<ActorRef>> e = it.next();
         if (e.getKey().path().address().equals(node)) {

@@ -10,10 +10,10 @@ import dev.troupe.actor.internal.dispatch.SystemMessage;
 /**
  * The parent a hosted (remote-deployed) actor sees on this node: it stands for the real parent on
  * the deploying node and passes everything on to it — the child's failures (which that parent's
- * supervisor strategy decides), its death notice, messages to {@code getParent()} — with two
- * exceptions: a failure of the child's very first construction becomes a refused deployment
- * ({@link HostedDeployments#constructorFailed}), and the death notice is not sent to a node that
- * is gone.
+ * supervisor strategy decides), its death notice, messages to {@code getParent()} — except that
+ * a failure of the child's very first construction becomes a refused deployment
+ * ({@link HostedDeployments#constructorFailed}), and the death notice also updates the
+ * bookkeeping of {@link HostedDeployments}.
  */
 final class RemoteSupervisor extends InternalActorRef {
   private final HostedDeployments hosted;
@@ -45,8 +45,8 @@ final class RemoteSupervisor extends InternalActorRef {
         hosted.constructorFailed(f.child(), parent, first);
         return;
       }
-    } else if (message instanceof DeathWatchNotification d && !hosted.childTerminated(d.actor(), parent)) {
-      return;
+    } else if (message instanceof DeathWatchNotification d) {
+      hosted.childTerminated(d.actor(), parent);
     }
     parent.sendSystemMessage(message);
   }
