@@ -49,8 +49,9 @@ final class HostedDeployments {
   private final boolean untrustedMode;
   private final Logger log;
   private final RemoteDaemon daemon;
-  // the children of each parent (one incarnation: refs compare by path and uid); guarded by this
-  private final Map<ActorRef, Set<ActorRef>> byParent = new HashMap<>();
+  // the paths (with uid) of each parent's children (one incarnation: refs compare by path and uid);
+  // a child is entered before it starts, so that its death always finds its entry; guarded by this
+  private final Map<ActorRef, Set<ActorPath>> byParent = new HashMap<>();
 
   HostedDeployments(
       RemoteActorRefProvider provider, DeploymentSettings settings, boolean untrustedMode, Logger log, RemoteDaemon daemon) {
@@ -105,18 +106,23 @@ final class HostedDeployments {
     if (r.mailbox() != null) {
       hosted = hosted.withMailbox(r.mailbox());
     }
-    InternalActorRef child;
-    try {
-      child =
-          provider.local().actorOfSupervisedBy(hosted, r.path(), new RemoteSupervisor(this, parent, construction));
-    } catch (RuntimeException e) {
-      refuse(r, e.getMessage());
-      return;
-    }
     boolean watchParent;
     synchronized (this) {
       watchParent = !byParent.containsKey(parent);
-      byParent.computeIfAbsent(parent, p -> new HashSet<>()).add(child);
+      byParent.computeIfAbsent(parent, p -> new HashSet<>()).add(r.path());
+    }
+    try {
+      provider.local().actorOfSupervisedBy(hosted, r.path(), new RemoteSupervisor(this, parent, construction));
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        Set<ActorPath> children = byParent.get(parent);
+        children.remove(r.path());
+        if (children.isEmpty() && watchParent) {
+          byParent.remove(parent);
+        }
+      }
+      refuse(r, e.getMessage());
+      return;
     }
     if (watchParent) {
       parent.sendSystemMessage(new Watch(parent, daemon)); // its death, or its node's, stops its children
@@ -190,25 +196,23 @@ final class HostedDeployments {
    * an unwatch here could overtake the watch of the next child's deployment.
    */
   synchronized void childTerminated(ActorRef child, InternalActorRef parent) {
-    Set<ActorRef> children = byParent.get(parent);
+    Set<ActorPath> children = byParent.get(parent);
     if (children != null) {
-      children.remove(child);
+      children.remove(child.path());
     }
   }
 
   /** A watched parent terminated: its children here stop. */
   void parentTerminated(ActorRef parent) {
-    List<ActorRef> children;
+    List<ActorPath> children;
     synchronized (this) {
-      Set<ActorRef> set = byParent.remove(parent);
+      Set<ActorPath> set = byParent.remove(parent);
       children = set == null ? List.of() : new ArrayList<>(set);
     }
     if (!children.isEmpty()) {
       log.debug("{} terminated: stopping its {} children deployed here", parent.path(), children.size());
     }
-    for (ActorRef c : children) {
-      ((InternalActorRef) c).stop();
-    }
+    stop(children);
   }
 
   /**
@@ -216,10 +220,10 @@ final class HostedDeployments {
    * the node have been declared gone while it lives (a long pause), its parents must hear.
    */
   void addressTerminated(Address node) {
-    List<ActorRef> children = new ArrayList<>();
+    List<ActorPath> children = new ArrayList<>();
     synchronized (this) {
       for (var it = byParent.entrySet().iterator(); it.hasNext(); ) {
-        Map.Entry<ActorRef, Set<ActorRef>> e = it.next();
+        Map.Entry<ActorRef, Set<ActorPath>> e = it.next();
         if (e.getKey().path().address().equals(node)) {
           children.addAll(e.getValue());
           it.remove();
@@ -229,8 +233,13 @@ final class HostedDeployments {
     if (!children.isEmpty()) {
       log.info("{} is gone: stopping the {} actors its parents deployed here", node, children.size());
     }
-    for (ActorRef c : children) {
-      ((InternalActorRef) c).stop();
+    stop(children);
+  }
+
+  /** Stops the hosted actors at {@code paths} (one already gone is left alone). */
+  private void stop(List<ActorPath> paths) {
+    for (ActorPath p : paths) {
+      provider.local().resolveLocal(p).stop();
     }
   }
 

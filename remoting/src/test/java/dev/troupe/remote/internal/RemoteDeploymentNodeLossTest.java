@@ -121,7 +121,8 @@ class RemoteDeploymentNodeLossTest {
     String deployed = childLine(child, DeployingNode.DEPLOYED_LINE);
     assertTrue(deployed.startsWith(target.address() + "/remote/deploying@"), deployed);
     onTarget.expectMsg(WAIT, "started");
-    assertEquals(1, provider(target).daemon().hosted().hostedCount());
+    new TestKit(target)
+        .awaitCond(WAIT, Duration.ofMillis(20), "hosted", () -> provider(target).daemon().hosted().hostedCount() == 1);
 
     child.destroyForcibly();
 

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigUtil;
 import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.routing.BalancingPool;
 import dev.troupe.routing.BroadcastGroup;
@@ -53,14 +54,19 @@ public final class Deployments {
    *
    * @param config the concrete router
    * @param routeeDispatcher the dispatcher id for pool routees from {@code pool-dispatcher}, or null
+   * @param targetNodes the nodes a pool deploys its routees onto in turn ({@code target.nodes}),
+   *     empty for routees created here
    */
-  record Resolved(RouterConfig config, String routeeDispatcher) {}
+  record Resolved(RouterConfig config, String routeeDispatcher, List<Address> targetNodes) {}
 
   private Deployments() {}
 
   static Resolved resolve(RouterConfig config, Config root, ActorPath path) {
     if (!(config instanceof FromConfig)) {
-      return new Resolved(config, null);
+      // a pool built in code still takes its target nodes from a deployment section, when it has one
+      String key = config instanceof Pool && root.hasPath(ROOT) ? sectionKey(root, path) : null;
+      List<Address> nodes = key == null ? List.of() : targetNodes(root.getConfig(key), key, config);
+      return new Resolved(config, null, nodes);
     }
     String key = sectionKey(root, path);
     if (key == null) {
@@ -84,7 +90,42 @@ public final class Deployments {
         routeeDispatcher = key + ".pool-dispatcher";
       }
     }
-    return new Resolved(parsed, routeeDispatcher);
+    return new Resolved(parsed, routeeDispatcher, targetNodes(merged, key, parsed));
+  }
+
+  /**
+   * {@code target.nodes} of a deployment section: the addresses a pool's routees are deployed
+   * onto, one after the other (round-robin), as {@code Deploy.remote} would.
+   */
+  private static List<Address> targetNodes(Config section, String key, RouterConfig router) {
+    String k = "target.nodes";
+    if (!section.hasPath(k)) {
+      return List.of();
+    }
+    List<String> texts = get(() -> section.getStringList(k), key, k);
+    if (texts.isEmpty()) {
+      return List.of();
+    }
+    if (!(router instanceof Pool) || router instanceof BalancingPool) {
+      throw new ConfigurationException(
+          key + "." + k + ": only a pool's routees can be deployed onto other nodes, and not a balancing-pool's"
+              + " (they share one mailbox); a group names its routees by routees.paths");
+    }
+    List<Address> out = new java.util.ArrayList<>(texts.size());
+    for (String t : texts) {
+      Address a;
+      try {
+        a = Address.parse(t);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException("invalid value at " + key + "." + k + ": " + e.getMessage(), e);
+      }
+      if (!a.hasGlobalScope()) {
+        throw new ConfigurationException(
+            "invalid value at " + key + "." + k + ": " + t + " has no host and port (e.g. troupe://sys@10.0.0.2:2552)");
+      }
+      out.add(a);
+    }
+    return List.copyOf(out);
   }
 
   /**
