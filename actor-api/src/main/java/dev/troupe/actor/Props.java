@@ -272,6 +272,16 @@ public final class Props {
     return actorClass;
   }
 
+  /**
+   * Whether instances come from a {@link Creator} rather than a constructor. Such props cannot be
+   * sent to another node: remote deployment sends the class name and the constructor arguments.
+   *
+   * @return true for props made by {@link #create(Class, Creator)}
+   */
+  public boolean usesCreator() {
+    return creator != null;
+  }
+
   /** @return a copy of the constructor arguments (empty with a creator) */
   public Object[] args() {
     return args.clone();

@@ -4,6 +4,7 @@ import dev.troupe.samples.pingpong.PingPong;
 import dev.troupe.samples.quickstart.QuickStartSample;
 import dev.troupe.samples.remote.RemoteEchoClient;
 import dev.troupe.samples.remote.RemoteEchoServer;
+import dev.troupe.samples.remote.RemoteWorkers;
 import dev.troupe.samples.routing.ResizerSample;
 import dev.troupe.samples.routing.WatchTheRoutees;
 import java.io.PrintStream;
@@ -22,7 +23,8 @@ public final class Main {
           new WatchTheRoutees(),
           new ResizerSample(),
           new RemoteEchoServer(),
-          new RemoteEchoClient());
+          new RemoteEchoClient(),
+          new RemoteWorkers());
 
   private Main() {}
 

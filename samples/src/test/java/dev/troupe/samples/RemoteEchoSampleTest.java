@@ -61,6 +61,31 @@ class RemoteEchoSampleTest {
   }
 
   @Test
+  void theClientDeploysWorkersOntoTheServerByConfigurationAndUsesThem() {
+    String out = run(0, "remote-echo-client", "--target", address, "--deploy", "3", "--messages", "300", "--in-flight", "6");
+    for (int i = 1; i <= 3; i++) {
+      Matcher m = Pattern.compile("deployed w" + i + " on " + Pattern.quote(address) + ": "
+          + Pattern.quote(address) + "/remote/echo-client@127\\.0\\.0\\.1:\\d+/user/workers/w" + i + "\\R").matcher(out);
+      assertTrue(m.find(), "w" + i + " runs on the server, under /remote:\n" + out);
+    }
+    assertTrue(out.contains("300 replies of 100 bytes, 6 in flight"), out);
+  }
+
+  @Test
+  void aDeploymentTheServerRefusesEndsTheClientWithAMessage() {
+    ActorSystem closed = dev.troupe.actor.ActorSystem.create(
+        "closed", com.typesafe.config.ConfigFactory.parseString(
+            "troupe.actor.provider = remote\ntroupe.remote.canonical.port = 0\n")
+            .withFallback(com.typesafe.config.ConfigFactory.load()));
+    try {
+      String out = run(1, "remote-echo-client", "--target", closed.address().toString(), "--deploy", "1");
+      assertTrue(out.contains("the deployment of w1 onto " + closed.address() + " was refused"), out);
+    } finally {
+      RemoteEchoServer.stop(closed);
+    }
+  }
+
+  @Test
   void theClientFailsClearlyWhenNothingIsAtTheTarget() {
     String out = run(1, "remote-echo-client", "--target", address + "/user/nobody", "--messages", "10");
     assertTrue(out.contains("no actor at " + address + "/user/nobody"), out);

@@ -22,7 +22,10 @@ import dev.troupe.actor.Props;
  *       ref of the provider's own;
  *   <li>a selection sent to this node's root: {@link LocalActorRefProvider#deliverSelection};
  *   <li>a node that is gone: {@link ActorSystemImpl#addressTerminated(Address)}, which gives every
- *       local watcher of an actor there {@code Terminated(ref, false, true)}.
+ *       local watcher of an actor there {@code Terminated(ref, false, true)};
+ *   <li>an actor that another node deploys here: {@link
+ *       LocalActorRefProvider#actorOfSupervisedBy}, with the provider's stand-in for its parent
+ *       there as its supervisor.
  * </ul>
  *
  * <p>Thread-safety: every method may be called from any thread.

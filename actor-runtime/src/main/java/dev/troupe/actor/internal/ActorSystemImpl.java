@@ -335,13 +335,23 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     }
   }
 
-  /** An actor began watching, or being watched by, a non-local actor. */
-  void subscribeAddressTerminated(InternalActorRef actor) {
+  /**
+   * From now on {@code actor} gets an {@link SystemMessages.AddressTerminated} system message for
+   * every address reported gone by {@link #addressTerminated}. The runtime subscribes an actor
+   * that watches, or is watched by, a non-local actor; a transport may subscribe refs of its own.
+   *
+   * @param actor the subscriber
+   */
+  public void subscribeAddressTerminated(InternalActorRef actor) {
     addressWatchers.add(actor);
   }
 
-  /** The actor terminated or no longer has a non-local party in its death watch. */
-  void unsubscribeAddressTerminated(InternalActorRef actor) {
+  /**
+   * Ends a subscription of {@link #subscribeAddressTerminated}.
+   *
+   * @param actor the subscriber
+   */
+  public void unsubscribeAddressTerminated(InternalActorRef actor) {
     addressWatchers.remove(actor);
   }
 

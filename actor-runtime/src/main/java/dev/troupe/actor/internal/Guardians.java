@@ -1,6 +1,7 @@
 package dev.troupe.actor.internal;
 
 import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.SupervisorStrategy;
 import dev.troupe.actor.Terminated;
 
@@ -8,8 +9,14 @@ import dev.troupe.actor.Terminated;
 final class Guardians {
   private Guardians() {}
 
-  /** {@code /}: parent of {@code /user} and {@code /system}; stops itself when {@code /user} is gone. */
+  /**
+   * {@code /}: parent of {@code /user} and {@code /system}; when {@code /user} is gone it stops the
+   * actors run for other nodes' parents (see {@link DetachedActors}), and then itself.
+   */
   static final class Root extends AbstractActor {
+    /** The last detached actor is gone. */
+    private static final Object DETACHED_GONE = new Object();
+
     @Override
     public void preStart() {
       getContext().findChild("user").ifPresent(getContext()::watch);
@@ -23,7 +30,14 @@ final class Guardians {
     @Override
     public Receive createReceive() {
       return receiveBuilder()
-          .match(Terminated.class, t -> getContext().stop(getSelf()))
+          .match(Terminated.class, t -> {
+            ActorRef self = getSelf();
+            ((ActorSystemImpl) getContext().getSystem())
+                .provider()
+                .local()
+                .stopDetached(() -> self.tell(DETACHED_GONE, ActorRef.noSender()));
+          })
+          .matchEquals(DETACHED_GONE, m -> getContext().stop(getSelf()))
           .build();
     }
   }

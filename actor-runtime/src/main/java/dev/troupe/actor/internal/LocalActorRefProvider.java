@@ -31,6 +31,7 @@ public final class LocalActorRefProvider implements ActorRefProvider {
   private final DeadLettersRef deadLetters;
   private final AtomicLong tempCounter = new AtomicLong();
   private final Map<String, Address> configuredRemoteDeployments;
+  private final DetachedActors detached;
   private LocalActorRef root; // set once by init(), before the system is handed out
   private LocalActorRef userGuardian;
   private LocalActorRef systemGuardian;
@@ -54,6 +55,7 @@ public final class LocalActorRefProvider implements ActorRefProvider {
     this.tempPath = rootPath.child("temp");
     this.deadLetters = new DeadLettersRef(system, rootPath.child("deadLetters"));
     this.configuredRemoteDeployments = remoteDeployments(system.settings().config());
+    this.detached = new DetachedActors(system);
   }
 
   @Override
@@ -148,6 +150,9 @@ public final class LocalActorRefProvider implements ActorRefProvider {
         }
       }
       found = ref;
+      if (found == null && !detached.isEmpty()) {
+        found = detached.find(elements);
+      }
     }
     long uid = path.uid();
     if (found == null || (uid != ActorPath.UNDEFINED_UID && found.path().uid() != uid)) {
@@ -178,6 +183,35 @@ public final class LocalActorRefProvider implements ActorRefProvider {
   }
 
   /**
+   * Creates and starts an actor outside the guardians' tree, at {@code path}, whose parent and
+   * supervisor is {@code supervisor}: a ref of any kind, e.g. the deploying parent on another node.
+   * The actor's failures and its death notice go to {@code supervisor}, which also answers {@code
+   * getParent()}; path lookups find it (and its children) until it terminates; the system stops it
+   * when it terminates, after {@code /user} and before {@code /system}.
+   *
+   * @param props the props (not a router)
+   * @param path a path of this system outside {@code /user}, {@code /system} and {@code /temp},
+   *     with the uid the actor gets
+   * @param supervisor the parent
+   * @return the actor's ref, started
+   * @throws dev.troupe.actor.InvalidActorNameException if an actor lives at that path, or the path
+   *     is inside the guardians' tree
+   * @throws ConfigurationException if the props name an unknown dispatcher or mailbox
+   * @throws IllegalStateException if the system is terminating
+   */
+  public InternalActorRef actorOfSupervisedBy(Props props, ActorPath path, InternalActorRef supervisor) {
+    if (!path.address().equals(address)) {
+      throw new IllegalArgumentException("not a path of " + address + ": " + path);
+    }
+    return detached.create(props, path, supervisor);
+  }
+
+  /** The root guardian's part in termination: stop the detached actors, then call {@code gone}. */
+  void stopDetached(Runnable gone) {
+    detached.stopAll(gone);
+  }
+
+  /**
    * Delivers a selection that arrived from another node, resolving it from the root guardian.
    *
    * @param selection the selection and its message
@@ -201,7 +235,8 @@ public final class LocalActorRefProvider implements ActorRefProvider {
 
   /**
    * Where the configuration deploys the child at {@code path}, or null: a {@code remote} key in
-   * {@code troupe.actor.deployment."/path"}, for paths below {@code /user}.
+   * {@code troupe.actor.deployment."/path"} (or the most specific section with wildcards that
+   * matches, see {@link Deployments#sectionFor}), for paths below {@code /user}.
    */
   Address configuredDeployment(ActorPath path) {
     if (configuredRemoteDeployments.isEmpty()) {
@@ -211,7 +246,8 @@ public final class LocalActorRefProvider implements ActorRefProvider {
     if (elements.size() < 2 || !elements.get(0).equals("user")) {
       return null;
     }
-    return configuredRemoteDeployments.get(Deployments.deploymentPath(path));
+    String section = Deployments.sectionFor(configuredRemoteDeployments.keySet(), Deployments.deploymentPath(path));
+    return section == null ? null : configuredRemoteDeployments.get(section);
   }
 
   /** Reads every {@code remote} key of {@code troupe.actor.deployment} once, at system start. */

@@ -78,7 +78,7 @@ public final class RoutedActorRef extends InternalActorRef {
     if (state.config() instanceof Pool) {
       List<ActorRef> routees = new ArrayList<>();
       for (int i = 0; i < state.initialPoolSize(); i++) {
-        routees.add(router.cell().attachChild(state.routeeProps(), null, false));
+        routees.add(router.cell().attachChild(state.nextRouteeProps(), null, false));
       }
       state.initialRoutees(routees);
     } else {

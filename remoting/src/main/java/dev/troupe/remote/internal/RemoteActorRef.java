@@ -4,6 +4,10 @@ import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.internal.InternalActorRef;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
+import dev.troupe.actor.internal.SystemMessages.Failed;
+import dev.troupe.actor.internal.SystemMessages.Recreate;
+import dev.troupe.actor.internal.SystemMessages.Resume;
+import dev.troupe.actor.internal.SystemMessages.Suspend;
 import dev.troupe.actor.internal.SystemMessages.Terminate;
 import dev.troupe.actor.internal.SystemMessages.Unwatch;
 import dev.troupe.actor.internal.SystemMessages.Watch;
@@ -11,11 +15,12 @@ import dev.troupe.actor.internal.dispatch.SystemMessage;
 
 /**
  * A ref to an actor on another node. {@code tell} serializes the message on the caller's thread
- * and puts it on the peer's ordinary lane; system messages (watch, unwatch, death notices, stop)
- * take the control lane. Neither blocks nor throws (beyond a null message): what cannot be sent is
- * published as a {@code Dropped} event.
+ * and puts it on the peer's ordinary lane; system messages (watch, unwatch, death notices, stop,
+ * and deployment and supervision: see {@link #carried}) take the control lane. Neither blocks nor
+ * throws (beyond a null message): what cannot be sent is published as a {@code Dropped} event.
+ * {@link DeployedActorRef} is the kind the deploying parent holds for a child it created elsewhere.
  */
-final class RemoteActorRef extends InternalActorRef {
+class RemoteActorRef extends InternalActorRef {
   private final RemoteActorRefProvider provider;
   private final ActorPath path;
   private final Association association;
@@ -61,7 +66,8 @@ final class RemoteActorRef extends InternalActorRef {
     if (message instanceof Watch
         || message instanceof Unwatch
         || message instanceof DeathWatchNotification
-        || message instanceof Terminate) {
+        || message instanceof Terminate
+        || carried(message)) {
       if (message instanceof Watch w && w.watchee() == this && w.watcher().isLocal()) {
         provider.watchedNodes().watched(this, w.watcher()); // heartbeats to this node from now on
       } else if (message instanceof Unwatch u && u.watcher().isLocal()) {
@@ -76,5 +82,18 @@ final class RemoteActorRef extends InternalActorRef {
   @Override
   public boolean isTerminated() {
     return false;
+  }
+
+  // ---- remote deployment and supervision across nodes (DeploymentSerializer)
+
+  /** @return whether {@code message} is one of deployment's or supervision's, which cross too */
+  static boolean carried(SystemMessage message) {
+    return message instanceof DeploymentMessages.DeployRequest
+        || message instanceof DeploymentMessages.DeployAck
+        || message instanceof DeploymentMessages.DeployRefused
+        || message instanceof Failed
+        || message instanceof Suspend
+        || message instanceof Resume
+        || message instanceof Recreate;
   }
 }

@@ -3,7 +3,6 @@ package dev.troupe.remote.internal;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
-import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Kill;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
@@ -57,10 +56,12 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   private final LocalActorRefProvider local;
   private final ConcurrentHashMap<Address, Association> associations = new ConcurrentHashMap<>();
   private final WatchedNodes watchedNodes;
+  private final RemoteDaemon daemon; // remote deployment: /remote
 
   RemoteActorRefProvider(ActorSystemImpl system) {
     this.system = system;
     this.settings = RemoteSettings.from(system.settings().config());
+    DeploymentSettings deployment = DeploymentSettings.from(system.settings().config());
     this.logger = LoggerFactory.getLogger("dev.troupe.remote." + system.name());
     this.log = new RateLimitedLog(logger, TimeUnit.SECONDS.toNanos(5), 10);
     this.drops = new Drops(system.eventStream(), log);
@@ -79,6 +80,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
       // Checks troupe.serialization now, not at the first message; last, as the registry is kept
       // until the system terminates, which a failed create never does.
       this.serialization = Serialization.get(system);
+      this.daemon = new RemoteDaemon(this, settings, deployment, logger, () -> serialization);
     } catch (RuntimeException | Error e) {
       transport.shutdown();
       throw e;
@@ -106,6 +108,16 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     return watchedNodes;
   }
 
+  /** @return {@code /remote}, the daemon of remote deployment */
+  RemoteDaemon daemon() {
+    return daemon;
+  }
+
+  /** @return the deploying side of remote deployment */
+  OutgoingDeployments outgoing() {
+    return daemon.outgoing();
+  }
+
   @Override
   public Address address() {
     return address;
@@ -119,6 +131,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   @Override
   public void init() {
     local.init();
+    system.subscribeAddressTerminated(daemon); // hosted children stop when their parents' node goes
     transport.startAccepting();
     logger.info("remoting of {} listens at {} (uid {})", system.name(), address, uid);
   }
@@ -127,11 +140,11 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   public InternalActorRef resolveActorRef(ActorPath path) {
     Address a = path.address();
     if (a.equals(address)) {
-      return local.resolveLocal(path);
+      return RemoteDaemon.isDaemonPath(path) ? daemon : local.resolveLocal(path);
     }
     if (a.hasLocalScope()) {
       return a.system().equals(system.name())
-          ? local.resolveLocal(path.withAddress(address))
+          ? resolveActorRef(path.withAddress(address))
           : local.resolveActorRef(path); // another system without an address: unreachable
     }
     return new RemoteActorRef(this, path, association(a));
@@ -147,9 +160,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
 
   @Override
   public InternalActorRef actorOf(InternalActorRef parent, Props props, ActorPath path, Address target) {
-    throw new ConfigurationException(
-        "cannot deploy " + path.toStringWithoutAddress() + " to " + target
-            + ": remote deployment is not available yet in this version of troupe-remoting");
+    return daemon.outgoing().deploy(parent, props, path, target, serialization);
   }
 
   @Override
@@ -356,11 +367,16 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   /**
    * What untrusted mode refuses: system messages (but a peer's report of the death of one of its
    * own actors, which answers a watch made here), PoisonPill and Kill, also inside a selection,
-   * and a selection of a path not in {@code trusted-selection-paths}.
+   * and a selection of a path not in {@code trusted-selection-paths}. A deployment request is let
+   * through to {@code /remote}, which refuses it with an answer, so that the deploying node's ref
+   * terminates at once.
    *
    * @return why {@code message} is refused, or null
    */
   private String untrustedRefusal(Object message, Address origin) {
+    if (message instanceof DeploymentMessages.DeployRequest) {
+      return null;
+    }
     Object m = message;
     if (message instanceof ActorSelectionMessage s) {
       String path = "/" + String.join("/", s.elements());

@@ -27,4 +27,16 @@ final class RemoteEcho {
         .withValue("troupe.remote.canonical.port", ConfigValueFactory.fromAnyRef(port))
         .withFallback(app);
   }
+
+  /**
+   * The server's configuration: {@link #node} with the {@code remote-echo-server} section over it,
+   * which lets clients deploy echo actors onto the server.
+   *
+   * @param host the host other nodes reach this one at
+   * @param port the port to listen on; 0 = any free port
+   * @return the server's configuration
+   */
+  static Config server(String host, int port) {
+    return ConfigFactory.load().getConfig("remote-echo-server").withFallback(node(host, port));
+  }
 }

@@ -1,14 +1,22 @@
 package dev.troupe.samples.remote;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorNotFound;
+import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Address;
 import dev.troupe.actor.Props;
+import dev.troupe.actor.Terminated;
+import dev.troupe.pattern.Patterns;
 import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -19,11 +27,16 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Looks a remote echo up by path, sends it N messages keeping K in flight, and prints the round
- * trips' percentiles and the message rate.
+ * trips' percentiles and the message rate. With {@code --deploy W} it instead creates W echo actors
+ * on the server's node — deployed there by its configuration, a {@code "/workers/*"} section with
+ * {@code remote = <server>} — prints their {@code /remote/…} paths and sends the messages to them in
+ * turn; they stop when the client does.
  *
  * <pre>
  * java -jar samples/target/troupe-samples.jar remote-echo-client \
  *     --target troupe://echo@127.0.0.1:2552/user/echo --messages 100000 --in-flight 10
+ * java -jar samples/target/troupe-samples.jar remote-echo-client \
+ *     --target troupe://echo@127.0.0.1:2552 --deploy 3
  * </pre>
  *
  * This is a demo, not a benchmark: for numbers to compare, use {@code RemotePingPong} in the JMH
@@ -31,21 +44,24 @@ import org.HdrHistogram.Histogram;
  */
 public final class RemoteEchoClient implements Sample {
   private static final Set<String> FLAGS =
-      Set.of("target", "messages", "in-flight", "payload-bytes", "help");
+      Set.of("target", "messages", "in-flight", "payload-bytes", "deploy", "help");
 
   /** How long the lookup may take, and how long the client waits for a reply before giving up. */
   static final Duration PATIENCE = Duration.ofSeconds(10);
 
-  /** Keeps {@code inFlight} messages outstanding until {@code messages} replies came back. */
+  /**
+   * Keeps {@code inFlight} messages outstanding until {@code messages} replies came back, sending to
+   * the echoes in turn.
+   */
   static final class Sender extends AbstractActor {
-    private final ActorRef echo;
+    private final ActorRef[] echoes;
     private final Run run;
     private final byte[] payload;
     private long sent;
     private long received;
 
-    Sender(ActorRef echo, Run run) {
-      this.echo = echo;
+    Sender(ActorRef[] echoes, Run run) {
+      this.echoes = echoes;
       this.run = run;
       this.payload = new byte[run.payloadBytes];
     }
@@ -76,9 +92,63 @@ public final class RemoteEchoClient implements Sample {
     }
 
     private void sendNext() {
+      ActorRef echo = echoes[(int) (sent % echoes.length)];
       echo.tell(new EchoMessage(sent++, System.nanoTime(), payload), getSelf());
     }
   }
+
+  /**
+   * {@code /user/workers}: creates its children {@code w1..wN} from plain props (the configuration
+   * deploys them onto the server, {@code "/workers/*"}), watches them and pings each. Answers
+   * "children", once every child answered or terminated (its deployment refused), with {@link
+   * Deployed}.
+   */
+  static final class Workers extends AbstractActor {
+    private final List<ActorRef> children = new ArrayList<>();
+    private final List<ActorRef> ready = new ArrayList<>();
+    private final List<ActorRef> refused = new ArrayList<>();
+    private ActorRef asker;
+
+    Workers(Integer count) {
+      for (int i = 1; i <= count; i++) {
+        ActorRef w = getContext().actorOf(Props.create(RemoteEchoServer.Echo.class), "w" + i);
+        getContext().watch(w);
+        w.tell(new EchoMessage(-1, System.nanoTime(), new byte[0]), getSelf());
+        children.add(w);
+      }
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .match(EchoMessage.class, m -> settled(ready))
+          .match(Terminated.class, t -> {
+            ready.remove(t.actor());
+            refused.add(t.actor());
+            answer();
+          })
+          .matchEquals("children", m -> {
+            asker = getSender();
+            answer();
+          })
+          .build();
+    }
+
+    private void settled(List<ActorRef> list) {
+      list.add(getSender());
+      answer();
+    }
+
+    private void answer() {
+      if (asker != null && ready.size() + refused.size() >= children.size()) {
+        asker.tell(new Deployed(List.copyOf(children), List.copyOf(refused)), getSelf());
+        asker = null;
+      }
+    }
+  }
+
+  /** The workers, and those of them whose deployment was refused. */
+  record Deployed(List<ActorRef> workers, List<ActorRef> refused) {}
 
   /** One run's settings and results; the histogram is written by the sender only. */
   static final class Run {
@@ -113,12 +183,14 @@ public final class RemoteEchoClient implements Sample {
     int messages;
     int inFlight;
     int payloadBytes;
+    int deploy;
     try {
       f = new Flags(args, FLAGS);
       target = f.text("target", null);
       messages = f.intValue("messages", 10_000, 1);
       inFlight = f.intValue("in-flight", 1, 1);
       payloadBytes = f.intValue("payload-bytes", 100, 0);
+      deploy = f.intValue("deploy", 0, 0);
     } catch (IllegalArgumentException e) {
       out.println(e.getMessage());
       return 2;
@@ -126,16 +198,22 @@ public final class RemoteEchoClient implements Sample {
     if (f.help()) {
       out.println(
           "remote-echo-client --target troupe://echo@127.0.0.1:2552/user/echo [--messages 10000]"
-              + " [--in-flight 1] [--payload-bytes 100]");
+              + " [--in-flight 1] [--payload-bytes 100] [--deploy W]");
       out.println("  --target PATH        the echo actor's full path, required (remote-echo-server prints it)");
       out.println("  --messages N         messages to send; each comes back (default 10000)");
       out.println("  --in-flight K        messages outstanding at any time (default 1)");
       out.println("  --payload-bytes B    bytes of payload in each message (default 100)");
+      out.println("  --deploy W           deploy W echo actors onto the target's node (by configuration)");
+      out.println("                       and send to them instead; --target then names the node,");
+      out.println("                       e.g. troupe://echo@127.0.0.1:2552");
       return 0;
     }
     if (target == null) {
       out.println("--target is required, e.g. --target troupe://echo@127.0.0.1:2552/user/echo");
       return 2;
+    }
+    if (deploy > 0) {
+      return deployAndRun(target, deploy, new Run(messages, inFlight, payloadBytes), out);
     }
     ActorSystem system = ActorSystem.create("echo-client", RemoteEcho.node("127.0.0.1", 0));
     try {
@@ -153,26 +231,59 @@ public final class RemoteEchoClient implements Sample {
         return 2;
       }
       out.println("found " + echo.path() + " from " + system.address());
-      Run run = new Run(messages, inFlight, payloadBytes);
-      long start = System.nanoTime();
-      system.actorOf(Props.create(Sender.class, echo, run), "sender");
-      if (!await(run)) {
-        out.println(
-            "no reply for "
-                + PATIENCE.toSeconds()
-                + " s: "
-                + run.replies.get()
-                + " of "
-                + messages
-                + " replies arrived");
-        return 1;
-      }
-      double seconds = (System.nanoTime() - start) / 1e9;
-      report(run, seconds, out);
-      return 0;
+      return exchange(system, new ActorRef[] {echo}, new Run(messages, inFlight, payloadBytes), out);
     } finally {
       system.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * {@code --deploy}: a client whose configuration deploys {@code /user/workers/*} onto the node of
+   * {@code target}; creates {@code count} workers there, prints their paths, runs the exchange.
+   */
+  private static int deployAndRun(String target, int count, Run run, PrintStream out) throws Exception {
+    Address node;
+    try {
+      node = target.indexOf('/', "troupe://".length()) < 0 ? Address.parse(target) : ActorPath.fromString(target).address();
+    } catch (IllegalArgumentException e) {
+      out.println("--target: " + e.getMessage());
+      return 2;
+    }
+    Config deployment =
+        ConfigFactory.parseString("troupe.actor.deployment { \"/workers/*\" { remote = \"" + node + "\" } }");
+    ActorSystem system =
+        ActorSystem.create("echo-client", deployment.withFallback(RemoteEcho.node("127.0.0.1", 0)));
+    try {
+      ActorRef workers = system.actorOf(Props.create(Workers.class, count), "workers");
+      Deployed d = (Deployed) Patterns.ask(workers, "children", PATIENCE).toCompletableFuture().get();
+      if (!d.refused().isEmpty()) {
+        out.println("the deployment of " + d.refused().get(0).path().name() + " onto " + node + " was refused"
+            + " (the client's log says why): is remote-echo-server running there, and does it allow it?");
+        return 1;
+      }
+      List<ActorRef> children = d.workers();
+      for (ActorRef w : children) {
+        out.println("deployed " + w.path().name() + " on " + node + ": " + w.path());
+      }
+      return exchange(system, children.toArray(new ActorRef[0]), run, out);
+    } finally {
+      system.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Runs the exchange with {@code echoes} and prints the report; the exit code. */
+  private static int exchange(ActorSystem system, ActorRef[] echoes, Run run, PrintStream out) throws Exception {
+    long start = System.nanoTime();
+    system.actorOf(Props.create(Sender.class, echoes, run), "sender");
+    if (!await(run)) {
+      out.println(
+          "no reply for " + PATIENCE.toSeconds() + " s: " + run.replies.get() + " of " + run.messages
+              + " replies arrived");
+      return 1;
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    report(run, seconds, out);
+    return 0;
   }
 
   /** Waits for all replies; false when none arrived for {@link #PATIENCE}. */

@@ -11,7 +11,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A node with one actor, {@code /user/echo}, that sends every {@link EchoMessage} back to its
- * sender. It prints its address and runs until Ctrl-C or SIGTERM, then terminates its system.
+ * sender; clients may also deploy echo actors onto it ({@code remote-echo-client --deploy}, allowed
+ * by the {@code remote-echo-server} section of the samples' configuration). It prints its address
+ * and runs until Ctrl-C or SIGTERM, then terminates its system.
  *
  * <pre>
  * java -jar samples/target/troupe-samples.jar remote-echo-server --port 2552
@@ -82,7 +84,7 @@ public final class RemoteEchoServer implements Sample {
    * @return the running system; {@link #stop} it
    */
   public static ActorSystem start(String host, int port, PrintStream out) {
-    ActorSystem system = ActorSystem.create("echo", RemoteEcho.node(host, port));
+    ActorSystem system = ActorSystem.create("echo", RemoteEcho.server(host, port));
     system.actorOf(Props.create(Echo.class), RemoteEcho.ECHO_NAME);
     String echo = system.address() + "/user/" + RemoteEcho.ECHO_NAME;
     out.println("echo server listening at " + system.address());

@@ -74,8 +74,11 @@ public final class WatchTheRoutees implements Sample {
     }
   }
 
-  /** Squares numbers; fails on poisoned tasks and retries the failed task after its restart. */
-  static final class Worker extends AbstractActor {
+  /**
+   * Squares numbers; fails on poisoned tasks and retries the failed task after its restart. Public:
+   * {@code remote-workers} deploys it onto other nodes, whose allow-lists name it.
+   */
+  public static final class Worker extends AbstractActor {
     @Override
     public Receive createReceive() {
       return receiveBuilder()
@@ -95,16 +98,22 @@ public final class WatchTheRoutees implements Sample {
     }
   }
 
-  /** Runs one job and answers whoever sent it. */
-  static final class Master extends AbstractActor {
+  /**
+   * Runs one job and answers whoever sent it. Its pool is {@code workers} under it: a deployment
+   * section {@code "/master/workers"} with {@code target.nodes} spreads the workers over other nodes
+   * ({@code remote-workers}).
+   */
+  public static final class Master extends AbstractActor {
     private final int workers;
+    private final ActorRef observer; // told the pool's Routees once it is up, or null
     private final TreeMap<Integer, Long> results = new TreeMap<>();
     private ActorRef client;
     private ActorRef pool;
     private Job job;
 
-    Master(int workers) {
+    Master(int workers, ActorRef observer) {
       this.workers = workers;
+      this.observer = observer;
     }
 
     @Override
@@ -125,6 +134,9 @@ public final class WatchTheRoutees implements Sample {
     }
 
     private void dispatch(Routees routees) {
+      if (observer != null) {
+        observer.tell(routees, getSelf());
+      }
       for (Routee r : routees.routees()) {
         getContext().watch(((ActorRefRoutee) r).ref());
       }
@@ -170,24 +182,40 @@ public final class WatchTheRoutees implements Sample {
     int tasks = f.intValue("tasks");
     int workers = f.intValue("workers");
     int poison = f.intValue("poison-task");
-    List<Integer> inputs = new ArrayList<>();
-    for (int i = 1; i <= tasks; i++) {
-      inputs.add(i);
-    }
     ActorSystem system = ActorSystem.create("watch-the-routees");
     try {
-      ActorRef master = system.actorOf(Props.create(Master.class, workers), "master");
-      Object answer = Patterns.ask(master, new Job("job-1", inputs, poison), Duration.ofSeconds(10))
-          .toCompletableFuture()
-          .get(15, TimeUnit.SECONDS);
-      if (answer instanceof JobDone d) {
-        out.println("job " + d.jobId() + " done: sum of squares of 1.." + tasks + " = " + d.sum());
-      } else if (answer instanceof JobAborted a) {
-        out.println("job " + a.jobId() + " aborted: " + a.reason());
-      }
+      out.println(runJob(system, tasks, workers, poison, null));
       return 0;
     } finally {
       system.terminate().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * Runs one job on {@code system}: a {@code /user/master} with a pool of {@code workers}.
+   *
+   * @param system the system of the master
+   * @param tasks the job's size: the inputs are 1..tasks
+   * @param workers the pool's size
+   * @param poison the number of the task that always fails, -1 for none
+   * @param observer told the pool's {@link Routees} once it is up, or null
+   * @return how it ended, one line
+   * @throws Exception if the job gives no answer in 15 s
+   */
+  public static String runJob(ActorSystem system, int tasks, int workers, int poison, ActorRef observer)
+      throws Exception {
+    List<Integer> inputs = new ArrayList<>();
+    for (int i = 1; i <= tasks; i++) {
+      inputs.add(i);
+    }
+    ActorRef master = system.actorOf(Props.create(Master.class, workers, observer), "master");
+    Object answer = Patterns.ask(master, new Job("job-1", inputs, poison), Duration.ofSeconds(10))
+        .toCompletableFuture()
+        .get(15, TimeUnit.SECONDS);
+    if (answer instanceof JobDone d) {
+      return "job " + d.jobId() + " done: sum of squares of 1.." + tasks + " = " + d.sum();
+    }
+    JobAborted a = (JobAborted) answer;
+    return "job " + a.jobId() + " aborted: " + a.reason();
   }
 }

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigUtil;
 import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.routing.BalancingPool;
 import dev.troupe.routing.BroadcastGroup;
@@ -26,6 +27,7 @@ import dev.troupe.routing.SmallestMailboxPool;
 import dev.troupe.routing.TailChoppingGroup;
 import dev.troupe.routing.TailChoppingPool;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -52,21 +54,26 @@ public final class Deployments {
    *
    * @param config the concrete router
    * @param routeeDispatcher the dispatcher id for pool routees from {@code pool-dispatcher}, or null
+   * @param targetNodes the nodes a pool deploys its routees onto in turn ({@code target.nodes}),
+   *     empty for routees created here
    */
-  record Resolved(RouterConfig config, String routeeDispatcher) {}
+  record Resolved(RouterConfig config, String routeeDispatcher, List<Address> targetNodes) {}
 
   private Deployments() {}
 
   static Resolved resolve(RouterConfig config, Config root, ActorPath path) {
     if (!(config instanceof FromConfig)) {
-      return new Resolved(config, null);
+      // a pool built in code still takes its target nodes from a deployment section, when it has one
+      String key = config instanceof Pool && root.hasPath(ROOT) ? sectionKey(root, path) : null;
+      List<Address> nodes = key == null ? List.of() : targetNodes(root.getConfig(key), key, config);
+      return new Resolved(config, null, nodes);
     }
-    String deployPath = deploymentPath(path);
-    String key = ConfigUtil.joinPath("troupe", "actor", "deployment", deployPath);
-    if (!root.hasPath(key)) {
+    String key = sectionKey(root, path);
+    if (key == null) {
       throw new ConfigurationException(
           "router for " + path.toStringWithoutAddress() + " is FromConfig, but there is no deployment section at "
-              + key);
+              + ConfigUtil.joinPath("troupe", "actor", "deployment", deploymentPath(path)) + " (nor one with"
+              + " wildcards that matches it)");
     }
     Config section;
     try {
@@ -83,7 +90,42 @@ public final class Deployments {
         routeeDispatcher = key + ".pool-dispatcher";
       }
     }
-    return new Resolved(parsed, routeeDispatcher);
+    return new Resolved(parsed, routeeDispatcher, targetNodes(merged, key, parsed));
+  }
+
+  /**
+   * {@code target.nodes} of a deployment section: the addresses a pool's routees are deployed
+   * onto, one after the other (round-robin), as {@code Deploy.remote} would.
+   */
+  private static List<Address> targetNodes(Config section, String key, RouterConfig router) {
+    String k = "target.nodes";
+    if (!section.hasPath(k)) {
+      return List.of();
+    }
+    List<String> texts = get(() -> section.getStringList(k), key, k);
+    if (texts.isEmpty()) {
+      return List.of();
+    }
+    if (!(router instanceof Pool) || router instanceof BalancingPool) {
+      throw new ConfigurationException(
+          key + "." + k + ": only a pool's routees can be deployed onto other nodes, and not a balancing-pool's"
+              + " (they share one mailbox); a group names its routees by routees.paths");
+    }
+    List<Address> out = new java.util.ArrayList<>(texts.size());
+    for (String t : texts) {
+      Address a;
+      try {
+        a = Address.parse(t);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException("invalid value at " + key + "." + k + ": " + e.getMessage(), e);
+      }
+      if (!a.hasGlobalScope()) {
+        throw new ConfigurationException(
+            "invalid value at " + key + "." + k + ": " + t + " has no host and port (e.g. troupe://sys@10.0.0.2:2552)");
+      }
+      out.add(a);
+    }
+    return List.copyOf(out);
   }
 
   /**
@@ -98,6 +140,104 @@ public final class Deployments {
         ? elements.subList(1, elements.size())
         : elements;
     return "/" + String.join("/", rest);
+  }
+
+  /**
+   * The full key of the deployment section of {@code path}: the section of its exact {@link
+   * #deploymentPath}, else the most specific one with wildcards that matches it (see {@link
+   * #sectionFor}).
+   *
+   * @param root the system's configuration
+   * @param path an actor's path
+   * @return e.g. {@code troupe.actor.deployment."/workers"}, or null when no section applies
+   */
+  static String sectionKey(Config root, ActorPath path) {
+    String deployPath = deploymentPath(path);
+    String exact = ConfigUtil.joinPath("troupe", "actor", "deployment", deployPath);
+    if (root.hasPath(exact)) {
+      return exact;
+    }
+    if (!root.hasPath(ROOT)) {
+      return null;
+    }
+    String section = sectionFor(root.getObject(ROOT).keySet(), deployPath);
+    return section == null ? null : ConfigUtil.joinPath("troupe", "actor", "deployment", section);
+  }
+
+  /**
+   * Picks the deployment section that applies to an actor: the one named by its exact path, else
+   * the most specific one with wildcards that matches. In a section name an element {@code *}
+   * matches any one element of the path, and a {@code *} inside an element any run of characters
+   * in it (e.g. {@code "/workers/*"} or {@code "/pool-*"}); a name must have as many elements
+   * as the path. Of several matching names the one with a literal element leftmost where they
+   * differ wins (a literal before a partial wildcard before {@code *}), then the alphabetically
+   * first.
+   *
+   * @param sections section names, e.g. the keys of {@code troupe.actor.deployment}
+   * @param deploymentPath the actor's {@link #deploymentPath}, e.g. {@code /workers/w1}
+   * @return the name of the section that applies, or null
+   */
+  public static String sectionFor(Collection<String> sections, String deploymentPath) {
+    if (sections.contains(deploymentPath)) {
+      return deploymentPath;
+    }
+    String[] path = elements(deploymentPath);
+    String best = null;
+    int[] bestRanks = null;
+    for (String section : sections) {
+      if (section.indexOf('*') < 0) {
+        continue;
+      }
+      String[] pattern = elements(section);
+      if (pattern.length != path.length) {
+        continue;
+      }
+      int[] ranks = new int[pattern.length];
+      boolean matches = true;
+      for (int i = 0; i < pattern.length && matches; i++) {
+        String p = pattern[i];
+        if (p.equals("*")) {
+          ranks[i] = 0;
+        } else if (p.indexOf('*') >= 0) {
+          ranks[i] = 1;
+          matches = globMatches(p, path[i]);
+        } else {
+          ranks[i] = 2;
+          matches = p.equals(path[i]);
+        }
+      }
+      if (matches) {
+        int c = bestRanks == null ? 1 : java.util.Arrays.compare(ranks, bestRanks);
+        if (c > 0 || (c == 0 && section.compareTo(best) < 0)) {
+          best = section;
+          bestRanks = ranks;
+        }
+      }
+    }
+    return best;
+  }
+
+  private static String[] elements(String path) {
+    String p = path.startsWith("/") ? path.substring(1) : path;
+    return p.isEmpty() ? new String[0] : p.split("/", -1);
+  }
+
+  /** {@code *} in {@code pattern} matches any run of characters, everything else itself. */
+  private static boolean globMatches(String pattern, String text) {
+    String[] parts = pattern.split("\\*", -1);
+    if (!text.startsWith(parts[0])) {
+      return false;
+    }
+    int at = parts[0].length();
+    for (int i = 1; i < parts.length - 1; i++) {
+      int found = text.indexOf(parts[i], at);
+      if (found < 0) {
+        return false;
+      }
+      at = found + parts[i].length();
+    }
+    String last = parts[parts.length - 1];
+    return text.length() - at >= last.length() && text.endsWith(last);
   }
 
   /**

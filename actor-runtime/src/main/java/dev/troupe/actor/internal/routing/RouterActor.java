@@ -116,7 +116,7 @@ public final class RouterActor extends AbstractActor {
     if (change > 0) {
       List<Routee> added = new ArrayList<>(change);
       for (int i = 0; i < change; i++) {
-        added.add(new ActorRefRoutee(getContext().actorOf(state.routeeProps())));
+        added.add(new ActorRefRoutee(getContext().actorOf(state.nextRouteeProps())));
       }
       add(added);
     } else {

@@ -2,6 +2,8 @@ package dev.troupe.actor.internal.routing;
 
 import com.typesafe.config.Config;
 import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.Deploy;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.DeadLetter;
@@ -48,6 +50,8 @@ public final class RouterState {
   private final ActorRef self;
   private final MailboxLookup mailboxes;
   private final Resizer resizer; // null: fixed size (always null for groups)
+  private final List<Address> targetNodes; // empty: routees are created here
+  private int nextTarget; // router actor only (or the creating thread before it starts)
   private final AtomicLong messageCounter; // only with a resizer
   private final AtomicBoolean resizeInProgress = new AtomicBoolean();
   private volatile ActorRef routerActor; // the router cell's self, for resize requests
@@ -60,8 +64,10 @@ public final class RouterState {
       Engine engine,
       ActorRef self,
       MailboxLookup mailboxes,
-      RoutingLogic logic) {
+      RoutingLogic logic,
+      List<Address> targetNodes) {
     this.config = config;
+    this.targetNodes = targetNodes;
     this.routeeProps = routeeProps;
     this.system = system;
     this.self = self;
@@ -112,7 +118,7 @@ public final class RouterState {
               mailboxes, team.equals(wanted) ? () -> dispatchers.releaseTeam(team) : () -> {});
     }
     return new RouterState(
-        resolved.config(), routeeProps, system, (Engine) system, self, mailboxes, logic);
+        resolved.config(), routeeProps, system, (Engine) system, self, mailboxes, logic, resolved.targetNodes());
   }
 
   /** The router failed to start and never will: release what its logic holds (a balancing team). */
@@ -136,6 +142,22 @@ public final class RouterState {
   /** @return the props routees are created from (no router) */
   public Props routeeProps() {
     return routeeProps;
+  }
+
+  /**
+   * The props of the next routee of a pool: {@link #routeeProps()}, deployed onto the next of the
+   * section's {@code target.nodes} in turn when it names any. Router actor only (or the creating
+   * thread before the router starts).
+   *
+   * @return the props
+   */
+  public Props nextRouteeProps() {
+    if (targetNodes.isEmpty()) {
+      return routeeProps;
+    }
+    Address node = targetNodes.get(nextTarget);
+    nextTarget = (nextTarget + 1) % targetNodes.size();
+    return routeeProps.withDeploy(Deploy.remote(node));
   }
 
   /** @return how many routees a pool starts with */

@@ -1,0 +1,192 @@
+package dev.troupe.samples.remote;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigValueFactory;
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.Props;
+import dev.troupe.routing.ActorRefRoutee;
+import dev.troupe.routing.Routee;
+import dev.troupe.routing.Routees;
+import dev.troupe.samples.Flags;
+import dev.troupe.samples.Sample;
+import dev.troupe.samples.routing.WatchTheRoutees;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * The {@code watch-the-routees} job with its workers on other nodes: the master's pool stays on the
+ * master's node, and the deployment section {@code "/master/workers" { target.nodes = [...] }}
+ * deploys its routees onto the worker nodes in turn. The master supervises them (a poisoned task's
+ * worker is restarted across the wire, then stopped) and watches them (it aborts when one dies).
+ *
+ * <pre>
+ * java -jar samples/target/troupe-samples.jar remote-workers                       # two worker nodes in this JVM
+ * java -jar samples/target/troupe-samples.jar remote-workers --serve 2553          # a worker node (terminal 1)
+ * java -jar samples/target/troupe-samples.jar remote-workers --serve 2554          # another one (terminal 2)
+ * java -jar samples/target/troupe-samples.jar remote-workers \
+ *     --nodes troupe://workers@127.0.0.1:2553,troupe://workers@127.0.0.1:2554 --poison-task 4
+ * </pre>
+ *
+ * A worker node accepts only {@code WatchTheRoutees$Worker}, as its {@code
+ * troupe.remote.deployment.allowed-classes} (the {@code remote-workers-node} section of the samples'
+ * configuration) says.
+ */
+public final class RemoteWorkers implements Sample {
+  private static final Set<String> FLAGS = Set.of("serve", "nodes", "tasks", "workers", "poison-task", "help");
+
+  /** Completes with the pool's routees when the master tells it. */
+  static final class Observer extends AbstractActor {
+    private final CompletableFuture<List<ActorRef>> routees;
+
+    Observer(CompletableFuture<List<ActorRef>> routees) {
+      this.routees = routees;
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .match(Routees.class, r -> {
+            List<ActorRef> refs = new ArrayList<>();
+            for (Routee routee : r.routees()) {
+              refs.add(((ActorRefRoutee) routee).ref());
+            }
+            routees.complete(refs);
+          })
+          .build();
+    }
+  }
+
+  @Override
+  public String name() {
+    return "remote-workers";
+  }
+
+  @Override
+  public String description() {
+    return "watch-the-routees with the workers deployed onto other nodes (target.nodes)";
+  }
+
+  @Override
+  public int run(String[] args, PrintStream out) throws Exception {
+    Flags f;
+    int serve;
+    String nodes;
+    int tasks;
+    int workers;
+    int poison;
+    try {
+      f = new Flags(args, FLAGS);
+      serve = f.intValue("serve", -1, 0);
+      nodes = f.text("nodes", null);
+      tasks = f.intValue("tasks", 10, 1);
+      workers = f.intValue("workers", 4, 1);
+      poison = f.intValue("poison-task", -1, -1);
+    } catch (IllegalArgumentException e) {
+      out.println(e.getMessage());
+      return 2;
+    }
+    if (f.help()) {
+      out.println("remote-workers [--nodes ADDRESS,ADDRESS...] [--tasks 10] [--workers 4] [--poison-task N]");
+      out.println("remote-workers --serve PORT");
+      out.println("  --serve PORT   run a worker node on PORT until Ctrl-C (0 = any free port)");
+      out.println("  --nodes A,B    the worker nodes to deploy onto; without it two start in this JVM");
+      out.println("  --tasks N      the job's tasks: squares of 1..N (default 10)");
+      out.println("  --workers W    the pool's size, spread over the nodes in turn (default 4)");
+      out.println("  --poison-task  the number of a task that always fails (default -1: none)");
+      return 0;
+    }
+    if (serve >= 0) {
+      ActorSystem node = startWorkerNode(serve, out);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> terminate(node), "remote-workers-shutdown"));
+      out.println("Ctrl-C to stop");
+      node.getWhenTerminated().toCompletableFuture().join();
+      return 0;
+    }
+    List<ActorSystem> local = new ArrayList<>();
+    try {
+      List<Address> targets = new ArrayList<>();
+      if (nodes == null) {
+        for (int i = 0; i < 2; i++) {
+          ActorSystem n = startWorkerNode(0, out);
+          local.add(n);
+          targets.add(n.address());
+        }
+      } else {
+        try {
+          for (String a : nodes.split(",")) {
+            targets.add(Address.parse(a.trim()));
+          }
+        } catch (IllegalArgumentException e) {
+          out.println("--nodes: " + e.getMessage());
+          return 2;
+        }
+      }
+      return runJob(targets, tasks, workers, poison, out);
+    } finally {
+      for (ActorSystem n : local) {
+        terminate(n);
+      }
+    }
+  }
+
+  /** The master node: deploys the pool's workers onto {@code targets} in turn and runs the job. */
+  private static int runJob(List<Address> targets, int tasks, int workers, int poison, PrintStream out) throws Exception {
+    String list = targets.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(", "));
+    Config deployment =
+        ConfigFactory.parseString("troupe.actor.deployment { \"/master/workers\" { target.nodes = [" + list + "] } }");
+    ActorSystem master = ActorSystem.create("master", deployment.withFallback(config("remote-workers", 0)));
+    try {
+      CompletableFuture<List<ActorRef>> routees = new CompletableFuture<>();
+      ActorRef observer = master.actorOf(Props.create(Observer.class, routees), "observer");
+      String outcome = WatchTheRoutees.runJob(master, tasks, workers, poison, observer);
+      for (ActorRef r : routees.get(10, TimeUnit.SECONDS)) {
+        out.println("worker " + r.path().name() + " on " + r.path().address() + ": " + r.path());
+      }
+      out.println(outcome);
+      return 0;
+    } finally {
+      terminate(master);
+    }
+  }
+
+  /**
+   * Starts a worker node and prints its address.
+   *
+   * @param port the port; 0 = any free port
+   * @param out where the address goes
+   * @return the node
+   */
+  static ActorSystem startWorkerNode(int port, PrintStream out) {
+    ActorSystem node =
+        ActorSystem.create(
+            "workers", ConfigFactory.load().getConfig("remote-workers-node").withFallback(config("remote-workers", port)));
+    out.println("worker node listening at " + node.address());
+    return node;
+  }
+
+  /** The section {@code name} of the samples' configuration over the rest, at {@code port}. */
+  private static Config config(String name, int port) {
+    ConfigFactory.invalidateCaches();
+    Config app = ConfigFactory.load();
+    return app.getConfig(name)
+        .withValue("troupe.remote.canonical.port", ConfigValueFactory.fromAnyRef(port))
+        .withFallback(app);
+  }
+
+  private static void terminate(ActorSystem system) {
+    try {
+      system.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(system.name() + " did not terminate in 10 s", e);
+    }
+  }
+}
