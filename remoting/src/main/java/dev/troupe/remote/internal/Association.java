@@ -58,6 +58,7 @@ final class Association {
   private final Set<Long> quarantinedUids = new HashSet<>(); // guarded by this
   private final Set<Long> replacedUids = new HashSet<>(); // guarded by this: incarnations a restart replaced
   private ScheduledFuture<?> resendTimer; // guarded by this
+  private long leftUid; // guarded by this: the incarnation that said it leaves, 0 if none
   private final Map<Channel, Long> inbound = new ConcurrentHashMap<>(); // accepted connections from the peer, by uid
   private final InboundSystemSequence inboundSequence = new InboundSystemSequence();
 
@@ -127,6 +128,31 @@ final class Association {
   /** An accepted connection closed. */
   void inboundClosed(Channel ch) {
     inbound.remove(ch);
+  }
+
+  /**
+   * The peer said it leaves (its system terminates). Its unacknowledged system messages are not
+   * thrown away yet: the numbering must go on for as long as that incarnation may still read them
+   * (its actors stop after it said so); they are given up at the first failed connect instead.
+   */
+  void left() {
+    synchronized (this) {
+      leftUid = uid;
+    }
+  }
+
+  /**
+   * A connect of the control lane failed: if the peer's incarnation said it leaves, it is gone,
+   * and what waits for its acknowledgement is dropped quietly (a restarted node has a new uid and
+   * starts a new sequence).
+   */
+  void unreachableAfterLeaving() {
+    synchronized (this) {
+      if (leftUid == 0 || leftUid != uid) {
+        return;
+      }
+    }
+    outbox.reset();
   }
 
   /** A connection with this node that had completed its handshake closed. */

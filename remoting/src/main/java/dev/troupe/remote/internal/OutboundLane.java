@@ -250,6 +250,9 @@ final class OutboundLane {
     if (ch != null) {
       ch.close();
     }
+    if (outbox != null) {
+      association.unreachableAfterLeaving();
+    }
     failures++;
     int attempts = transport.settings().reconnectAttempts();
     if (failures >= attempts) {

@@ -305,7 +305,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
       case Wire.LEAVING -> {
         watchedNodes.forget(origin);
         Association a = association(origin);
-        a.outbox().reset(); // the incarnation terminates: what it has not acknowledged is moot
+        a.left(); // its unacknowledged system messages are given up once it can no longer be reached
         if (a.declareGone()) {
           logger.info("{} leaves (its system terminates): its actors count as terminated for their watchers", origin);
           system.addressTerminated(origin);
