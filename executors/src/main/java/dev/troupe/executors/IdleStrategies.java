@@ -20,10 +20,18 @@ package dev.troupe.executors;
  *
  * <p>Level 1 parks at once and saves the most CPU; level 10 spins for roughly a millisecond (a
  * spin round costs tens of nanoseconds) before yielding and parking, for the lowest wake-up
- * latency. A parked {@link AffinityPool} worker is woken by the producer that gives it work, so
- * {@code maxPark} does not delay work; it only bounds how often an idle worker wakes on its own to
- * look for work to steal (a stripe whose worker is stuck in a long task cannot call for help).
- * At {@code maxPark} = 10 ms that is 100 short wake-ups a second: no measurable CPU.
+ * latency. The spins and yields are what a level costs and buys: after each burst of work every
+ * worker spends them before it parks, and a message that arrives while its worker still spins is
+ * picked up within a spin round instead of an OS wake-up.
+ *
+ * <p>Parking is the same at every level. An {@link AffinityPool} worker is woken by the producer
+ * that gives it work, so it parks with no deadline ({@link BackoffIdleStrategy#idleUntilWoken()}):
+ * a pool with nothing to do wakes no thread, at any level. Only the pool's lookout (one idle
+ * worker, and only while some peer is busy; see {@link AffinityPool}) parks with the
+ * {@code minPark}..{@code maxPark} periods, to steal a task stuck behind a peer's long task;
+ * {@code maxPark} bounds how late it comes. What this costs and how fast the first message after
+ * a pause is picked up is measured per level by the {@code IdleCpu} benchmark (see the
+ * performance notes in the project README and {@code bench/results/RESULTS.md}).
  */
 public final class IdleStrategies {
 
