@@ -197,8 +197,13 @@ class AffinityPoolBurstSilenceStressTest {
           if (stopped) {
             return;
           }
-          for (int r = half; r < roots; r += 2) {
-            pool.execute(new Root(pool, runs, base + 3 * r, r % 3, done));
+          // Read once per round: a helper descheduled after its last submission must not see the
+          // fields of a later round when it checks the loop condition again.
+          int n = roots;
+          int first = base;
+          CountDownLatch latch = done;
+          for (int r = half; r < n; r += 2) {
+            pool.execute(new Root(pool, runs, first + 3 * r, r % 3, latch));
           }
         }
       } catch (Exception e) {
