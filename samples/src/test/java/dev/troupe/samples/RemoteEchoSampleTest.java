@@ -1,5 +1,6 @@
 package dev.troupe.samples;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.actor.ActorSystem;
@@ -7,6 +8,8 @@ import dev.troupe.samples.remote.RemoteEchoServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -69,6 +72,48 @@ class RemoteEchoSampleTest {
       assertTrue(m.find(), "w" + i + " runs on the server, under /remote:\n" + out);
     }
     assertTrue(out.contains("300 replies of 100 bytes, 6 in flight"), out);
+  }
+
+  @Test
+  void theWatchingClientReportsWhenTheServersNodeGoes() throws Exception {
+    ByteArrayOutputStream serverBytes = new ByteArrayOutputStream();
+    ActorSystem other = RemoteEchoServer.start("127.0.0.1", 0, new PrintStream(serverBytes, true, StandardCharsets.UTF_8));
+    try {
+      String otherAddress = other.address().toString();
+      CompletableFuture<Void> watching = new CompletableFuture<>();
+      ByteArrayOutputStream bytes =
+          new ByteArrayOutputStream() {
+            @Override
+            public synchronized void write(byte[] b, int off, int len) {
+              super.write(b, off, len);
+              if (toString(StandardCharsets.UTF_8).contains("watching 1 echo actor(s)")) {
+                watching.complete(null);
+              }
+            }
+          };
+      PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+      CompletableFuture<Integer> exit =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return Main.run(
+                      new String[] {"remote-echo-client", "--target", otherAddress + "/user/echo", "--messages", "100", "--watch", "30"},
+                      out);
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      CompletableFuture.anyOf(watching, exit).get(30, TimeUnit.SECONDS);
+      assertTrue(watching.isDone(), "the client ended before watching:\n" + bytes);
+      RemoteEchoServer.stop(other); // its leaving notice reaches the client at once
+
+      assertEquals(0, exit.get(30, TimeUnit.SECONDS));
+      String printed = bytes.toString(StandardCharsets.UTF_8);
+      assertTrue(printed.contains("lost " + otherAddress + "/user/echo"), printed);
+      assertTrue(printed.matches("(?s).*noticed \\d+ ms after its last reply.*"), printed);
+    } finally {
+      RemoteEchoServer.stop(other);
+    }
   }
 
   @Test

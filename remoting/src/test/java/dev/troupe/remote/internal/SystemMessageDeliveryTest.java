@@ -97,6 +97,44 @@ class SystemMessageDeliveryTest {
     return toB;
   }
 
+  /**
+   * Node a (configured with {@code aConfig}) watching the first of {@code n} actors on node b behind
+   * a relay, that watch acknowledged, and a's quarantine events going to {@code events}.
+   */
+  private record Watching(
+      FaultRelay relay, ActorSystem a, ActorSystem b, List<ActorRef> watched, TestKit probe, TestKit events,
+      Association toB, long bUid) {
+    /** @return the one {@code QuarantinedEvent}, which must name b's incarnation */
+    QuarantinedEvent expectBQuarantined() {
+      QuarantinedEvent q = events.expectMsgClass(WAIT, QuarantinedEvent.class);
+      assertEquals(new QuarantinedEvent(b.address(), bUid), q);
+      return q;
+    }
+
+    /** @return the actors of the next {@code n} {@code Terminated} the probe gets */
+    Set<ActorRef> terminated(int n) {
+      Set<ActorRef> heard = new HashSet<>();
+      for (Object m : probe.receiveN(n, WAIT)) {
+        heard.add(((Terminated) m).actor());
+      }
+      return heard;
+    }
+  }
+
+  private Watching watchingFirstOf(String aConfig, String prefix, int n) {
+    FaultRelay relay = relay();
+    ActorSystem a = troupe.createSystem(aConfig);
+    ActorSystem b = behindRelay(relay, "");
+    List<ActorRef> watched = actorsOn(b, a, prefix, n);
+    TestKit probe = new TestKit(a);
+    TestKit events = new TestKit(a);
+    a.eventStream().subscribe(events.getRef(), QuarantinedEvent.class);
+    probe.watch(watched.get(0));
+    Association toB = provider(a).association(b.address());
+    await(a, "the first watch acknowledged", () -> toB.outbox().acknowledged() == 1);
+    return new Watching(relay, a, b, watched, probe, events, toB, provider(b).uid());
+  }
+
   /** Starts {@code n} actors on {@code b} and looks each up from {@code a}. */
   private static List<ActorRef> actorsOn(ActorSystem b, ActorSystem a, String prefix, int n) {
     List<CompletableFuture<ActorRef>> refs = new ArrayList<>();
@@ -245,56 +283,29 @@ class SystemMessageDeliveryTest {
 
   @Test
   void anOverflowingSystemMessageBufferQuarantinesThePeer() {
-    FaultRelay relay = relay();
-    ActorSystem a = troupe.createSystem("troupe.remote.advanced.system-message-buffer-size = 5\n");
-    ActorSystem b = behindRelay(relay, "");
-    List<ActorRef> watched = actorsOn(b, a, "o", 6);
-    TestKit probe = new TestKit(a);
-    TestKit events = new TestKit(a);
-    a.eventStream().subscribe(events.getRef(), QuarantinedEvent.class);
-    probe.watch(watched.get(0));
-    Association toB = provider(a).association(b.address());
-    await(a, "the first watch acknowledged", () -> toB.outbox().acknowledged() == 1);
-    long bUid = provider(b).uid();
+    Watching w = watchingFirstOf("troupe.remote.advanced.system-message-buffer-size = 5\n", "o", 6);
 
-    relay.hold(FaultRelay.Direction.BOTH);
+    w.relay().hold(FaultRelay.Direction.BOTH);
     for (int i = 1; i < 6; i++) {
-      probe.watch(watched.get(i)); // the first four fit beside each other, the fifth unacknowledged one...
+      w.probe().watch(w.watched().get(i)); // the first four fit beside each other, the fifth unacknowledged one...
     }
-    probe.unwatch(watched.get(1)); // ...and this sixth overflow the buffer of 5
+    w.probe().unwatch(w.watched().get(1)); // ...and this sixth overflow the buffer of 5
 
-    assertEquals(new QuarantinedEvent(b.address(), bUid), events.expectMsgClass(WAIT, QuarantinedEvent.class));
-    Set<ActorRef> heard = new HashSet<>();
-    for (Object m : probe.receiveN(5, WAIT)) { // every watch still in place hears that the node is gone
-      heard.add(((Terminated) m).actor());
-    }
-    assertTrue(heard.contains(watched.get(0)), "the acknowledged watch hears too: " + heard);
-    assertEquals(0, toB.outbox().size(), "the unacknowledged messages are dropped");
+    w.expectBQuarantined();
+    Set<ActorRef> heard = w.terminated(5); // every watch still in place hears that the node is gone
+    assertTrue(heard.contains(w.watched().get(0)), "the acknowledged watch hears too: " + heard);
+    assertEquals(0, w.toB().outbox().size(), "the unacknowledged messages are dropped");
   }
 
   @Test
   void systemMessagesUnacknowledgedForTooLongQuarantineThePeer() {
-    FaultRelay relay = relay();
-    ActorSystem a = troupe.createSystem("troupe.remote.advanced.give-up-system-message-after = 1s\n");
-    ActorSystem b = behindRelay(relay, "");
-    List<ActorRef> watched = actorsOn(b, a, "g", 2);
-    TestKit probe = new TestKit(a);
-    TestKit events = new TestKit(a);
-    a.eventStream().subscribe(events.getRef(), QuarantinedEvent.class);
-    probe.watch(watched.get(0));
-    Association toB = provider(a).association(b.address());
-    await(a, "the first watch acknowledged", () -> toB.outbox().acknowledged() == 1);
-    long bUid = provider(b).uid();
+    Watching w = watchingFirstOf("troupe.remote.advanced.give-up-system-message-after = 1s\n", "g", 2);
 
-    relay.hold(FaultRelay.Direction.BOTH);
-    probe.watch(watched.get(1)); // never acknowledged
+    w.relay().hold(FaultRelay.Direction.BOTH);
+    w.probe().watch(w.watched().get(1)); // never acknowledged
 
-    assertEquals(new QuarantinedEvent(b.address(), bUid), events.expectMsgClass(WAIT, QuarantinedEvent.class));
-    Set<ActorRef> heard = new HashSet<>();
-    for (Object m : probe.receiveN(2, WAIT)) {
-      heard.add(((Terminated) m).actor());
-    }
-    assertEquals(new HashSet<>(watched), heard);
+    w.expectBQuarantined();
+    assertEquals(new HashSet<>(w.watched()), w.terminated(2));
   }
 
   @Test

@@ -44,10 +44,67 @@ import org.HdrHistogram.Histogram;
  */
 public final class RemoteEchoClient implements Sample {
   private static final Set<String> FLAGS =
-      Set.of("target", "messages", "in-flight", "payload-bytes", "deploy", "help");
+      Set.of("target", "messages", "in-flight", "payload-bytes", "deploy", "watch", "help");
 
   /** How long the lookup may take, and how long the client waits for a reply before giving up. */
   static final Duration PATIENCE = Duration.ofSeconds(10);
+
+  /**
+   * {@code --watch}: after the exchange, watches the echoes and pings them every 200 ms; when one
+   * terminates (its node left, or the failure detector gave up on it after the server was killed)
+   * prints how long after the last reply that was noticed, and completes {@code gone}.
+   */
+  static final class Watcher extends AbstractActor {
+    private final ActorRef[] echoes;
+    private final PrintStream out;
+    private final CompletableFuture<Void> gone;
+    private long lastReplyNanos = System.nanoTime();
+    private long seq;
+    private dev.troupe.actor.Cancellable pings;
+
+    Watcher(ActorRef[] echoes, PrintStream out, CompletableFuture<Void> gone) {
+      this.echoes = echoes;
+      this.out = out;
+      this.gone = gone;
+    }
+
+    @Override
+    public void preStart() {
+      for (ActorRef e : echoes) {
+        getContext().watch(e);
+      }
+      pings = getContext().system().scheduler()
+          .scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(200), getSelf(), "ping", getContext().dispatcher(), getSelf());
+    }
+
+    @Override
+    public void postStop() {
+      if (pings != null) {
+        pings.cancel();
+      }
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .matchEquals("ping", p -> {
+            for (ActorRef e : echoes) {
+              e.tell(new EchoMessage(seq++, System.nanoTime(), new byte[0]), getSelf());
+            }
+          })
+          .match(EchoMessage.class, m -> lastReplyNanos = System.nanoTime())
+          .match(Terminated.class, t -> {
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastReplyNanos);
+            out.println(
+                "lost " + t.actor().path() + (t.addressTerminated() ? ": its node is gone" : ": it stopped")
+                    + ", noticed " + ms + " ms after its last reply"
+                    + (t.addressTerminated() && ms > 1000 ? " (the failure detector's verdict)" : ""));
+            gone.complete(null);
+            getContext().stop(getSelf());
+          })
+          .build();
+    }
+  }
 
   /**
    * Keeps {@code inFlight} messages outstanding until {@code messages} replies came back, sending to
@@ -184,6 +241,7 @@ public final class RemoteEchoClient implements Sample {
     int inFlight;
     int payloadBytes;
     int deploy;
+    int watch;
     try {
       f = new Flags(args, FLAGS);
       target = f.text("target", null);
@@ -191,6 +249,7 @@ public final class RemoteEchoClient implements Sample {
       inFlight = f.intValue("in-flight", 1, 1);
       payloadBytes = f.intValue("payload-bytes", 100, 0);
       deploy = f.intValue("deploy", 0, 0);
+      watch = f.intValue("watch", 0, 0);
     } catch (IllegalArgumentException e) {
       out.println(e.getMessage());
       return 2;
@@ -203,9 +262,11 @@ public final class RemoteEchoClient implements Sample {
       out.println("  --messages N         messages to send; each comes back (default 10000)");
       out.println("  --in-flight K        messages outstanding at any time (default 1)");
       out.println("  --payload-bytes B    bytes of payload in each message (default 100)");
-      out.println("  --deploy W           deploy W echo actors onto the target's node (by configuration)");
+      out.println("  --deploy W           deploy W echo actors onto the target's node (by configuration; default 0: none)");
       out.println("                       and send to them instead; --target then names the node,");
       out.println("                       e.g. troupe://echo@127.0.0.1:2552");
+      out.println("  --watch S            then watch the echoes up to S seconds (default 0: not at all)");
+      out.println("                       and print when and how their node is lost (kill the server)");
       return 0;
     }
     if (target == null) {
@@ -213,7 +274,7 @@ public final class RemoteEchoClient implements Sample {
       return 2;
     }
     if (deploy > 0) {
-      return deployAndRun(target, deploy, new Run(messages, inFlight, payloadBytes), out);
+      return deployAndRun(target, deploy, new Run(messages, inFlight, payloadBytes), watch, out);
     }
     ActorSystem system = ActorSystem.create("echo-client", RemoteEcho.node("127.0.0.1", 0));
     try {
@@ -231,7 +292,7 @@ public final class RemoteEchoClient implements Sample {
         return 2;
       }
       out.println("found " + echo.path() + " from " + system.address());
-      return exchange(system, new ActorRef[] {echo}, new Run(messages, inFlight, payloadBytes), out);
+      return exchange(system, new ActorRef[] {echo}, new Run(messages, inFlight, payloadBytes), watch, out);
     } finally {
       system.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
@@ -241,7 +302,7 @@ public final class RemoteEchoClient implements Sample {
    * {@code --deploy}: a client whose configuration deploys {@code /user/workers/*} onto the node of
    * {@code target}; creates {@code count} workers there, prints their paths, runs the exchange.
    */
-  private static int deployAndRun(String target, int count, Run run, PrintStream out) throws Exception {
+  private static int deployAndRun(String target, int count, Run run, int watch, PrintStream out) throws Exception {
     Address node;
     try {
       node = target.indexOf('/', "troupe://".length()) < 0 ? Address.parse(target) : ActorPath.fromString(target).address();
@@ -265,14 +326,15 @@ public final class RemoteEchoClient implements Sample {
       for (ActorRef w : children) {
         out.println("deployed " + w.path().name() + " on " + node + ": " + w.path());
       }
-      return exchange(system, children.toArray(new ActorRef[0]), run, out);
+      return exchange(system, children.toArray(new ActorRef[0]), run, watch, out);
     } finally {
       system.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
   }
 
   /** Runs the exchange with {@code echoes} and prints the report; the exit code. */
-  private static int exchange(ActorSystem system, ActorRef[] echoes, Run run, PrintStream out) throws Exception {
+  private static int exchange(ActorSystem system, ActorRef[] echoes, Run run, int watch, PrintStream out)
+      throws Exception {
     long start = System.nanoTime();
     system.actorOf(Props.create(Sender.class, echoes, run), "sender");
     if (!await(run)) {
@@ -283,6 +345,17 @@ public final class RemoteEchoClient implements Sample {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     report(run, seconds, out);
+    if (watch > 0) {
+      CompletableFuture<Void> gone = new CompletableFuture<>();
+      system.actorOf(Props.create(Watcher.class, echoes, out, gone), "watcher");
+      out.println("watching " + echoes.length + " echo actor(s) for up to " + watch + " s (stop or kill the server)");
+      out.flush();
+      try {
+        gone.get(watch, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        out.println("the server is still there after " + watch + " s");
+      }
+    }
     return 0;
   }
 

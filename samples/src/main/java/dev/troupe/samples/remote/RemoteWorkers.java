@@ -97,8 +97,8 @@ public final class RemoteWorkers implements Sample {
     if (f.help()) {
       out.println("remote-workers [--nodes ADDRESS,ADDRESS...] [--tasks 10] [--workers 4] [--poison-task N]");
       out.println("remote-workers --serve PORT");
-      out.println("  --serve PORT   run a worker node on PORT until Ctrl-C (0 = any free port)");
-      out.println("  --nodes A,B    the worker nodes to deploy onto; without it two start in this JVM");
+      out.println("  --serve PORT   run a worker node on PORT until Ctrl-C (0 = any free port; default: none)");
+      out.println("  --nodes A,B    the worker nodes to deploy onto (default: two started in this JVM)");
       out.println("  --tasks N      the job's tasks: squares of 1..N (default 10)");
       out.println("  --workers W    the pool's size, spread over the nodes in turn (default 4)");
       out.println("  --poison-task  the number of a task that always fails (default -1: none)");
