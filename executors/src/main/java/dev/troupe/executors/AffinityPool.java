@@ -212,8 +212,19 @@ abstract class AffinityPoolPad1 extends AffinityPoolHotFields {
  * unparks the worker only if it is IDLE (CAS IDLE to WOKEN first, so a burst of producers
  * unparks once). In the sequentially consistent order of these accesses either the worker's
  * re-check sees the task or the producer sees IDLE. The producer's common case is one volatile
- * read. Hence parked workers may park long (see the table in {@link IdleStrategies}), and an idle
- * pool burns practically no CPU.
+ * read. An unpark that comes before the park leaves a permit, so the park returns at once: a
+ * worker can therefore park with no deadline at all.
+ *
+ * <p>And it does: an idle worker whose strategy has stopped spinning and yielding parks until it
+ * is woken ({@link IdleStrategy#idleUntilWoken()}). Stealing is driven from the side that has
+ * work: a busy worker whose queue still holds a backlog wakes an idle peer to steal (above), and
+ * the one case that no busy worker can report, a peer stuck in a long task with work queued
+ * behind it, is covered by one <em>lookout</em>: while some worker runs, one idle worker parks with
+ * the strategy's periods (up to its {@code maxPark}) and looks around after each. A worker that
+ * starts running wakes an idle peer to be the lookout if there is none; the lookout gives the
+ * role back after 50 ms in which no peer ran a task. So a pool with nothing to do wakes no
+ * thread, and a pool whose workers are all busy has no lookout either. The handshake that keeps
+ * a lookout present while any worker runs is argued in {@code AffinityWorker#idlesWithDeadline}.
  *
  * <h2>Full queues</h2>
  * {@code taskQueueSize} bounds each stripe's queue; the {@link RejectionHandler} decides what a
@@ -244,7 +255,11 @@ abstract class AffinityPoolPad1 extends AffinityPoolHotFields {
  * {@code ExitSweepTest}); (3) owner poll vs. thief steal (exclusive by the queues'
  * consumer-index CAS; {@code StealExclusiveTest}, {@code StealExclusiveLocalRingTest}); (4) the
  * IDLE to WOKEN CAS between racing wakers (one unpark, idle count consistent; {@code
- * WakeOnceTest}); and the selector's round-robin tickets ({@code RoundRobinPlacementTest}).
+ * WakeOnceTest}); (5) the lookout handshake (an idle worker deciding to park until woken vs. a
+ * peer starting to run, and the lookout giving the role back vs. a peer starting to run: a
+ * lookout is present or being woken whenever a worker runs; {@code LookoutSummonTest}, {@code
+ * LookoutHandBackTest}); and the selector's round-robin tickets ({@code
+ * RoundRobinPlacementTest}).
  *
  * <p>Thread-safe. Counters are approximate while tasks run (opaque reads).
  */
@@ -582,6 +597,23 @@ public final class AffinityPool extends AffinityPoolPad1 {
         if (!w.holdsSteals(now) && w.wake()) {
           return true;
         }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Wakes one IDLE peer of {@code from}, whatever its steal hold: the worker {@code from} has just
+   * started running and the pool has no lookout, so an idle peer must come and decide whether to
+   * take the role (see {@link AffinityWorker#idlesWithDeadline}). False if none was IDLE: then
+   * every idle worker is awake and decides by itself.
+   */
+  boolean wakeAnyIdle(int from) {
+    AffinityWorker[] ws = workers;
+    for (int k = 1; k < ws.length; k++) {
+      AffinityWorker w = ws[(from + k) % ws.length];
+      if (w.isIdle() && w.wake()) {
+        return true;
       }
     }
     return false;

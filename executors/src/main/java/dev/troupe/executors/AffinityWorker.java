@@ -149,6 +149,13 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
   /** Worker thread only, plain: the current steal hold in nanoseconds, 0 if none. */
   long stealHoldNanos;
   /**
+   * Worker thread only, plain: while this worker is the pool's lookout, when it last saw a peer
+   * busy (System.nanoTime); it gives the role back after {@code LOOKOUT_LINGER_NANOS} of quiet.
+   */
+  long lookoutQuietSince;
+  /** Worker thread only: per peer, the tasks-run count at this worker's last look as lookout. */
+  long[] lookoutSeen;
+  /**
    * Written by the worker (opaque), read by busy peers deciding whom to wake: until this
    * System.nanoTime the worker steals only from stuck peers (see AffinityWorker#judgeStealRun).
    * Starts at the worker's creation time, never 0: nanoTime's origin is arbitrary.
@@ -209,6 +216,11 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
 /** Separates the worker-written fields from the read-mostly references below. */
 abstract class WorkerPad2 extends WorkerOwnerFields {
   long p200, p201, p202, p203, p204, p205, p206, p207, p208, p209, p210, p211, p212, p213, p214, p215;
+  /**
+   * Fills a 4-byte gap that the owner fields may leave before this pad (they end on a compressed
+   * reference), which the field layout (JDK 15+) would otherwise give to an int of a later layer.
+   */
+  int p216;
 }
 
 /**
@@ -290,6 +302,14 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
 
   /** A thief looks at peers' slots and progress counters on one scan in 64. */
   static final int SLOT_LOOK_MASK = 63;
+
+  /**
+   * The pool's lookout gives the role back (and parks until woken) once it has seen no peer
+   * running, and no peer's task count move, for this long. Long enough that a pool serving a
+   * steady trickle keeps its lookout (taking the role back costs the next busy worker an unpark),
+   * short enough that a pool is fully asleep well within a second after its last task.
+   */
+  static final long LOOKOUT_LINGER_NANOS = 50_000_000L;
 
   /** Every this many polls the overflow queue is polled first, so it cannot starve. */
   private static final int OVERFLOW_INTERLEAVE_MASK = 31;
@@ -377,6 +397,7 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
     int n = pool.workers.length;
     seenTasksRun = new long[n];
     seenSince = new long[n];
+    lookoutSeen = new long[n];
     Arrays.fill(seenTasksRun, -1L);
   }
 
@@ -461,7 +482,11 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
       announceIdle(); // then the caller loops: re-check the queues before idling
       return IDLED;
     }
-    idle.idle();
+    if (!idle.parksNext() || idlesWithDeadline()) {
+      idle.idle(); // spinning or yielding; or parking with a deadline, as the pool's lookout
+    } else {
+      idle.idleUntilWoken(); // a producer, a busy peer or shutdown unparks us
+    }
     return IDLED;
   }
 
@@ -477,11 +502,118 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
     pool.idleWorkers.increment();
   }
 
-  /** Leaves IDLE/WOKEN for RUNNING; whoever leaves IDLE decrements the idle count. */
-  private void becomeRunning() {
+  /**
+   * Leaves IDLE/WOKEN for RUNNING; whoever leaves IDLE decrements the idle count. Then, second half
+   * of the lookout handshake (see {@link #idlesWithDeadline}): having published RUNNING (a volatile
+   * exchange), read the lookout word; a worker that was the lookout gives the role back (it is busy
+   * now); if nobody holds it and some peer is idle, wake one peer, which takes the role when it
+   * sees us running. Package-private for the jcstress tests.
+   */
+  void becomeRunning() {
     if (xchgState(RUNNING) == IDLE) {
       pool.idleWorkers.decrement();
     }
+    if (pool.workStealing && pool.parallelism > 1) {
+      IdleWorkers idleWorkers = pool.idleWorkers;
+      int lookout = idleWorkers.lvLookout();
+      if (lookout == index) {
+        idleWorkers.casLookout(index, IdleWorkers.NO_LOOKOUT); // only the holder gives it back
+        lookout = IdleWorkers.NO_LOOKOUT;
+      }
+      if (lookout == IdleWorkers.NO_LOOKOUT && idleWorkers.lv() > 0) {
+        pool.wakeAnyIdle(index);
+      }
+    }
+  }
+
+  /**
+   * Worker thread, IDLE, with its queues re-checked and its idle strategy about to park: whether
+   * to park with the strategy's deadline, as the pool's <em>lookout</em>, rather than until woken.
+   *
+   * <p>Why a lookout: a peer stuck in a long task cannot call for help, and a task queued behind
+   * it (placed by another thread, or by the task itself into its next-task slot) is stolen only
+   * if some idle worker comes to look (after {@link #STUCK_NANOS}). A busy worker whose queue
+   * backs up wakes a peer itself ({@link #callForHelpIfBacklogged}), so the lookout is needed
+   * for the stuck case only, and one is enough. It parks with the idle strategy's periods (up to
+   * its {@code maxPark}) while some peer runs or has run a task since its last look, and gives
+   * the role back after {@link #LOOKOUT_LINGER_NANOS} of quiet. Every other idle worker, and the
+   * last one once the pool is quiet, parks with no deadline: an idle pool wakes no thread.
+   *
+   * <p>The handshake that keeps a lookout present while any worker runs, so that no stuck peer
+   * waits for want of one: an idle worker publishes IDLE and counts itself idle (volatile store,
+   * atomic add) before it reads the lookout word and its peers' states here; a worker that starts
+   * running publishes RUNNING (volatile exchange) before it reads the lookout word and the idle
+   * count ({@link #becomeRunning}). In the total order of these accesses, either this worker
+   * sees the peer running (and takes the free role), or the peer sees this worker counted idle
+   * and the role free, and wakes an idle worker, which comes back here. A lookout giving the role
+   * back does the same: it frees the word first (CAS), then reads its peers' states; a peer already
+   * running is seen (the role is taken again), a peer that starts later finds the word free. A
+   * worker that finds the role held by another parks until woken: the holder covers the pool, and
+   * gives the role back only by the same protocol. None of this decides whether a worker's own
+   * tasks run: that is the producer handshake ({@link #signal}), which parks without a deadline
+   * safely since an unpark that comes first leaves a permit and the park returns at once.
+   *
+   * <p>Package-private for the jcstress tests, which call it on their own threads.
+   */
+  boolean idlesWithDeadline() {
+    if (!pool.workStealing || pool.parallelism == 1) {
+      return false; // nobody to steal from, or stealing off: no reason to look around
+    }
+    IdleWorkers idleWorkers = pool.idleWorkers;
+    int lookout = idleWorkers.lvLookout();
+    if (lookout == index) {
+      long now = System.nanoTime();
+      if (peersBusySinceLastLook()) {
+        lookoutQuietSince = now;
+        return true;
+      }
+      if (now - lookoutQuietSince < LOOKOUT_LINGER_NANOS) {
+        return true;
+      }
+      idleWorkers.casLookout(index, IdleWorkers.NO_LOOKOUT); // free the word, then look again
+    } else if (lookout != IdleWorkers.NO_LOOKOUT) {
+      return false; // another idle worker is the lookout
+    }
+    if (anyPeerRunning() && idleWorkers.casLookout(IdleWorkers.NO_LOOKOUT, index)) {
+      peersBusySinceLastLook(); // a fresh baseline of the peers' task counts
+      lookoutQuietSince = System.nanoTime();
+      return true;
+    }
+    return false;
+  }
+
+  /** Volatile loads of the peers' states: whether one of them is running a task. */
+  private boolean anyPeerRunning() {
+    for (AffinityWorker peer : pool.workers) {
+      if (peer != this && peer.lvState() == RUNNING) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The lookout's look, once per park: whether a peer is running or has finished a task since the
+   * last look. Reads each peer's task count, on the line that peer writes for every task: once a
+   * park, not once a spin.
+   */
+  private boolean peersBusySinceLastLook() {
+    boolean busy = false;
+    long[] seen = lookoutSeen;
+    for (AffinityWorker peer : pool.workers) {
+      if (peer == this) {
+        continue;
+      }
+      long run = peer.loTasksRun();
+      if (run != seen[peer.index]) {
+        seen[peer.index] = run;
+        busy = true;
+      }
+      if (!busy && peer.lvState() == RUNNING) {
+        busy = true;
+      }
+    }
+    return busy;
   }
 
   /** Package-private for the jcstress tests, which run it on their own threads. */
@@ -489,6 +621,7 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
     if (xchgState(EXITED) == IDLE) {
       pool.idleWorkers.decrement();
     }
+    pool.idleWorkers.casLookout(index, IdleWorkers.NO_LOOKOUT); // an exited worker looks no more
     // Final sweep after publishing EXITED: a producer that read our state before this store
     // relies on us to see its task; one that reads EXITED runs its task itself.
     Runnable task;

@@ -8,9 +8,10 @@ import java.util.concurrent.locks.LockSupport;
  * every call parks, starting with {@code minParkPeriodNanos} and doubling up to
  * {@code maxParkPeriodNanos}. {@link #reset()} starts over.
  *
- * <p>In an {@link AffinityPool} a parked worker is unparked by the producer that gives it work, so
- * the park period only bounds how often an idle worker looks around (for work to steal) on its
- * own; a long maximum lets an idle pool use practically no CPU.
+ * <p>{@link #idleUntilWoken()} spins and yields the same way, then parks without a deadline. In an
+ * {@link AffinityPool} a parked worker is unparked by the producer that gives it work, so only the
+ * pool's lookout (one idle worker, and only while a peer is busy) parks with the timed periods,
+ * to look around for work to steal; every other idle worker parks until it is woken.
  *
  * <p>Not thread-safe: one instance per thread.
  */
@@ -70,6 +71,24 @@ public final class BackoffIdleStrategy implements IdleStrategy {
     } else {
       LockSupport.parkNanos(this, parkPeriodNanos);
       parkPeriodNanos = Math.min(parkPeriodNanos << 1, maxParkPeriodNanos);
+    }
+  }
+
+  @Override
+  public boolean parksNext() {
+    return spins >= maxSpins && yields >= maxYields;
+  }
+
+  /**
+   * Spins and yields as {@link #idle()} does, then parks with no deadline (the period does not
+   * grow): the caller is unparked when it has work.
+   */
+  @Override
+  public void idleUntilWoken() {
+    if (parksNext()) {
+      LockSupport.park(this);
+    } else {
+      idle();
     }
   }
 

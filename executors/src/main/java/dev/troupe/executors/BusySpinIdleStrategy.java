@@ -20,6 +20,12 @@ public final class BusySpinIdleStrategy implements IdleStrategy {
   @Override
   public void reset() {}
 
+  /** Never parks: the worker keeps spinning and looking around for work itself. */
+  @Override
+  public boolean parksNext() {
+    return false;
+  }
+
   @Override
   public String toString() {
     return "BusySpinIdleStrategy";

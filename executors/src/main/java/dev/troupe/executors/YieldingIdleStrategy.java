@@ -21,6 +21,12 @@ public final class YieldingIdleStrategy implements IdleStrategy {
   @Override
   public void reset() {}
 
+  /** Never parks: the worker keeps yielding and looking around for work itself. */
+  @Override
+  public boolean parksNext() {
+    return false;
+  }
+
   @Override
   public String toString() {
     return "YieldingIdleStrategy";

@@ -119,7 +119,8 @@ class AffinityPoolStealingTest {
       t.affinity(0);
       pool.execute(t);
     }
-    // A bounded negative check: stripe 1 idles with a 10 ms maximum park, so 50 ms is plenty.
+    // A bounded negative check: with stealing on, a lookout with a 10 ms maximum park would
+    // have taken them well within 50 ms.
     assertTrue(!done.await(50, TimeUnit.MILLISECONDS), "nothing ran while stripe 0 was blocked");
     release.countDown();
     assertTrue(done.await(5, TimeUnit.SECONDS), "all ran once stripe 0 was free");

@@ -35,7 +35,7 @@ class HotFieldPaddingTest {
 
   @Test
   void idleCountIsPaddedOnBothSides() {
-    assertLayerIsolated(IdleWorkers.class, "IdleWorkersField", "count");
+    assertLayerIsolated(IdleWorkers.class, "IdleWorkersField", "count", "lookout");
   }
 
   /**

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class IdleStrategiesTest {
 
@@ -41,5 +43,35 @@ class IdleStrategiesTest {
     s.idle(0);
     assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "parks are bounded");
     assertTrue(s.toString().contains("maxSpins=3"), s.toString());
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void backoffSaysWhenItWouldParkAndThenParksUntilWokenWithoutADeadline() throws Exception {
+    BackoffIdleStrategy s = new BackoffIdleStrategy(2, 1, 1_000, 4_000);
+    assertTrue(!s.parksNext(), "spinning first");
+    s.idleUntilWoken(); // spin
+    s.idleUntilWoken(); // spin
+    assertTrue(!s.parksNext(), "then yielding");
+    s.idleUntilWoken(); // yield
+    assertTrue(s.parksNext(), "then parking");
+    Thread parker = new Thread(s::idleUntilWoken, "idle-until-woken");
+    parker.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (parker.getState() != Thread.State.WAITING && System.nanoTime() - deadline < 0) {
+      Thread.onSpinWait(); // bounded: until the thread is parked (no deadline: WAITING)
+    }
+    assertEquals(Thread.State.WAITING, parker.getState(), "parked without a deadline");
+    LockSupport.unpark(parker);
+    parker.join(10_000);
+    assertTrue(!parker.isAlive(), "an unpark ends the park");
+    s.reset();
+    assertTrue(!s.parksNext(), "reset: spinning again");
+  }
+
+  @Test
+  void spinningAndYieldingStrategiesNeverPark() {
+    assertTrue(!BusySpinIdleStrategy.INSTANCE.parksNext());
+    assertTrue(!YieldingIdleStrategy.INSTANCE.parksNext());
   }
 }

@@ -210,6 +210,7 @@ public final class ReportMain {
       md.append("\n## Charts not drawn\n\n");
       charts.failures().forEach(f -> md.append("- ").append(f).append('\n'));
     }
+    appendNotes(md, out.resolve("notes"));
     Files.writeString(out.resolve("RESULTS.md"), md.toString(), StandardCharsets.UTF_8);
     System.out.println(
         "wrote " + out.resolve("RESULTS.md") + " (" + byIdentity.size() + " results)");
@@ -580,5 +581,23 @@ public final class ReportMain {
     double b = Math.abs(v);
     String f = b >= 100 ? "%.0f" : b >= 10 ? "%.1f" : "%.2f";
     return String.format(Locale.ROOT, f, v) + suffix;
+  }
+
+  /**
+   * Appends the hand-written sections in {@code notes/*.md} (in name order): results of runs this
+   * report does not make, such as {@code IdleCpu}'s quarter of an hour, kept across report runs.
+   */
+  private static void appendNotes(StringBuilder md, Path notes) throws IOException {
+    if (!Files.isDirectory(notes)) {
+      return;
+    }
+    List<Path> files = new ArrayList<>();
+    try (var listing = Files.newDirectoryStream(notes, "*.md")) {
+      listing.forEach(files::add);
+    }
+    files.sort(null);
+    for (Path f : files) {
+      md.append('\n').append(Files.readString(f, StandardCharsets.UTF_8));
+    }
   }
 }

@@ -48,8 +48,12 @@ import org.slf4j.LoggerFactory;
  * {@code delay}. A periodic task that throws, or whose hand-off is rejected, is not run again (as
  * with {@link java.util.concurrent.ScheduledThreadPoolExecutor}).
  *
- * <p><b>Idle.</b> With no timers the timer thread parks until a {@code schedule} call unparks it;
- * with timers it parks until the next tick boundary.
+ * <p><b>Idle.</b> The timer thread never ticks for nothing. With no timers it parks until a
+ * {@code schedule} call unparks it. With timers, while timers are being scheduled or cancelled (it
+ * placed or unlinked one on its last turn) it parks until the next tick boundary, as a wheel does;
+ * after a turn with nothing to place or unlink it parks until the boundary of the earliest timer,
+ * however far, and the next {@code schedule} or {@code cancel} call unparks it. Either way a
+ * timer due before the boundary it sleeps until unparks it. See {@link #sleep} for the handshake.
  *
  * <p><b>Close.</b> {@link #close()} / {@link #shutdownNow()} stop the timer thread and wait for it
  * (bounded); timers not yet handed off are dropped (their handles report cancelled) and returned by
@@ -74,22 +78,39 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
   private static final int OPEN = 0;
   private static final int CLOSED = 1;
 
+  /** {@link #wakeBelow} while the timer thread is awake: no producer needs to unpark it. */
+  static final long AWAKE = Long.MIN_VALUE;
+
+  /**
+   * {@link #wakeBelow} while the timer thread sleeps after a quiet turn (with no deadline, or until
+   * the earliest timer): every new timer and every cancel unparks it.
+   */
+  static final long QUIET = Long.MAX_VALUE;
+
+  /** A sleep until this boundary has no deadline. */
+  static final long NO_DEADLINE = Long.MAX_VALUE;
+
+  /** {@link #prepareSleep} found work: no sleep. */
+  static final long STAY_AWAKE = Long.MIN_VALUE;
+
   private static final long JOIN_ATTEMPT_MILLIS = 200;
   private static final int JOIN_ATTEMPTS = 25;
 
   private static final VarHandle LIFECYCLE;
-  private static final VarHandle PARKED;
+  private static final VarHandle WAKE_BELOW;
   private static final VarHandle RETIRED;
   private static final VarHandle HAND_OFF_FAILURES;
+  private static final VarHandle WAKE_UPS;
 
   static {
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
       LIFECYCLE = l.findVarHandle(HashedWheelScheduler.class, "lifecycle", int.class);
-      PARKED = l.findVarHandle(HashedWheelScheduler.class, "parked", int.class);
+      WAKE_BELOW = l.findVarHandle(HashedWheelScheduler.class, "wakeBelow", long.class);
       RETIRED = l.findVarHandle(HashedWheelScheduler.class, "retired", long.class);
       HAND_OFF_FAILURES =
           l.findVarHandle(HashedWheelScheduler.class, "handOffFailures", long.class);
+      WAKE_UPS = l.findVarHandle(HashedWheelScheduler.class, "wakeUps", long.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -121,10 +142,11 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
   private int lifecycle;
 
   /**
-   * 1 while the timer thread parks with no timers. sv then queue check (timer) against offer then
-   * lv/cas (producer): a Dekker pair, so neither side misses the other and no wake-up is lost.
+   * What the sleeping timer thread must be woken for: a timer due before this tick boundary; {@link
+   * #AWAKE}: nothing (it is awake); {@link #QUIET}: any timer, and any cancel. sv then queue check
+   * (timer thread) against offer then lv/cas (producer): a Dekker pair, so no wake-up is lost.
    */
-  private int parked;
+  private long wakeBelow = AWAKE;
 
   // ---- written by the timer thread only, read by any thread ----
   /** Timers let go (handed off, cancelled and unlinked, dropped). lp/so: single writer. */
@@ -135,6 +157,12 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
 
   // ---- timer thread only ----
   private final TimingWheel wheel;
+
+  /** Whether the last turn placed or unlinked a timer: timers are being scheduled or cancelled. */
+  private boolean placedOrUnlinked;
+
+  /** Sleeps the timer thread has woken from, for tests. lp/so: single writer. */
+  private long wakeUps;
 
   /** Tasks dropped when the timer thread stopped; plain: published to the closer by Thread.join. */
   private List<Runnable> neverRun = List.of();
@@ -355,6 +383,18 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
   // ------------------------------------------------------------------ manual mode (tests)
 
   /**
+   * For tests: how many times the timer thread has woken from a sleep.
+   */
+  long wakeUps() {
+    return lvWakeUps();
+  }
+
+  /** For tests: what a producer's new timer must be due before to wake the timer thread. */
+  long lvWakeBelowForTest() {
+    return lvWakeBelow();
+  }
+
+  /**
    * Manual mode only: processes, on the calling thread, every tick boundary the clock has reached,
    * handing off the due timers, and places every queued timer. Only one thread may call it.
    */
@@ -396,16 +436,26 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
       }
       return true;
     }
-    if (lvParked() == 1 && casParked(1, 0) && thread != null) {
+    // Producer half of the sleep handshake (see sleep): the offer was a CAS on the queue's tail,
+    // so this volatile load cannot come before it.
+    long below = lvWakeBelow();
+    if (t.targetTick < below && casWakeBelow(below, AWAKE) && thread != null) {
       LockSupport.unpark(thread);
     }
     return true;
   }
 
-  /** A timer went WAITING -> CANCELLED: let the timer thread unlink it at its next tick. */
+  /**
+   * A timer went WAITING -> CANCELLED: let the timer thread unlink it. A thread sleeping after a
+   * quiet turn is woken (the same handshake as a new timer's), so a cancelled timer does not stay
+   * linked until the earliest deadline; one that naps until the next tick unlinks it then.
+   */
   void onCancelled(WheelTimer t) {
     if (lvLifecycle() == OPEN) {
-      cancelled.offer(t); // no wake-up needed: a linked timer means the thread ticks anyway
+      cancelled.offer(t);
+      if (lvWakeBelow() == QUIET && casWakeBelow(QUIET, AWAKE) && thread != null) {
+        LockSupport.unpark(thread);
+      }
     }
   }
 
@@ -429,7 +479,7 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
         try {
           Thread.interrupted(); // a stray interrupt must not turn park() into a busy spin
           if (!doWork()) {
-            idle();
+            sleep(placedOrUnlinked);
           }
         } catch (Throwable e) {
           report(e); // the loop never dies
@@ -448,6 +498,7 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
   private boolean doWork() {
     long reached = Math.floorDiv(nanoClock.getAsLong() - startNanos, tickNanos);
     wheel.skipTo(reached); // nothing linked: no need to walk empty buckets after a long park
+    placedOrUnlinked = false;
     boolean backlog = drainCancelled();
     backlog |= drainScheduled();
     while (wheel.tick() <= reached) {
@@ -462,6 +513,7 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
       if (t == null) {
         return false;
       }
+      placedOrUnlinked = true;
       if (t.lvState() == WheelTimer.WAITING) {
         wheel.add(t); // if it is cancelled from now on, its cancel-queue entry unlinks it
       } else {
@@ -477,6 +529,7 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
       if (t == null) {
         return false;
       }
+      placedOrUnlinked = true;
       if (wheel.remove(t)) { // not linked: still queued (dropped there) or already expired
         retire();
       }
@@ -500,25 +553,83 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
     }
   }
 
-  private void idle() {
-    if (wheel.size() == 0) {
-      svParked(1);
-      try {
-        if (scheduled.isEmpty() && lvLifecycle() == OPEN) {
-          LockSupport.park(this);
+  /**
+   * Timer thread, after a turn that left nothing queued: parks until there is something to do.
+   *
+   * <ul>
+   *   <li>No timer linked: no deadline; any new timer wakes it.
+   *   <li>Timers linked, and the last turn placed or unlinked one (timers are being scheduled or
+   *       cancelled): until the next tick boundary, as a wheel ticks; only a new timer due before
+   *       that boundary wakes it, later ones and cancels wait for it.
+   *   <li>Timers linked, and the last turn found nothing to place or unlink: until the boundary
+   *       of the earliest timer ({@link TimingWheel#nextDueTick}), however far; any new timer or
+   *       cancel wakes it (and the turn that follows is a busy one).
+   * </ul>
+   *
+   * <p>Handshake, so that no wake-up is lost: the thread stores what it must be woken for in
+   * {@code wakeBelow} (a volatile store); before a sleep that may outlast a tick (the first and
+   * third cases) it then re-checks both queues. A producer offers its timer (or cancel) to a queue
+   * (a CAS), then loads {@code wakeBelow} (a volatile load) and, if its timer is due before that
+   * boundary (any timer or cancel: QUIET), CASes it to AWAKE and unparks the thread. In the total
+   * order of these accesses either the re-check sees the offer or the producer sees the published
+   * value; the CAS lets one producer of many pay for the unpark; an unpark that precedes the park
+   * leaves a permit, so the park returns at once. A timer due at or after the boundary needs no
+   * wake-up: the thread wakes at that boundary and places queued timers before it hands off due
+   * ones. The nap until the next tick skips the re-check, as a ticking wheel does (re-checking
+   * there would turn a steady stream of schedules and cancels into a spinning timer thread): a
+   * timer offered between the last drain and the store waits for that boundary, at most one tick,
+   * the wheel's resolution.
+   */
+  private void sleep(boolean busy) {
+    long until = prepareSleep(busy);
+    try {
+      if (until == STAY_AWAKE) {
+        return;
+      }
+      if (until == NO_DEADLINE) {
+        LockSupport.park(this);
+      } else {
+        long wait = until * tickNanos - (nanoClock.getAsLong() - startNanos);
+        if (wait > 0) {
+          LockSupport.parkNanos(this, wait);
         }
-      } finally {
-        soParked(0);
       }
-    } else {
-      long wait = wheel.tick() * tickNanos - (nanoClock.getAsLong() - startNanos);
-      if (wait > 0) {
-        // new timers are due at this boundary or later, so no wake-up is needed; at most one tick
-        // in case the clock misbehaves
-        LockSupport.parkNanos(this, Math.min(wait, tickNanos));
-      }
+      soWakeUps(lpWakeUps() + 1);
+    } finally {
+      soWakeBelow(AWAKE); // a producer that still reads the old value unparks once: harmless
     }
   }
+
+  /**
+   * Timer thread half of the handshake in {@link #sleep}: publishes what the thread must be woken
+   * for, then re-checks what a producer may have offered before that store. Package-private for
+   * the jcstress test, which runs it on its own thread against a manual scheduler.
+   *
+   * @return the tick boundary to sleep until, {@link #NO_DEADLINE}, or {@link #STAY_AWAKE}
+   */
+  long prepareSleep(boolean busy) {
+    long until;
+    long below;
+    if (wheel.size() == 0) {
+      until = NO_DEADLINE;
+      below = QUIET;
+    } else if (busy) {
+      until = wheel.tick();
+      below = until;
+    } else {
+      until = wheel.nextDueTick();
+      below = QUIET;
+    }
+    svWakeBelow(below);
+    if (below == QUIET && (!scheduled.isEmpty() || !cancelled.isEmpty())) {
+      return STAY_AWAKE; // offered before our store: the next turn takes it
+    }
+    if (lvLifecycle() != OPEN) {
+      return STAY_AWAKE; // closed (close also unparks us, so this only saves the park)
+    }
+    return until;
+  }
+
 
   /** Timer thread (or the manual-mode caller), once closed: unlink and drop everything. */
   private List<Runnable> dropAll() {
@@ -620,20 +731,32 @@ public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
     return LIFECYCLE.compareAndSet(this, expected, update);
   }
 
-  private int lvParked() {
-    return (int) PARKED.getVolatile(this);
+  private long lvWakeBelow() {
+    return (long) WAKE_BELOW.getVolatile(this);
   }
 
-  private void svParked(int value) {
-    PARKED.setVolatile(this, value);
+  private void svWakeBelow(long value) {
+    WAKE_BELOW.setVolatile(this, value);
   }
 
-  private void soParked(int value) {
-    PARKED.setRelease(this, value);
+  private void soWakeBelow(long value) {
+    WAKE_BELOW.setRelease(this, value);
   }
 
-  private boolean casParked(int expected, int update) {
-    return PARKED.compareAndSet(this, expected, update);
+  private boolean casWakeBelow(long expected, long update) {
+    return WAKE_BELOW.compareAndSet(this, expected, update);
+  }
+
+  private long lpWakeUps() {
+    return (long) WAKE_UPS.get(this);
+  }
+
+  private long lvWakeUps() {
+    return (long) WAKE_UPS.getVolatile(this);
+  }
+
+  private void soWakeUps(long value) {
+    WAKE_UPS.setRelease(this, value);
   }
 
   private long lpRetired() {

@@ -101,6 +101,30 @@ final class TimingWheel {
     return expired;
   }
 
+  /**
+   * The earliest boundary at which a linked timer is due; only while {@link #size()} &gt; 0. Every
+   * linked timer is due at {@link #tick()} or later, and a timer due at boundary {@code b} lives in
+   * bucket {@code b & mask}; so the first bucket, in boundary order from {@code tick()}, holding a
+   * timer due at exactly that bucket's boundary within this revolution gives the answer. If no
+   * bucket does, every timer is a revolution or more away, each was visited once, and the least
+   * target is the answer. O(buckets + timers in the buckets visited): called when the timer thread
+   * is about to sleep, not per timer.
+   */
+  long nextDueTick() {
+    long least = Long.MAX_VALUE;
+    for (int i = 0; i < buckets.length; i++) {
+      long boundary = tick + i;
+      WheelTimer head = buckets[(int) (boundary & mask)];
+      for (WheelTimer t = head.next; t != head; t = t.next) {
+        if (t.targetTick == boundary) {
+          return boundary;
+        }
+        least = Math.min(least, t.targetTick);
+      }
+    }
+    return least;
+  }
+
   /** Unlinks every timer, passing each to {@code sink}. */
   void clear(Consumer<WheelTimer> sink) {
     for (WheelTimer head : buckets) {

@@ -537,6 +537,68 @@ class HashedWheelSchedulerTest {
         "pending back to 0", Duration.ofSeconds(5), () -> s.pendingTimers() == 0, s::toString);
   }
 
+  @Test
+  void with_only_far_timers_the_timer_thread_sleeps_until_the_earliest_instead_of_ticking() {
+    CapturingThreadFactory threads = new CapturingThreadFactory();
+    HashedWheelScheduler s = realScheduler(threads, TICK);
+    Thread timerThread = threads.thread();
+    s.scheduleOnce(Duration.ofHours(1), () -> {}, INLINE);
+    s.scheduleOnce(Duration.ofHours(2), () -> {}, INLINE);
+    awaitQuietSleep(s, timerThread);
+
+    long wakeUps = s.wakeUps();
+    // A bounded negative check: a ticking wheel would wake 20 times in these 20 ticks.
+    LockSupport.parkNanos(TICK.multipliedBy(20).toNanos());
+    assertEquals(wakeUps, s.wakeUps(), "wake-ups of a timer thread with nothing due for an hour");
+    assertEquals(Thread.State.TIMED_WAITING, timerThread.getState(), "parked until the first");
+    assertEquals(2, s.pendingTimers());
+  }
+
+  @Test
+  void an_earlier_timer_wakes_a_timer_thread_sleeping_until_a_later_one() throws Exception {
+    CapturingThreadFactory threads = new CapturingThreadFactory();
+    HashedWheelScheduler s = realScheduler(threads, TICK);
+    s.scheduleOnce(Duration.ofHours(1), () -> {}, INLINE);
+    awaitQuietSleep(s, threads.thread());
+
+    for (int round = 0; round < 20; round++) {
+      CountDownLatch ran = new CountDownLatch(1);
+      long start = System.nanoTime();
+      s.scheduleOnce(Duration.ofMillis(30), ran::countDown, INLINE);
+      assertTrue(ran.await(5, SECONDS), "round " + round + ": a 30 ms timer did not run within 5 s: " + s);
+      long tookMillis = (System.nanoTime() - start) / 1_000_000;
+      assertTrue(tookMillis >= 30, "round " + round + ": ran early, after " + tookMillis + " ms");
+      awaitQuietSleep(s, threads.thread()); // asleep until the hour-long timer again
+    }
+  }
+
+  @Test
+  void a_cancel_wakes_a_quietly_sleeping_timer_thread_so_it_lets_go_of_the_timer() {
+    CapturingThreadFactory threads = new CapturingThreadFactory();
+    HashedWheelScheduler s = realScheduler(threads, TICK);
+    Cancellable far = s.scheduleOnce(Duration.ofHours(1), () -> {}, INLINE);
+    awaitQuietSleep(s, threads.thread());
+    far.cancel();
+    awaitTrue(
+        "the cancelled timer is unlinked and the thread parks without a deadline",
+        Duration.ofSeconds(5),
+        () -> s.pendingTimers() == 0 && threads.thread().getState() == Thread.State.WAITING,
+        () -> s + ", state=" + threads.thread().getState());
+  }
+
+  /**
+   * Waits until the timer thread sleeps after a quiet turn (any new timer or cancel would wake it)
+   * and is parked.
+   */
+  private static void awaitQuietSleep(HashedWheelScheduler s, Thread timerThread) {
+    awaitTrue(
+        "the timer thread sleeps after a quiet turn",
+        Duration.ofSeconds(5),
+        () -> s.lvWakeBelowForTest() == HashedWheelScheduler.QUIET
+            && timerThread.getState() == Thread.State.TIMED_WAITING,
+        () -> s + ", wakeBelow=" + s.lvWakeBelowForTest() + ", state=" + timerThread.getState());
+  }
+
   // ==================================================================== scale
 
   private static final int MILLION = 1_000_000;
