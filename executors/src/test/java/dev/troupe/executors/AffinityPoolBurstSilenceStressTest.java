@@ -161,15 +161,28 @@ class AffinityPoolBurstSilenceStressTest {
     }
   }
 
-  /** Two outside producer threads that submit half of a round's roots each, at the same time. */
+  /** One round's work for the helpers; immutable, so a helper reads all of it or none of it. */
+  private record Round(int base, int roots, CountDownLatch done) {}
+
+  /**
+   * Two outside producer threads that submit half of a round's roots each, at the same time.
+   *
+   * <p>The round is handed over in two barrier phases: after {@code go} trips, each helper reads
+   * the round and then waits on {@code taken}, which the test thread also awaits before it
+   * returns. So the test thread cannot publish the next round until both helpers have read this
+   * one. With a single barrier, a helper with nothing to do in a round (one root: all of it is
+   * helper 0's) could be descheduled between the trip and its read; the round completed without
+   * it, and four rounds later it read the next helper round's fields, submitted its half, then
+   * passed the barrier with the others and submitted the same half again (two distinct tasks with
+   * the same id, both from helper 1, in consecutive barrier generations).
+   */
   static final class Helpers {
     private final AffinityPool pool;
     private final AtomicIntegerArray runs;
     private final CyclicBarrier go = new CyclicBarrier(3);
+    private final CyclicBarrier taken = new CyclicBarrier(3);
     private final Thread[] threads = new Thread[2];
-    private volatile int base; // written before the barrier, read after it
-    private volatile int roots;
-    private volatile CountDownLatch done;
+    private volatile Round round; // written before go, read between go and taken
     private volatile boolean stopped;
 
     Helpers(AffinityPool pool, AtomicIntegerArray runs) {
@@ -184,10 +197,9 @@ class AffinityPoolBurstSilenceStressTest {
     }
 
     void submit(int base, int roots, CountDownLatch done) throws Exception {
-      this.base = base;
-      this.roots = roots;
-      this.done = done;
+      this.round = new Round(base, roots, done);
       go.await(5, TimeUnit.SECONDS);
+      taken.await(5, TimeUnit.SECONDS); // both helpers hold this round: the next may be written
     }
 
     private void loop(int half) {
@@ -197,23 +209,30 @@ class AffinityPoolBurstSilenceStressTest {
           if (stopped) {
             return;
           }
-          // Read once per round: a helper descheduled after its last submission must not see the
-          // fields of a later round when it checks the loop condition again.
-          int n = roots;
-          int first = base;
-          CountDownLatch latch = done;
-          for (int r = half; r < n; r += 2) {
-            pool.execute(new Root(pool, runs, first + 3 * r, r % 3, latch));
+          Round rd = round;
+          taken.await();
+          for (int r = half; r < rd.roots(); r += 2) {
+            pool.execute(new Root(pool, runs, rd.base() + 3 * r, r % 3, rd.done()));
           }
         }
       } catch (Exception e) {
-        // stopped or broken barrier: the test thread reports any missing task
+        // broken barrier: the test thread reports any missing task
       }
     }
 
+    /**
+     * Stops the helpers with one more trip of {@code go} (they see {@code stopped} after it). A
+     * reset alone would break only the helpers already waiting; one still submitting would then
+     * wait on the fresh generation forever.
+     */
     void stop() throws InterruptedException {
       stopped = true;
-      go.reset(); // breaks the barrier for helpers waiting on it
+      try {
+        go.await(5, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        go.reset(); // a helper is gone or stuck: break the barrier for any still waiting
+        taken.reset();
+      }
       for (Thread t : threads) {
         t.join(5_000);
         assertEquals(false, t.isAlive(), t.getName() + " stopped");
