@@ -210,7 +210,9 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   /** System messages reaching an actor that already terminated. */
   private void afterTermination(SystemMessage message) {
-    if (message instanceof Watch w && w.watchee() == self && w.watcher() != self) {
+    // equals, not ==: a watch from another node names the watchee by path and uid, and the ref it
+    // was resolved to may be another object than self (e.g. an absent ref once the name is free)
+    if (message instanceof Watch w && w.watchee().equals(self) && !w.watcher().equals(self)) {
       w.watcher().sendSystemMessage(new DeathWatchNotification(self, false, false));
     }
   }

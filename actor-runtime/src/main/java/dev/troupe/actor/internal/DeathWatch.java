@@ -150,7 +150,7 @@ final class DeathWatch {
 
   /** A {@code Watch} arrived: someone watches this actor. */
   static void watcherArrived(ActorCell cell, SystemMessages.Watch w) {
-    if (w.watchee() == cell.self && w.watcher() != cell.self) {
+    if (w.watchee().equals(cell.self) && !w.watcher().equals(cell.self)) { // by path and uid: see afterTermination
       of(cell).addWatcher(w.watcher());
       if (!w.watcher().isLocal()) {
         subscribeAddressTerminated(cell); // forget the watcher when its node goes
