@@ -9,6 +9,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.remote.DisassociatedEvent;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,12 @@ class RemoteReconnectTest {
       ActorRef before = Nodes.lookup(a, first, "/user/echo");
       assertEquals("echo:one", ask(before, "one"));
 
+      TestKit events = new TestKit(a);
+      a.eventStream().subscribe(events.getRef(), DisassociatedEvent.class);
       TestKit.shutdownActorSystem(first); // its transport closes every connection to a
+      // a message written into a connection that is closing is lost (at most once); a closes its
+      // connections to a node that says it leaves before it publishes the event
+      assertEquals(new DisassociatedEvent(first.address()), events.expectMsgClass(Nodes.WAIT, DisassociatedEvent.class));
       second = node("restarting", port); // a new incarnation at the same address
       second.actorOf(Props.create(Echo.class), "echo");
 

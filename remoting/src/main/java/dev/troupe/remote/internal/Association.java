@@ -131,14 +131,22 @@ final class Association {
   }
 
   /**
-   * The peer said it leaves (its system terminates). Its unacknowledged system messages are not
+   * The peer said it leaves (its system terminates): the connections to it are closed. Its
+   * unacknowledged system messages are not
    * thrown away yet: the numbering must go on for as long as that incarnation may still read them
    * (its actors stop after it said so); they are given up at the first failed connect instead.
    */
   void left() {
+    long gone;
     synchronized (this) {
-      leftUid = uid;
+      gone = uid;
+      leftUid = gone;
     }
+    // Its end of every connection is closing: a message written into one now would be lost. The
+    // closes are queued on the lanes' loops before the DisassociatedEvent is published, so whatever
+    // is sent after that event goes on a new connection (to a restarted node, if there is one).
+    control.closeIfPeer(gone);
+    ordinary.closeIfPeer(gone);
   }
 
   /**
