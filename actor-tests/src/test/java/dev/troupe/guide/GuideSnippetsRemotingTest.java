@@ -28,7 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class GuideSnippetsRemotingTest {
   @RegisterExtension
   final ActorSystemExtension troupe = ActorSystemExtension.perMethod(
-      Regions.text("remote-config") + "\ntroupe.remote.canonical.port = 0\n" + Regions.text("serialization-bindings"));
+      Regions.text("remote-config") + "\n" + Regions.text("serialization-bindings")); // the guide's port 0
 
   // tag::stock[]
   static final class Stock extends AbstractActor {

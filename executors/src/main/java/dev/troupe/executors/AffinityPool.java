@@ -1,4 +1,4 @@
-// One file on purpose (~800 lines): the padded field layers, the submission path, stealing and
+// One file on purpose (~840 lines): the padded field layers, the submission path, stealing and
 // the shutdown protocol rest on one memory-ordering argument (run state, stripe table, worker
 // state) that a reader must check as a whole; split, each part would cite the others' invariants.
 package dev.troupe.executors;

@@ -1,4 +1,4 @@
-// One file on purpose (~780 lines): the worker's padded state layers, its loop (own queue, local
+// One file on purpose (~910 lines): the worker's padded state layers, its loop (own queue, local
 // ring, steals, park) and the wake-up handshake with producers are one state machine whose
 // ordering comments refer to each other; split, the handshake would be argued across files.
 package dev.troupe.executors;

@@ -1,3 +1,6 @@
+// One file on purpose (~790 lines, about half of it javadoc): the timer thread's loop, its sleep
+// until the next deadline, and the producers' "wake me if due earlier" handshake are one protocol
+// whose ordering arguments refer to each other; the wheel's own bookkeeping is in TimingWheel.
 package dev.troupe.actor.internal.scheduler;
 
 import dev.troupe.actor.Cancellable;
