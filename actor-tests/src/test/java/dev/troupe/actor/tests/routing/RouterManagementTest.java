@@ -69,10 +69,13 @@ class RouterManagementTest {
     router.tell(new AddRoutee(new ActorRefRoutee(extra)), ActorRef.noSender());
     assertEquals(List.of(original, extra), routeeRefs(probe, router));
 
-    probe.watch(original);
+    // A probe of its own for the death watch: the runtime does not order the router's Routees
+    // reply against the removed routee's Terminated, so one probe could see either first.
+    TestProbe watcher = new TestProbe(system);
+    watcher.watch(original);
     router.tell(new RemoveRoutee(new ActorRefRoutee(original)), ActorRef.noSender());
     assertEquals(List.of(extra), routeeRefs(probe, router));
-    probe.expectTerminated(WAIT, original); // a removed child routee is stopped
+    watcher.expectTerminated(WAIT, original); // a removed child routee is stopped
     for (int i = 0; i < 3; i++) {
       router.tell(i, probe.getRef());
       assertEquals(extra, probe.expectMsgClass(WAIT, Got.class).routee());
