@@ -111,8 +111,9 @@ public interface Telemetry {
    * @param schedulingDelay nanoseconds from a mailbox being scheduled to its run starting: how long
    *     the message that woke an idle actor waited for a thread (sampled runs)
    * @param processingTime nanoseconds an actor spent on one message (sampled messages)
-   * @param mailboxDepth user messages queued when a sampled run started (mailboxes with a queue of
-   *     their own; not counted for a balancing team's shared queue)
+   * @param mailboxDepth user messages queued when a sampled run started; only with {@code
+   *     troupe.telemetry.mailbox-depth = on} (it costs an atomic per send), else empty; mailboxes
+   *     with a queue of their own only, not a balancing team's shared queue
    */
   record DispatcherStats(
       String id,

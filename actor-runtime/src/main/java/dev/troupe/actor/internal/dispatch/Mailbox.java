@@ -79,8 +79,11 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
    * @param kind what the dispatcher kind changes in the mailbox
    */
   Mailbox(MessageQueue queue, Dispatcher dispatcher, MailboxKind kind) {
-    // with telemetry on, a queue of the mailbox's own counts its messages (depth samples)
-    this.queue = dispatcher.telemetry != null && kind.ownsQueue() ? new CountingQueue(queue) : queue;
+    // troupe.telemetry.mailbox-depth: a queue of the mailbox's own counts its messages
+    this.queue =
+        dispatcher.telemetry != null && dispatcher.telemetry.countsDepth() && kind.ownsQueue()
+            ? new CountingQueue(queue)
+            : queue;
     this.dispatcher = dispatcher;
     this.kind = kind;
   }

@@ -31,6 +31,11 @@ public final class DispatcherTelemetry {
     return system.newProbe(this, owner);
   }
 
+  /** @return whether this dispatcher's mailboxes count their queues ({@code mailbox-depth}) */
+  public boolean countsDepth() {
+    return system.countsDepth();
+  }
+
   ActorGroup group(ActorClassTelemetry actorClass) {
     return groups.computeIfAbsent(actorClass.className, k -> new ActorGroup(this, actorClass));
   }

@@ -22,8 +22,9 @@ import java.util.regex.Pattern;
  * to its mailbox's probe once (an opaque store, no atomic); snapshots sum probes, so the cost of
  * aggregation falls on the reader, at a monitoring rate. Times are sampled one run and one message
  * in {@code sample-every} into shared atomic log-linear histograms ({@link LogHistogram}); the
- * mailbox depth is the difference of two counters kept by a counting wrapper of the queue, read at
- * a sampled run's start (O(1), no scan). Dead letters come from the dead-letter ref's own counter;
+ * mailbox depth (opt-in, {@code mailbox-depth = on}: it costs an atomic increment per send) is the
+ * difference of two counters kept by a counting wrapper of the queue, read at a sampled run's start
+ * (O(1), no scan). Dead letters come from the dead-letter ref's own counter;
  * restarts are counted where the supervisor restarts an actor.
  *
  * <p>Grouping: per dispatcher × actor class ({@link ActorGroup}), from which both the dispatcher
@@ -76,6 +77,15 @@ public final class SystemTelemetry implements Telemetry {
    * @return its telemetry
    */
   public DispatcherTelemetry dispatcher(String id) {
+    return dispatcherTelemetry(id);
+  }
+
+  /** @return whether mailboxes count their queues for depth samples */
+  public boolean countsDepth() {
+    return settings.mailboxDepth();
+  }
+
+  private DispatcherTelemetry dispatcherTelemetry(String id) {
     DispatcherTelemetry d = dispatchers.get(id);
     if (d == null) {
       DispatcherTelemetry fresh = new DispatcherTelemetry(this, id);
@@ -115,7 +125,7 @@ public final class SystemTelemetry implements Telemetry {
         detail = new ActorDetail(path);
       }
     }
-    MailboxProbe p = new MailboxProbe(g, detail, settings.sampleEvery());
+    MailboxProbe p = new MailboxProbe(g, detail, settings.sampleEvery(), settings.mailboxDepth());
     g.live.add(p);
     if (detail != null) {
       detailed.put(detail.path, p);

@@ -15,9 +15,10 @@ import java.util.regex.Pattern;
  * @param actorPaths patterns of actor paths that get an entry of their own
  * @param jmx whether the figures are registered as MBeans
  * @param sampleEvery one mailbox run and one message in this many is timed
+ * @param mailboxDepth whether mailboxes count their queues for depth samples
  */
 public record TelemetrySettings(
-    boolean enabled, List<String> actorPaths, boolean jmx, int sampleEvery) {
+    boolean enabled, List<String> actorPaths, boolean jmx, int sampleEvery, boolean mailboxDepth) {
   private static final String P = "troupe.telemetry";
 
   /** Copies the pattern list. */
@@ -35,6 +36,7 @@ public record TelemetrySettings(
     boolean enabled = Settings.bool(t, P, "enabled");
     boolean jmx = Settings.bool(t, P, "jmx");
     int sampleEvery = Settings.intAtLeast(t, P, "sample-every", 1);
+    boolean mailboxDepth = Settings.bool(t, P, "mailbox-depth");
     List<String> paths;
     try {
       paths = t.getStringList("actor-paths");
@@ -51,7 +53,7 @@ public record TelemetrySettings(
                 + "' is not an actor path pattern (like /user/orders/* or /user/**)");
       }
     }
-    return new TelemetrySettings(enabled, paths, jmx, sampleEvery);
+    return new TelemetrySettings(enabled, paths, jmx, sampleEvery, mailboxDepth);
   }
 
   /**
