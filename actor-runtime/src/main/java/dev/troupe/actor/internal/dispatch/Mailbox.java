@@ -58,7 +58,8 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
   private transient MailboxOwner owner; // set once before the first enqueue (publication by the ref)
   /**
    * Telemetry of this mailbox; null, and never written, when the system's telemetry is off (then
-   * each schedule and each run reads it once and finds null: the rest is the unobserved path).
+   * each run reads it once and finds null: the rest is the unobserved path; a schedule reads the
+   * dispatcher's read-only telemetry field instead, to stay off the probe's line).
    * Set with the owner, before the mailbox is reachable. Fits the object's alignment gap: the
    * mailbox is no bigger for it (see MailboxLayoutTest).
    */
@@ -98,6 +99,13 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
     DispatcherTelemetry t = dispatcher.telemetry;
     if (t != null) {
       this.probe = t.probe(o);
+    }
+  }
+
+  private void stampScheduled() {
+    MailboxProbe p = probe;
+    if (p != null) {
+      p.stampScheduled();
     }
   }
 
@@ -169,9 +177,9 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
         return false;
       }
       if (casStatus(s, s | SCHEDULED)) {
-        MailboxProbe p = probe;
-        if (p != null) {
-          p.scheduled(); // we hold the SCHEDULED bit: the probe's schedule fields are ours
+        DispatcherTelemetry t = dispatcher.telemetry; // read-only; null when telemetry is off
+        if (t != null && t.sampleSchedule()) {
+          stampScheduled(); // we hold the SCHEDULED bit: the probe's timestamp is ours
         }
         if (afterRun) {
           yieldToSubmissions();

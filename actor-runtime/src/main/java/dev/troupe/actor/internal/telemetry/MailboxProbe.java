@@ -2,7 +2,6 @@ package dev.troupe.actor.internal.telemetry;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * One mailbox's telemetry, created with the mailbox only when telemetry is on (a mailbox of a
@@ -11,8 +10,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * <p>Per-batch accounting: the run counts its messages in a local and adds them here once, when it
  * ends, with an opaque store to a field no other thread writes, so counting costs no atomic and no
  * shared cache line; {@link SystemTelemetry#snapshot()} sums the live probes and what stopped
- * actors left behind ({@link #retire}). Timing is sampled: one schedule in {@code sampleEvery} (at random)
- * takes a timestamp that the run it starts turns into a scheduling delay (and a mailbox-depth
+ * actors left behind ({@link #retire}). Timing is sampled: one schedule in {@code sampleEvery}, at
+ * random ({@link DispatcherTelemetry#sampleSchedule()}), takes a timestamp that the run it starts turns into a scheduling delay (and a mailbox-depth
  * sample), and one message in {@code sampleEvery} is timed; only samples touch the shared,
  * atomic histograms.
  *
@@ -67,16 +66,13 @@ public final class MailboxProbe {
   }
 
   /**
-   * The thread that just set the SCHEDULED bit: stamps one schedule in {@code sampleEvery}, chosen
-   * by the scheduling thread's own random generator. Not a countdown in this object: the
-   * scheduling thread is usually another actor's thread, and a write here per schedule would pull
-   * this object's cache line away from the run thread on every message (measured: ping-pong at a
-   * third of its rate); this way the scheduler writes here only when it samples.
+   * The thread that just set the SCHEDULED bit, for a schedule {@link
+   * DispatcherTelemetry#sampleSchedule()} chose: the run it starts will be timed. The scheduling
+   * thread is usually another actor's thread, so it touches this object (whose line the run
+   * thread writes on every run) only for the schedules it samples.
    */
-  public void scheduled() {
-    if (sampleEvery == 1 || ThreadLocalRandom.current().nextInt(sampleEvery) == 0) {
-      scheduledAt = System.nanoTime();
-    }
+  public void stampScheduled() {
+    scheduledAt = System.nanoTime();
   }
 
   /**

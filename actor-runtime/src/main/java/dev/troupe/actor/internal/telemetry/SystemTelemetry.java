@@ -80,6 +80,10 @@ public final class SystemTelemetry implements Telemetry {
     return dispatcherTelemetry(id);
   }
 
+  int sampleEvery() {
+    return settings.sampleEvery();
+  }
+
   /** @return whether mailboxes count their queues for depth samples */
   public boolean countsDepth() {
     return settings.mailboxDepth();
