@@ -12,6 +12,7 @@ module dev.troupe.runtime {
   requires transitive dev.troupe.actor;
   requires dev.troupe.executors;
   requires org.slf4j;
+  requires java.management; // telemetry MBeans (troupe.telemetry.jmx)
 
   exports dev.troupe.dispatch;
 

@@ -30,6 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar PingPongThroughput -f 2 -wi 3 -i 5 -r 1s -p
  * pairs=1,4 -p throughput=5,100 -p inFlight=10}
+ *
+ * <p>Telemetry overhead: {@code java -jar bench/target/benchmarks.jar PingPongThroughput -f 2 -wi 2
+ * -i 3 -r 1s -p impl=troupe,troupe-telemetry -p pairs=1 -p throughput=5 -p inFlight=1,10}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -46,7 +49,12 @@ public class PingPongThroughput {
   /** Messages per invocation: a ping and a pong per round trip. */
   public static final int MESSAGES = 2 * ROUND_TRIPS;
 
-  /** troupe | pekko | pekko-tuned (see {@link Impl}). */
+  /**
+   * troupe | pekko | pekko-tuned (see {@link Impl}), or troupe-telemetry: Troupe with {@code
+   * troupe.telemetry.enabled = on} (defaults otherwise: sampling 1 in 64, JMX on), to read the
+   * telemetry's overhead against {@code troupe} in one run; not in the default list (name it with
+   * {@code -p impl=troupe,troupe-telemetry}), so the default grid and report.sh are unchanged.
+   */
   @Param({"troupe", "pekko", "pekko-tuned"})
   public String impl;
 
@@ -69,7 +77,7 @@ public class PingPongThroughput {
     if (pairs < 1 || ROUND_TRIPS % pairs != 0) {
       throw new IllegalArgumentException("pairs must divide " + ROUND_TRIPS + ", was " + pairs);
     }
-    driver = PingPongDriver.create(Impl.of(impl));
+    driver = PingPongDriver.create(impl);
     driver.setup(pairs, throughput, inFlight);
   }
 

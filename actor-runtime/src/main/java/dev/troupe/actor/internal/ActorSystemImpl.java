@@ -13,11 +13,14 @@ import dev.troupe.actor.InvalidActorNameException;
 import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Scheduler;
+import dev.troupe.actor.Telemetry;
 import dev.troupe.actor.Terminated;
 import dev.troupe.actor.internal.dispatch.Dispatchers;
 import dev.troupe.actor.internal.dispatch.MailboxType;
 import dev.troupe.actor.internal.scheduler.HashedWheelScheduler;
+import dev.troupe.actor.internal.telemetry.SystemTelemetry;
 import dev.troupe.actor.spi.Engine;
+import dev.troupe.actor.spi.TelemetrySource;
 import dev.troupe.executors.NamedThreadFactory;
 import dev.troupe.pattern.AskTimeoutException;
 import java.time.Duration;
@@ -42,12 +45,13 @@ import org.slf4j.LoggerFactory;
  * #finishTermination()}, which shuts the threads down, runs the termination hooks and completes
  * {@link #getWhenTerminated()}.
  */
-public final class ActorSystemImpl extends ActorSystem implements Engine {
+public final class ActorSystemImpl extends ActorSystem implements Engine, TelemetrySource {
   final String name;
   final RuntimeSettings settings;
   final Settings publicSettings;
   final LoggingAdapter log;
   final Dispatchers dispatchers;
+  private final SystemTelemetry telemetry; // null when troupe.telemetry.enabled = off
   final MailboxType defaultMailbox;
   final EventStreamImpl eventStream;
   private final HashedWheelScheduler wheel;
@@ -81,6 +85,7 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
             settings.daemonic(),
             (thread, failure) ->
                 log.error(failure, "uncaught failure on {}", thread.getName()));
+    this.telemetry = TelemetryWiring.create(this, config, dispatchers);
     this.defaultMailbox = dispatchers.mailboxType("troupe.actor.default-mailbox");
     dispatchers.defaultDispatcher(); // validate the default dispatcher's config at start
     this.eventStream = new EventStreamImpl();
@@ -102,6 +107,12 @@ public final class ActorSystemImpl extends ActorSystem implements Engine {
     this.local = p.local();
     this.deadLetters = local.deadLettersRef();
     p.init();
+    TelemetryWiring.started(this, telemetry);
+  }
+
+  @Override
+  public Telemetry telemetry() {
+    return telemetry == null ? Telemetry.Disabled.INSTANCE : telemetry;
   }
 
   long nanoTime() {

@@ -146,6 +146,7 @@ final class FaultHandling {
     if (cell.state != ActorCell.ALIVE) {
       return;
     }
+    TelemetryWiring.restarted(cell);
     Actor failedActor = cell.actor;
     if (failedActor != null) {
       Envelope failedOn = cell.extras == null ? null : cell.extras.failedEnvelope;

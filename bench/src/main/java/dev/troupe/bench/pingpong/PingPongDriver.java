@@ -33,6 +33,14 @@ public interface PingPongDriver {
    * @return its driver
    */
   static PingPongDriver create(Impl impl) {
-    return impl == Impl.TROUPE ? new TroupePingPong() : new PekkoPingPong(impl);
+    return impl == Impl.TROUPE ? new TroupePingPong(false) : new PekkoPingPong(impl);
+  }
+
+  /**
+   * @param impl an {@link Impl} id, or {@code troupe-telemetry} (Troupe with telemetry on)
+   * @return its driver
+   */
+  static PingPongDriver create(String impl) {
+    return impl.equals(TroupePingPong.WITH_TELEMETRY) ? new TroupePingPong(true) : create(Impl.of(impl));
   }
 }

@@ -15,15 +15,27 @@ import dev.troupe.bench.common.TroupeSystems;
 
 /** Troupe side of {@code PingPongThroughput}; mirrors {@link PekkoPingPong} line by line. */
 final class TroupePingPong implements PingPongDriver {
+  /** The {@code impl} spelling of Troupe with telemetry on. */
+  static final String WITH_TELEMETRY = "troupe-telemetry";
+
+  private final boolean telemetry;
   private ActorSystem system;
   private ActorRef[] pingers;
   private int inFlight;
 
+  /** @param telemetry whether the system runs with {@code troupe.telemetry.enabled = on} */
+  TroupePingPong(boolean telemetry) {
+    this.telemetry = telemetry;
+  }
+
   @Override
   public void setup(int pairs, int throughput, int inFlight) {
     this.inFlight = inFlight;
-    system =
-        TroupeSystems.start(Names.unique("pingpong"), Dispatchers.section(Impl.TROUPE, throughput));
+    String hocon = Dispatchers.section(Impl.TROUPE, throughput);
+    if (telemetry) {
+      hocon += "\ntroupe.telemetry.enabled = on\n";
+    }
+    system = TroupeSystems.start(Names.unique("pingpong"), hocon);
     pingers = new ActorRef[pairs];
     for (int i = 0; i < pairs; i++) {
       ActorRef ponger =

@@ -72,6 +72,13 @@ public sealed class Dispatcher extends DispatcherPad1
   final String id;
 
   /**
+   * The system's telemetry for this dispatcher, or null when it is off. Read once per mailbox,
+   * when the mailbox is created (never on a run or a send); written once, by {@link Dispatchers},
+   * before the dispatcher is published. Not among the hot fields.
+   */
+  dev.troupe.actor.internal.telemetry.DispatcherTelemetry telemetry;
+
+  /**
    * @param settings parsed settings
    * @param executor the executor mailboxes run on; owned (shut down) by this dispatcher
    */

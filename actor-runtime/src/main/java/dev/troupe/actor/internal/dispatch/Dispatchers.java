@@ -18,6 +18,7 @@ public final class Dispatchers {
   private final ConcurrentHashMap<String, Dispatcher> dispatchers = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, MailboxType> mailboxes = new ConcurrentHashMap<>();
   private volatile boolean shutdown;
+  private dev.troupe.actor.internal.telemetry.SystemTelemetry telemetry; // set before first lookup
 
   /**
    * @param config the system's full configuration
@@ -31,6 +32,24 @@ public final class Dispatchers {
     this.systemName = systemName;
     this.daemon = daemon;
     this.onError = onError;
+  }
+
+  /**
+   * Gives every dispatcher created from now on its telemetry; called by the system before it
+   * looks up its first dispatcher, and only when telemetry is on.
+   *
+   * @param t the system's telemetry
+   */
+  public synchronized void telemetry(dev.troupe.actor.internal.telemetry.SystemTelemetry t) {
+    this.telemetry = t;
+  }
+
+  /** A pool's team counts under its base dispatcher: teams come and go with their pools. */
+  private Dispatcher observed(Dispatcher d, String telemetryId) {
+    if (telemetry != null) {
+      d.telemetry = telemetry.dispatcher(telemetryId);
+    }
+    return d;
   }
 
   /** @return the default dispatcher */
@@ -57,7 +76,7 @@ public final class Dispatchers {
           throw new IllegalStateException("actor system " + systemName + " is terminated");
         }
         DispatcherSettings s = DispatcherSettings.from(config, id);
-        d = Dispatcher.create(s, systemName + "-" + id, daemon, onError);
+        d = observed(Dispatcher.create(s, systemName + "-" + id, daemon, onError), id);
         dispatchers.put(id, d);
       }
       return d;
@@ -92,7 +111,7 @@ public final class Dispatchers {
       if (shutdown) {
         throw new IllegalStateException("actor system " + systemName + " is terminated");
       }
-      if (dispatchers.putIfAbsent(teamId, new BalancingDispatcher(teamId, base)) != null) {
+      if (dispatchers.putIfAbsent(teamId, observed(new BalancingDispatcher(teamId, base), id)) != null) {
         throw new IllegalStateException("dispatcher id " + teamId + " is taken");
       }
     }

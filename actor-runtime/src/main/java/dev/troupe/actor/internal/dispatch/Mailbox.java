@@ -4,6 +4,8 @@ import static dev.troupe.actor.internal.dispatch.MailboxStatus.CLOSED;
 import static dev.troupe.actor.internal.dispatch.MailboxStatus.SCHEDULED;
 import static dev.troupe.actor.internal.dispatch.MailboxStatus.SUSPEND_UNIT;
 
+import dev.troupe.actor.internal.telemetry.DispatcherTelemetry;
+import dev.troupe.actor.internal.telemetry.MailboxProbe;
 import dev.troupe.executors.Affine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -54,6 +56,14 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
    */
   private final transient MailboxKind kind;
   private transient MailboxOwner owner; // set once before the first enqueue (publication by the ref)
+  /**
+   * Telemetry of this mailbox; null, and never written, when the system's telemetry is off (then
+   * each run reads it once and finds null: the rest is the unobserved path; a schedule reads the
+   * dispatcher's read-only telemetry field instead, to stay off the probe's line).
+   * Set with the owner, before the mailbox is reachable. Fits the object's alignment gap: the
+   * mailbox is no bigger for it (see MailboxLayoutTest).
+   */
+  private transient MailboxProbe probe;
 
   @SuppressWarnings("unused") // accessed through STATUS
   private volatile int status;
@@ -70,7 +80,11 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
    * @param kind what the dispatcher kind changes in the mailbox
    */
   Mailbox(MessageQueue queue, Dispatcher dispatcher, MailboxKind kind) {
-    this.queue = queue;
+    // troupe.telemetry.mailbox-depth: a queue of the mailbox's own counts its messages
+    this.queue =
+        dispatcher.telemetry != null && dispatcher.telemetry.countsDepth() && kind.ownsQueue()
+            ? new CountingQueue(queue)
+            : queue;
     this.dispatcher = dispatcher;
     this.kind = kind;
   }
@@ -82,6 +96,22 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
    */
   public void setOwner(MailboxOwner o) {
     this.owner = o;
+    DispatcherTelemetry t = dispatcher.telemetry;
+    if (t != null) {
+      this.probe = t.probe(o);
+    }
+  }
+
+  private void stampScheduled() {
+    MailboxProbe p = probe;
+    if (p != null) {
+      p.stampScheduled();
+    }
+  }
+
+  /** @return this mailbox's telemetry, or null (telemetry off, or an owner that is no actor) */
+  public MailboxProbe probe() {
+    return probe;
   }
 
   /** @return the dispatcher that runs this mailbox */
@@ -147,6 +177,10 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
         return false;
       }
       if (casStatus(s, s | SCHEDULED)) {
+        DispatcherTelemetry t = dispatcher.telemetry; // read-only; null when telemetry is off
+        if (t != null && t.sampleSchedule()) {
+          stampScheduled(); // we hold the SCHEDULED bit: the probe's timestamp is ours
+        }
         if (afterRun) {
           yieldToSubmissions();
         }
@@ -160,6 +194,11 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
 
   @Override
   public void run() {
+    MailboxProbe p = probe;
+    if (p != null) {
+      runObserved(p);
+      return;
+    }
     try {
       if (!MailboxStatus.isClosed(lvStatus())) {
         processAllSystemMessages();
@@ -168,12 +207,42 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
         drainClosed();
       }
     } finally {
-      setAsIdle();
-      // Re-check after the full fence of setAsIdle: a producer that enqueued during the run and
-      // saw SCHEDULED relied on us. Prepended messages are ours alone, so check them here too.
-      // (a suspended mailbox ignores the hint; a closed one drains them to dead letters)
-      boolean prependedLeft = prepended != null && !prepended.isEmpty();
-      trySchedule(prependedLeft, false, true);
+      afterRun();
+    }
+  }
+
+  /** The end of every run: idle, then reschedule if work arrived meanwhile. */
+  private void afterRun() {
+    setAsIdle();
+    // Re-check after the full fence of setAsIdle: a producer that enqueued during the run and
+    // saw SCHEDULED relied on us. Prepended messages are ours alone, so check them here too.
+    // (a suspended mailbox ignores the hint; a closed one drains them to dead letters)
+    boolean prependedLeft = prepended != null && !prepended.isEmpty();
+    trySchedule(prependedLeft, false, true);
+  }
+
+  /**
+   * {@link #run} with telemetry: the same steps, plus a scheduling-delay and depth sample when the
+   * schedule that started this run was sampled, a message count added once at the end, and one
+   * message in {@code sample-every} timed.
+   */
+  private void runObserved(MailboxProbe p) {
+    int processed = 0;
+    try {
+      long scheduledAt = p.takeScheduledAt();
+      if (scheduledAt != 0L) {
+        long depth = queue instanceof CountingQueue c ? c.depth() : -1L;
+        p.sampledRun(System.nanoTime() - scheduledAt, depth);
+      }
+      if (!MailboxStatus.isClosed(lvStatus())) {
+        processAllSystemMessages();
+        processed = processMailboxObserved(p);
+      } else {
+        drainClosed();
+      }
+    } finally {
+      p.runEnded(processed, isClosed());
+      afterRun();
     }
   }
 
@@ -212,6 +281,36 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
         return;
       }
     }
+  }
+
+  /** {@link #processMailbox} that counts its messages and times one in {@code sample-every}. */
+  private int processMailboxObserved(MailboxProbe p) {
+    int left = dispatcher.throughput;
+    long deadlineNanos = dispatcher.throughputDeadlineNanos;
+    long deadline = deadlineNanos > 0 ? System.nanoTime() + deadlineNanos : 0L;
+    MailboxOwner o = owner;
+    int processed = 0;
+    while (MailboxStatus.canProcessUserMessages(lvStatus())) {
+      Envelope e = nextEnvelope();
+      if (e == null) {
+        break;
+      }
+      processed++;
+      if (p.sampleMessage()) {
+        long start = System.nanoTime();
+        o.invoke(e);
+        p.processed(System.nanoTime() - start);
+      } else {
+        o.invoke(e);
+      }
+      if (lvSystem() != null) {
+        processAllSystemMessages();
+      }
+      if (--left == 0 || (deadline != 0L && System.nanoTime() - deadline >= 0)) {
+        break;
+      }
+    }
+    return processed;
   }
 
   private Envelope nextEnvelope() {
