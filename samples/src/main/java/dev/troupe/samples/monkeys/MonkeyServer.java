@@ -55,8 +55,11 @@ public final class MonkeyServer {
   /** The server executor's threads. */
   static final int HTTP_THREADS = 2;
 
-  /** The prefix of the server executor's thread names. */
-  public static final String THREAD_PREFIX = "monkeys-http-";
+  /** The start of the server executor's thread names, followed by the port. */
+  static final String THREAD_PREFIX = "monkeys-http-";
+
+  /** Connections the kernel may queue before the server accepts them: room for a burst. */
+  static final int BACKLOG = 1024;
 
   /** The largest request body read; a form with one number needs far less. */
   static final int MAX_BODY = 1024;
@@ -107,35 +110,33 @@ public final class MonkeyServer {
   private final AtomicBoolean stopping = new AtomicBoolean(); // any thread
   private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
-  private MonkeyServer(Settings settings, Lexicon lexicon) throws IOException {
+  private MonkeyServer(Settings settings, Lexicon lexicon, HttpServer http) {
     this.settings = settings;
     this.workshop = new Workshop(lexicon, settings.timeout(), settings.monkeyDelay(), new AtomicInteger());
     this.system = ActorSystem.create(SYSTEM_NAME);
     this.globe = system.actorOf(Globe.props(workshop), Globe.NAME);
-    this.executor = Executors.newFixedThreadPool(HTTP_THREADS, threads());
-    try {
-      this.http = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 1024);
-    } catch (IOException | RuntimeException e) {
-      executor.shutdown();
-      system.terminate();
-      throw e;
-    }
+    this.executor = Executors.newFixedThreadPool(HTTP_THREADS, threads(http.getAddress().getPort()));
+    this.http = http;
     http.setExecutor(executor);
     http.createContext("/", this::handle);
     http.start();
   }
 
   /**
-   * Starts the actors and the HTTP server.
+   * Binds the address, then starts the actors and the HTTP server.
    *
    * @param settings how
    * @return the running server; {@link #stop} it
-   * @throws UncheckedIOException if the address cannot be bound
+   * @throws UncheckedIOException if the address cannot be bound (nothing is left running then)
    */
   public static MonkeyServer start(Settings settings) {
     Lexicon lexicon = Lexicon.load();
+    InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
     try {
-      return new MonkeyServer(settings, lexicon);
+      if (address.isUnresolved()) {
+        throw new IOException("unknown host");
+      }
+      return new MonkeyServer(settings, lexicon, HttpServer.create(address, BACKLOG));
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot listen on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
@@ -371,10 +372,15 @@ public final class MonkeyServer {
     return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
   }
 
-  private static ThreadFactory threads() {
+  /** @return the start of the names of this server's executor threads: {@code monkeys-http-PORT-} */
+  public String threadPrefix() {
+    return THREAD_PREFIX + http.getAddress().getPort() + "-";
+  }
+
+  private static ThreadFactory threads(int port) {
     AtomicInteger n = new AtomicInteger();
     return r -> {
-      Thread t = new Thread(r, THREAD_PREFIX + n.incrementAndGet());
+      Thread t = new Thread(r, THREAD_PREFIX + port + "-" + n.incrementAndGet());
       t.setDaemon(true);
       return t;
     };

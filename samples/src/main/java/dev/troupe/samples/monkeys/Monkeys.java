@@ -3,6 +3,7 @@ package dev.troupe.samples.monkeys;
 import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -71,7 +72,13 @@ public final class Monkeys implements Sample {
       throw new Flags.Exit(Flags.USAGE_ERROR, e.getMessage() + "\n(monkeys --help lists the options)");
     }
 
-    MonkeyServer server = MonkeyServer.start(settings);
+    MonkeyServer server;
+    try {
+      server = MonkeyServer.start(settings);
+    } catch (UncheckedIOException e) {
+      out.println(e.getMessage());
+      return 1;
+    }
     Thread hook = new Thread(server::stop, "monkeys-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
