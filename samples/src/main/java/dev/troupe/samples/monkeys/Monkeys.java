@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,6 +37,20 @@ public final class Monkeys implements Sample {
           .text("serve-for", "DURATION", "serve on after the demo requests; forever = until Ctrl-C", "0s")
           .text("monkey-delay", "DURATION", "each monkey's pause before it answers; over --timeout shows the 503", "0s");
 
+  /** What {@code --help} adds after the options: what the sample does and what the server answers. */
+  private static final String MORE = String.join("\n",
+      "",
+      "It starts the server, sends it GET /ping, POST /write number=<monkeys> and a bad POST /write",
+      "number=0 with the JDK's HTTP client, prints the answers, serves on for the --serve-for time,",
+      "then stops (exit code 0). The server answers:",
+      "  GET  /ping              pong",
+      "  POST /write number=N    {\"shakespearian\":[...],\"unworthy\":n,\"typed\":t,\"monkeys\":N,\"millis\":m}",
+      "                          (N = 1.." + MonkeyServer.MAX_MONKEYS + ", a form field or a query parameter)",
+      "  bad input               400, 404, 405, 413 or 415 with a one-line reason",
+      "  a slow /write           503 after the --timeout time; its monkeys are stopped",
+      "Example: monkeys --port 8080 --serve-for forever",
+      "         curl -d number=100 http://127.0.0.1:8080/write");
+
   private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
 
   @Override
@@ -50,7 +65,12 @@ public final class Monkeys implements Sample {
 
   @Override
   public int run(String[] args, PrintStream out) throws Exception {
-    Flags f = OPTIONS.parse(args);
+    Flags f;
+    try {
+      f = OPTIONS.parse(args);
+    } catch (Flags.Exit e) {
+      throw e.code() == 0 ? new Flags.Exit(0, e.getMessage() + "\n" + MORE) : e;
+    }
     MonkeyServer.Settings settings;
     Duration serveFor;
     int monkeys = f.intValue("monkeys");
@@ -79,7 +99,15 @@ public final class Monkeys implements Sample {
       out.println(e.getMessage());
       return 1;
     }
-    Thread hook = new Thread(server::stop, "monkeys-shutdown");
+    // Ctrl-C or SIGTERM: the hook stops the server and says so (the JVM may end before run() does)
+    AtomicBoolean said = new AtomicBoolean();
+    Runnable stop = () -> {
+      server.stop();
+      if (said.compareAndSet(false, true)) {
+        out.println("stopped");
+      }
+    };
+    Thread hook = new Thread(stop, "monkeys-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       URI uri = server.uri();
@@ -99,14 +127,13 @@ public final class Monkeys implements Sample {
         }
       }
     } finally {
-      server.stop();
+      stop.run();
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException e) {
-        // the JVM is already shutting down: the hook stops the server (again, harmlessly)
+        // the JVM is already shutting down: the hook has stopped the server, or is stopping it
       }
     }
-    out.println("stopped");
     return 0;
   }
 
