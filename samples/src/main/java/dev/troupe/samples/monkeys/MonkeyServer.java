@@ -83,7 +83,15 @@ public final class MonkeyServer {
    *     {@code timeout} makes every {@code /write} time out)
    */
   public record Settings(String host, int port, Duration timeout, Duration monkeyDelay) {
-    /** Checks every value. */
+    /**
+     * Checks every value.
+     *
+     * @param host the address to bind
+     * @param port the port to bind, 0 for any free one
+     * @param timeout how long a {@code /write} may take; positive
+     * @param monkeyDelay each monkey's pause before it answers; zero or positive
+     * @throws IllegalArgumentException naming the value that is out of range
+     */
     public Settings {
       Objects.requireNonNull(host, "host");
       Objects.requireNonNull(timeout, "timeout");
