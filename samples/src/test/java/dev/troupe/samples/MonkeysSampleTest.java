@@ -245,7 +245,22 @@ class MonkeysSampleTest {
       assertTrue(millis >= 300, "answered after " + millis + " ms, before the timeout");
 
       // The monkeys (50 of them, hired: the reason counts them) are stopped, and their Shakespeare.
-      awaitIdle(slow, new TestProbe(slow.system()));
+      TestProbe slowProbe = new TestProbe(slow.system());
+      awaitIdle(slow, slowProbe);
+
+      // Many at once: each request times out with its own monkeys, and all of them are stopped.
+      List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+      for (int i = 1; i <= 40; i++) {
+        answers.add(client.sendAsync(postForm(slow.uri().resolve("/write"), "number=" + i),
+            HttpResponse.BodyHandlers.ofString()));
+      }
+      CompletableFuture.allOf(answers.toArray(new CompletableFuture<?>[0])).get(ANSWER.toSeconds(), TimeUnit.SECONDS);
+      for (int i = 1; i <= 40; i++) {
+        HttpResponse<String> a = answers.get(i - 1).get();
+        assertEquals(503, a.statusCode(), a.body());
+        assertEquals(i + " monkeys did not finish typing within 300ms\n", a.body());
+      }
+      awaitIdle(slow, slowProbe);
       assertEquals("pong\n", client.sendAsync(HttpRequest.newBuilder(slow.uri().resolve("/ping")).GET().build(),
           HttpResponse.BodyHandlers.ofString()).get(ANSWER.toSeconds(), TimeUnit.SECONDS).body());
     } finally {
