@@ -1,5 +1,6 @@
 package dev.troupe.samples;
 
+import dev.troupe.samples.monkeys.Monkeys;
 import dev.troupe.samples.pingpong.PingPong;
 import dev.troupe.samples.quickstart.QuickStartSample;
 import dev.troupe.samples.remote.RemoteEchoClient;
@@ -24,7 +25,8 @@ public final class Main {
           new ResizerSample(),
           new RemoteEchoServer(),
           new RemoteEchoClient(),
-          new RemoteWorkers());
+          new RemoteWorkers(),
+          new Monkeys());
 
   private Main() {}
 

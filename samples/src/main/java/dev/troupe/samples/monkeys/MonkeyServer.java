@@ -1,0 +1,407 @@
+package dev.troupe.samples.monkeys;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.pattern.AskTimeoutException;
+import dev.troupe.pattern.Patterns;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The infinite-monkeys HTTP server: the JDK's {@link HttpServer} in front of an actor system.
+ *
+ * <ul>
+ *   <li>{@code GET /ping} answers {@code pong}.
+ *   <li>{@code POST /write} with the form field {@code number=N} (1..{@value #MAX_MONKEYS}, in an
+ *       {@code application/x-www-form-urlencoded} body or the query) gives the request a {@link
+ *       Shakespeare} of its own, who hires N monkeys, and answers JSON: {@code {"shakespearian":
+ *       [...], "unworthy": n, "typed": t, "monkeys": N, "millis": m}}.
+ *   <li>Bad input answers 400, 404, 405, 413 or 415 with a one-line reason; a request that outlives
+ *       the timeout answers 503, and its monkeys are stopped.
+ * </ul>
+ *
+ * <p>The server's executor has {@value #HTTP_THREADS} threads and none of them ever waits for an
+ * actor: a handler reads the (small) request, hands it to the actors with an ask, and returns; the
+ * exchange is completed from the ask's stage, on the same executor.
+ */
+public final class MonkeyServer {
+  /** The most monkeys one request may hire. */
+  public static final int MAX_MONKEYS = 10_000;
+
+  /** The server executor's threads. */
+  static final int HTTP_THREADS = 2;
+
+  /** The start of the server executor's thread names, followed by the port. */
+  static final String THREAD_PREFIX = "monkeys-http-";
+
+  /** Connections the kernel may queue before the server accepts them: room for a burst. */
+  static final int BACKLOG = 1024;
+
+  /** The largest request body read; a form with one number needs far less. */
+  static final int MAX_BODY = 1024;
+
+  /** The actor system's name. */
+  static final String SYSTEM_NAME = "monkeys";
+
+  /** How much longer than the timeout the server waits for a Shakespeare's own answer. */
+  private static final Duration GRACE = Duration.ofSeconds(2);
+
+  private static final Logger LOG = LoggerFactory.getLogger(MonkeyServer.class);
+  private static final String FORM = "application/x-www-form-urlencoded";
+
+  /**
+   * How to run the server.
+   *
+   * @param host the address to bind
+   * @param port the port to bind, 0 for any free one
+   * @param timeout how long a {@code /write} may take before it answers 503; positive
+   * @param monkeyDelay how long each monkey waits before it answers; zero or positive (longer than
+   *     {@code timeout} makes every {@code /write} time out)
+   */
+  public record Settings(String host, int port, Duration timeout, Duration monkeyDelay) {
+    /**
+     * Checks every value.
+     *
+     * @param host the address to bind
+     * @param port the port to bind, 0 for any free one
+     * @param timeout how long a {@code /write} may take; positive
+     * @param monkeyDelay each monkey's pause before it answers; zero or positive
+     * @throws IllegalArgumentException naming the value that is out of range
+     */
+    public Settings {
+      Objects.requireNonNull(host, "host");
+      Objects.requireNonNull(timeout, "timeout");
+      Objects.requireNonNull(monkeyDelay, "monkeyDelay");
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("port must be 0..65535, got " + port);
+      }
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive, got " + format(timeout));
+      }
+      if (monkeyDelay.isNegative()) {
+        throw new IllegalArgumentException("monkeyDelay must not be negative, got " + format(monkeyDelay));
+      }
+    }
+  }
+
+  private final Settings settings;
+  private final Workshop workshop;
+  private final ActorSystem system;
+  private final ActorRef globe;
+  private final ExecutorService executor;
+  private final HttpServer http;
+  private final AtomicInteger inFlight = new AtomicInteger(); // any thread
+  private final AtomicBoolean stopping = new AtomicBoolean(); // any thread
+  private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+
+  private MonkeyServer(Settings settings, Lexicon lexicon, HttpServer http) {
+    this.settings = settings;
+    this.workshop = new Workshop(lexicon, settings.timeout(), settings.monkeyDelay(), new AtomicInteger());
+    this.system = ActorSystem.create(SYSTEM_NAME);
+    this.globe = system.actorOf(Globe.props(workshop), Globe.NAME);
+    this.executor = Executors.newFixedThreadPool(HTTP_THREADS, threads(http.getAddress().getPort()));
+    this.http = http;
+    http.setExecutor(executor);
+    http.createContext("/", this::handle);
+    http.start();
+  }
+
+  /**
+   * Binds the address, then starts the actors and the HTTP server.
+   *
+   * @param settings how
+   * @return the running server; {@link #stop} it
+   * @throws UncheckedIOException if the address cannot be bound (nothing is left running then)
+   */
+  public static MonkeyServer start(Settings settings) {
+    Lexicon lexicon = Lexicon.load();
+    InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
+    try {
+      if (address.isUnresolved()) {
+        throw new IOException("unknown host");
+      }
+      return new MonkeyServer(settings, lexicon, HttpServer.create(address, BACKLOG));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot listen on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** @return where it listens, e.g. {@code http://127.0.0.1:41234}, with the bound port */
+  public URI uri() {
+    InetSocketAddress a = http.getAddress();
+    String host = a.getAddress().getHostAddress();
+    return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort());
+  }
+
+  /** @return its actor system: {@code /user/globe} is its one fixed actor */
+  public ActorSystem system() {
+    return system;
+  }
+
+  /** @return the word list that judges the monkeys */
+  public Lexicon lexicon() {
+    return workshop.lexicon();
+  }
+
+  /** @return the monkeys alive right now (hired and not yet stopped) */
+  public int liveMonkeys() {
+    return workshop.liveMonkeys().get();
+  }
+
+  /**
+   * Asks the globe how many requests' Shakespeares are still at work.
+   *
+   * @return their count
+   */
+  public CompletionStage<Integer> shakespearesAtWork() {
+    return Patterns.ask(globe, Globe.Census.PLEASE, Duration.ofSeconds(5))
+        .thenApply(w -> ((Globe.Working) w).shakespeares());
+  }
+
+  /**
+   * Stops the server: no new connections; requests in flight get their answer (or their 503) first,
+   * for at most the timeout; then the actor system terminates and the executor's threads end. A
+   * second call waits for the first one.
+   *
+   * @throws IllegalStateException if the actor system does not terminate within 10 s
+   */
+  public void stop() {
+    if (!stopping.compareAndSet(false, true)) {
+      stopped.join();
+      return;
+    }
+    try {
+      http.stop(inFlight.get() == 0 ? 0 : (int) Math.max(1, settings.timeout().plus(GRACE).toSeconds()));
+      system.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      executor.shutdown();
+      if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+        executor.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while stopping", e);
+    } catch (Exception e) {
+      throw new IllegalStateException("the monkeys' actor system did not terminate in 10 s", e);
+    } finally {
+      stopped.complete(null);
+    }
+  }
+
+  /** @return completes once {@link #stop} has finished */
+  public CompletionStage<Void> whenStopped() {
+    return stopped;
+  }
+
+  // ---- HTTP: runs on the server's executor and never waits ----
+
+  private void handle(HttpExchange ex) {
+    try {
+      String path = ex.getRequestURI().getPath();
+      switch (path) {
+        case "/ping" -> {
+          allow(ex, "GET");
+          respond(ex, 200, "pong");
+        }
+        case "/write" -> {
+          allow(ex, "POST");
+          write(ex, number(ex));
+        }
+        default -> throw new BadRequest(404, "no such path: " + path + " (try GET /ping or POST /write number=N)");
+      }
+    } catch (BadRequest e) {
+      respond(ex, e.status, e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("{} {} failed", ex.getRequestMethod(), ex.getRequestURI(), e);
+      respond(ex, 500, "internal error: " + e);
+    }
+  }
+
+  private static void allow(HttpExchange ex, String method) {
+    if (!ex.getRequestMethod().equals(method)) {
+      ex.getResponseHeaders().set("Allow", method);
+      throw new BadRequest(405, ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + " is not allowed; use " + method);
+    }
+  }
+
+  private void write(HttpExchange ex, int number) {
+    inFlight.incrementAndGet();
+    Patterns.ask(globe, new Shakespeare.Write(number), settings.timeout().plus(GRACE))
+        .whenCompleteAsync((answer, error) -> {
+          try {
+            if (error == null) {
+              respondJson(ex, json((Shakespeare.Written) answer));
+            } else {
+              failed(ex, error instanceof CompletionException c && c.getCause() != null ? c.getCause() : error);
+            }
+          } finally {
+            inFlight.decrementAndGet();
+          }
+        }, executor);
+  }
+
+  private void failed(HttpExchange ex, Throwable error) {
+    if (error instanceof Shakespeare.TimedOut) {
+      respond(ex, 503, error.getMessage());
+    } else if (error instanceof AskTimeoutException) {
+      respond(ex, 503, "no answer within " + format(settings.timeout().plus(GRACE)));
+    } else {
+      LOG.warn("POST /write failed", error);
+      respond(ex, 500, "internal error: " + error);
+    }
+  }
+
+  /** The {@code number} field, from the query or a form body; exactly once. */
+  private static int number(HttpExchange ex) throws IOException {
+    List<String> values = new ArrayList<>(field(ex.getRequestURI().getRawQuery(), "number"));
+    byte[] body;
+    try (InputStream in = ex.getRequestBody()) {
+      body = in.readNBytes(MAX_BODY + 1);
+    }
+    if (body.length > MAX_BODY) {
+      throw new BadRequest(413, "request body over " + MAX_BODY + " bytes");
+    }
+    if (body.length > 0) {
+      String type = ex.getRequestHeaders().getFirst("Content-Type");
+      if (type == null || !type.toLowerCase(Locale.ROOT).startsWith(FORM)) {
+        throw new BadRequest(415, "send the form as " + FORM + ", not " + (type == null ? "no content type" : type));
+      }
+      values.addAll(field(new String(body, StandardCharsets.UTF_8), "number"));
+    }
+    if (values.isEmpty()) {
+      throw new BadRequest(400, "missing form field number (1.." + MAX_MONKEYS + ")");
+    }
+    if (values.size() > 1) {
+      throw new BadRequest(400, "form field number given " + values.size() + " times; give it once");
+    }
+    String v = values.get(0);
+    int n;
+    try {
+      n = Integer.parseInt(v.strip());
+    } catch (NumberFormatException e) {
+      throw new BadRequest(400, "number must be a whole number 1.." + MAX_MONKEYS + ", got '" + printable(v) + "'");
+    }
+    if (n < 1 || n > MAX_MONKEYS) {
+      throw new BadRequest(400, "number must be 1.." + MAX_MONKEYS + ", got " + n);
+    }
+    return n;
+  }
+
+  /** Every value of {@code name} in a URL-encoded form (or query), decoded. */
+  static List<String> field(String form, String name) {
+    List<String> values = new ArrayList<>();
+    if (form == null || form.isEmpty()) {
+      return values;
+    }
+    try {
+      for (String pair : form.split("&")) {
+        int eq = pair.indexOf('=');
+        String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+        if (key.equals(name)) {
+          values.add(eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      throw new BadRequest(400, "malformed form encoding: " + e.getMessage());
+    }
+    return values;
+  }
+
+  /** A value as a reason line may quote it: one line, at most 40 characters. */
+  private static String printable(String v) {
+    String one = v.replaceAll("\\p{Cntrl}", "?");
+    return one.length() <= 40 ? one : one.substring(0, 40) + "...";
+  }
+
+  static String json(Shakespeare.Written w) {
+    StringBuilder sb = new StringBuilder("{\"shakespearian\":[");
+    List<String> words = w.tally().shakespearian();
+    for (int i = 0; i < words.size(); i++) {
+      sb.append(i == 0 ? "" : ",").append(Json.quote(words.get(i)));
+    }
+    return sb.append("],\"unworthy\":").append(w.tally().unworthy())
+        .append(",\"typed\":").append(w.tally().typed())
+        .append(",\"monkeys\":").append(w.monkeys())
+        .append(",\"millis\":").append(w.millis())
+        .append('}').toString();
+  }
+
+  private static void respond(HttpExchange ex, int status, String line) {
+    send(ex, status, "text/plain; charset=utf-8", line + "\n");
+  }
+
+  private static void respondJson(HttpExchange ex, String json) {
+    send(ex, 200, "application/json", json + "\n");
+  }
+
+  private static void send(HttpExchange ex, int status, String type, String text) {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    try (OutputStream out = ex.getResponseBody()) {
+      ex.getResponseHeaders().set("Content-Type", type);
+      ex.sendResponseHeaders(status, bytes.length);
+      out.write(bytes);
+    } catch (IOException e) {
+      LOG.debug("could not answer {} {}: {}", ex.getRequestMethod(), ex.getRequestURI(), e.toString());
+    } finally {
+      ex.close();
+    }
+  }
+
+  /**
+   * @param d a duration
+   * @return it as the command line writes it: {@code 5s}, {@code 300ms}
+   */
+  static String format(Duration d) {
+    long ms = d.toMillis();
+    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+  }
+
+  /** @return the start of the names of this server's executor threads: {@code monkeys-http-PORT-} */
+  public String threadPrefix() {
+    return THREAD_PREFIX + http.getAddress().getPort() + "-";
+  }
+
+  private static ThreadFactory threads(int port) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, THREAD_PREFIX + port + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  /** A request the server refuses: the status and the one-line reason. */
+  private static final class BadRequest extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final int status;
+
+    BadRequest(int status, String reason) {
+      super(reason, null, false, false);
+      this.status = status;
+    }
+  }
+}
