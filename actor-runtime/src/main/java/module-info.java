@@ -20,6 +20,7 @@ module dev.troupe.runtime {
   exports dev.troupe.actor.internal.dispatch to dev.troupe.remoting, dev.troupe.testkit;
   exports dev.troupe.actor.internal.routing to dev.troupe.remoting, dev.troupe.testkit;
   exports dev.troupe.actor.internal.scheduler to dev.troupe.remoting, dev.troupe.testkit;
+  exports dev.troupe.actor.internal.telemetry to dev.troupe.remoting, dev.troupe.testkit;
 
   // Props.create(Class) in dev.troupe.actor instantiates the guardian actors (package-private
   // classes of this package) reflectively.
