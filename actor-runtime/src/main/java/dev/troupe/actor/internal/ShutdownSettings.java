@@ -1,6 +1,7 @@
 package dev.troupe.actor.internal;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import dev.troupe.actor.ConfigurationException;
@@ -44,12 +45,12 @@ record ShutdownSettings(
     Config phases = c.getConfig("phases");
     for (Map.Entry<String, ConfigValue> e : phases.root().entrySet()) {
       String name = e.getKey();
-      String path = PATH + ".phases.\"" + name + "\"";
+      String path = ConfigUtil.joinPath("troupe", "coordinated-shutdown", "phases", name);
       if (e.getValue().valueType() != ConfigValueType.OBJECT) {
         throw new ConfigurationException(
             "invalid configuration value at '" + path + "': a phase is a section { depends-on, timeout, recover }");
       }
-      Config p = phases.getConfig("\"" + name + "\"");
+      Config p = phases.getConfig(ConfigUtil.joinPath(name));
       for (String key : p.root().keySet()) {
         if (!PHASE_KEYS.contains(key)) {
           throw new ConfigurationException(
@@ -77,7 +78,9 @@ record ShutdownSettings(
       for (String d : p.dependsOn()) {
         if (!byName.containsKey(d)) {
           throw new ConfigurationException(
-              "invalid configuration value at '" + PATH + ".phases.\"" + p.name() + "\".depends-on': no phase named '"
+              "invalid configuration value at '"
+                  + ConfigUtil.joinPath("troupe", "coordinated-shutdown", "phases", p.name(), "depends-on")
+                  + "': no phase named '"
                   + d + "'; the phases are " + byName.keySet());
         }
       }
