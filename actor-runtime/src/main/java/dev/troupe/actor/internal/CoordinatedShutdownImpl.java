@@ -245,6 +245,10 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
               failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure));
       return;
     }
+    if (i + 1 == tasks.size() || system.isTerminating()) {
+      runFrom(i + 1); // nothing left to run, or the threads are going: no hop to the dispatcher
+      return;
+    }
     try {
       executor.execute(() -> runFrom(i + 1));
     } catch (RejectedExecutionException shutDown) {

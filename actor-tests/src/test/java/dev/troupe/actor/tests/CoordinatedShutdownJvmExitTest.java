@@ -62,7 +62,9 @@ class CoordinatedShutdownJvmExitTest {
           ActorSystem.create(
               "child",
               ConfigFactory.parseString(
-                  "troupe.coordinated-shutdown.run-by-jvm-shutdown-hook = " + (mode.equals("no-hook") ? "off" : "on")));
+                  "troupe.coordinated-shutdown.run-by-jvm-shutdown-hook = " + (mode.equals("no-hook") ? "off" : "on")
+                      // far above EXIT_S: a hook that waited for this phase to time out fails the test
+                      + "\ntroupe.coordinated-shutdown.phases.actor-system-terminate.timeout = 60s"));
       CoordinatedShutdown.get(system)
           .addTask(CoordinatedShutdown.PHASE_SERVICE_STOP, "say-so", () -> {
             System.out.println(TASK);
