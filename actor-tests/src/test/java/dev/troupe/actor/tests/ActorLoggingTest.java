@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.AppenderBase;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
@@ -16,7 +15,6 @@ import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.Props;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,21 +33,6 @@ import org.slf4j.MDC;
  */
 class ActorLoggingTest {
   @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
-
-  /** Keeps each event with the MDC it was logged with (logback reads the MDC lazily otherwise). */
-  static final class Capture extends AppenderBase<ILoggingEvent> {
-    final List<ILoggingEvent> events = new ArrayList<>();
-
-    @Override
-    protected synchronized void append(ILoggingEvent e) {
-      e.prepareForDeferredProcessing();
-      events.add(e);
-    }
-
-    synchronized List<ILoggingEvent> snapshot() {
-      return List.copyOf(events);
-    }
-  }
 
   /** Counts its renderings: a disabled level must not render an argument. */
   static final class Counted {
@@ -107,7 +90,7 @@ class ActorLoggingTest {
     }
   }
 
-  private Capture capture;
+  private RuntimeFixtures.LogCapture capture;
   private Logger logger;
   private ActorSystem system;
   private TestKit kit;
@@ -118,14 +101,12 @@ class ActorLoggingTest {
     kit = new TestKit(system);
     logger = (Logger) LoggerFactory.getLogger(Talker.class);
     logger.setLevel(Level.INFO);
-    capture = new Capture();
-    capture.start();
-    logger.addAppender(capture);
+    capture = new RuntimeFixtures.LogCapture(logger);
   }
 
   @AfterEach
   void detach() {
-    logger.detachAppender(capture);
+    capture.detach();
     logger.setLevel(null);
   }
 

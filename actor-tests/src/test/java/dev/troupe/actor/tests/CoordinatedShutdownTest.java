@@ -13,9 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
@@ -57,31 +54,30 @@ class CoordinatedShutdownTest {
   private static final Supplier<CompletionStage<Done>> NOTHING =
       () -> CompletableFuture.completedFuture(Done.getInstance());
 
+  private static final List<String> BUILT_IN =
+      List.of(
+          PHASE_BEFORE_SERVICE_UNBIND,
+          PHASE_SERVICE_UNBIND,
+          PHASE_SERVICE_REQUESTS_DONE,
+          PHASE_SERVICE_STOP,
+          PHASE_BEFORE_ACTOR_SYSTEM_TERMINATE,
+          PHASE_ACTOR_SYSTEM_TERMINATE);
+
   private final List<String> events = Collections.synchronizedList(new ArrayList<>());
-  private ListAppender<ILoggingEvent> appender;
-  private Logger logger;
+  private RuntimeFixtures.LogCapture capture;
 
   @BeforeEach
   void capture() {
-    logger = (Logger) LoggerFactory.getLogger(CoordinatedShutdown.class);
-    appender = new ListAppender<>();
-    appender.start();
-    logger.addAppender(appender);
+    capture = new RuntimeFixtures.LogCapture(LoggerFactory.getLogger(CoordinatedShutdown.class));
   }
 
   @AfterEach
   void release() {
-    logger.detachAppender(appender);
+    capture.detach();
   }
 
   private List<String> logLines() {
-    List<String> out = new ArrayList<>();
-    synchronized (appender) {
-      for (ILoggingEvent e : appender.list) {
-        out.add(e.getLevel() + " " + e.getFormattedMessage());
-      }
-    }
-    return out;
+    return capture.snapshot().stream().map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
   }
 
   /** A task that records its phase and completes at once. */
@@ -105,15 +101,7 @@ class CoordinatedShutdownTest {
     ActorSystem system = troupe.system();
     CoordinatedShutdown cs = CoordinatedShutdown.get(system);
     assertSame(cs, CoordinatedShutdown.get(system), "one per system");
-    assertEquals(
-        List.of(
-            PHASE_BEFORE_SERVICE_UNBIND,
-            PHASE_SERVICE_UNBIND,
-            PHASE_SERVICE_REQUESTS_DONE,
-            PHASE_SERVICE_STOP,
-            PHASE_BEFORE_ACTOR_SYSTEM_TERMINATE,
-            PHASE_ACTOR_SYSTEM_TERMINATE),
-        cs.phases());
+    assertEquals(BUILT_IN, cs.phases());
     // added in reverse: the order of the run is the phases', not the additions'
     cs.addTask(PHASE_ACTOR_SYSTEM_TERMINATE, "t6", record("6"));
     cs.addTask(PHASE_BEFORE_ACTOR_SYSTEM_TERMINATE, "t5", record("5"));
@@ -154,16 +142,9 @@ class CoordinatedShutdownTest {
                 + "  before-actor-system-terminate.depends-on = [drain-queues]\n"
                 + "}");
     CoordinatedShutdown cs = CoordinatedShutdown.get(system);
-    assertEquals(
-        List.of(
-            PHASE_BEFORE_SERVICE_UNBIND,
-            PHASE_SERVICE_UNBIND,
-            PHASE_SERVICE_REQUESTS_DONE,
-            PHASE_SERVICE_STOP,
-            "drain-queues",
-            PHASE_BEFORE_ACTOR_SYSTEM_TERMINATE,
-            PHASE_ACTOR_SYSTEM_TERMINATE),
-        cs.phases());
+    List<String> expected = new ArrayList<>(BUILT_IN);
+    expected.add(BUILT_IN.indexOf(PHASE_SERVICE_STOP) + 1, "drain-queues");
+    assertEquals(expected, cs.phases());
     assertEquals(Duration.ofSeconds(2), cs.timeout("drain-queues"));
     assertEquals(Duration.ofSeconds(5), cs.timeout(PHASE_SERVICE_STOP), "default-phase-timeout");
     assertEquals(Duration.ofSeconds(10), cs.timeout(PHASE_ACTOR_SYSTEM_TERMINATE));
