@@ -36,6 +36,15 @@ public abstract class Actor {
     return context;
   }
 
+  /**
+   * This actor's logger; the same as {@code getContext().getLog()}.
+   *
+   * @return this actor's logger
+   */
+  public LoggingAdapter log() {
+    return context.getLog();
+  }
+
   /** @return this actor's ref */
   public final ActorRef getSelf() {
     return context.getSelf();

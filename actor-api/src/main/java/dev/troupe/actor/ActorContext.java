@@ -128,6 +128,17 @@ public interface ActorContext {
   /** @return the props this actor was created from */
   Props getProps();
 
+  /**
+   * This actor's logger, created on first use and the same afterwards. It logs through SLF4J to
+   * the logger named after the actor's class; while a line is logged (and only when its level is
+   * enabled) the SLF4J MDC holds {@code troupeSource} (this actor's path), {@code
+   * troupeActorSystem} (the system's name) and, when the message being processed has a sender,
+   * {@code troupeSender} (the sender's path).
+   *
+   * @return this actor's logger
+   */
+  LoggingAdapter getLog();
+
   /** @return the executor of this actor's dispatcher, for futures and {@code pipe} */
   Executor dispatcher();
 

@@ -148,6 +148,13 @@ public abstract class ActorSystem {
   /**
    * Stops all actors and the system's threads. Idempotent.
    *
+   * <p>First runs the system's {@link CoordinatedShutdown} (reason {@link
+   * CoordinatedShutdown.ActorSystemTerminateReason}, unless a run had already started): the
+   * system keeps serving while the phases before {@value
+   * CoordinatedShutdown#PHASE_ACTOR_SYSTEM_TERMINATE} run, and its actors are stopped in that last
+   * phase (or once the run is over, when {@code
+   * troupe.coordinated-shutdown.terminate-actor-system = off}).
+   *
    * <p>Once {@link #getWhenTerminated()} has completed, the system serves nothing more, and says so
    * at once rather than failing deep inside or hanging: {@code actorOf} and the {@link
    * #scheduler()}'s methods throw an {@link IllegalStateException} naming the system; {@code

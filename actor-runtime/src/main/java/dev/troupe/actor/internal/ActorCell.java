@@ -12,6 +12,7 @@ import dev.troupe.actor.DeathPactException;
 import dev.troupe.actor.Identify;
 import dev.troupe.actor.InvalidActorNameException;
 import dev.troupe.actor.Kill;
+import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.NotInfluenceReceiveTimeout;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Procedure;
@@ -57,7 +58,8 @@ import java.util.concurrent.Executor;
  *   <li>{@link CellChildren} — creating, naming, finding and stopping children ({@link Children}
  *       is their thread-safe container);
  *   <li>{@link DeathWatch} — watch, unwatch, {@code Terminated}, and nodes that go away;
- *   <li>{@link CellExtras} — become, stash, receive timeout: allocated on first use.
+ *   <li>{@link CellExtras} — become, stash, receive timeout, the actor's logger: allocated on first
+ *       use.
  * </ul>
  *
  * <p>Lifecycle: created → (Create) alive → (Terminate) terminating, waiting for children →
@@ -405,6 +407,11 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   @Override
   public Props getProps() {
     return props;
+  }
+
+  @Override
+  public LoggingAdapter getLog() {
+    return CellExtras.log(this);
   }
 
   @Override

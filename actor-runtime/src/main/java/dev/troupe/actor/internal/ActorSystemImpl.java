@@ -8,6 +8,7 @@ import dev.troupe.actor.ActorSelection;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.Cancellable;
+import dev.troupe.actor.CoordinatedShutdown;
 import dev.troupe.actor.EventStream;
 import dev.troupe.actor.InvalidActorNameException;
 import dev.troupe.actor.LoggingAdapter;
@@ -20,6 +21,7 @@ import dev.troupe.actor.internal.dispatch.MailboxType;
 import dev.troupe.actor.internal.scheduler.HashedWheelScheduler;
 import dev.troupe.actor.internal.telemetry.SystemTelemetry;
 import dev.troupe.actor.spi.Engine;
+import dev.troupe.actor.spi.SystemSpi;
 import dev.troupe.actor.spi.TelemetrySource;
 import dev.troupe.executors.NamedThreadFactory;
 import dev.troupe.pattern.AskTimeoutException;
@@ -40,12 +42,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The local actor system: guardians, dispatchers, scheduler, event stream and dead letters.
  *
- * <p>Termination: {@link #terminate()} stops {@code /user}; the root guardian watches it and then
- * stops itself, which stops {@code /system}; when the root is gone its parent ref calls {@link
- * #finishTermination()}, which shuts the threads down, runs the termination hooks and completes
- * {@link #getWhenTerminated()}.
+ * <p>Termination: {@link #terminate()} runs the {@link CoordinatedShutdown}, whose last phase (and,
+ * when that phase is configured not to, the end of the run) calls {@link #terminateNow()}: it
+ * stops {@code /user}; the root guardian watches it and then stops itself, which stops {@code
+ * /system}; when the root is gone its parent ref calls {@link #finishTermination()}, which shuts
+ * the threads down, runs the termination hooks and completes {@link #getWhenTerminated()}.
  */
-public final class ActorSystemImpl extends ActorSystem implements Engine, TelemetrySource {
+public final class ActorSystemImpl extends ActorSystem
+    implements Engine, SystemSpi, TelemetrySource {
   final String name;
   final RuntimeSettings settings;
   final Settings publicSettings;
@@ -63,11 +67,14 @@ public final class ActorSystemImpl extends ActorSystem implements Engine, Teleme
   private final CompletableFuture<Terminated> whenTerminated = new CompletableFuture<>();
   private final Deque<Runnable> terminationHooks = new ConcurrentLinkedDeque<>();
   private final AtomicBoolean terminating = new AtomicBoolean();
+  private final AtomicBoolean terminateRequested = new AtomicBoolean();
+  private final CoordinatedShutdownImpl coordinatedShutdown;
   private final long startNanos = System.nanoTime();
 
   ActorSystemImpl(String name, Config config) {
     this.name = name;
     this.settings = RuntimeSettings.from(config);
+    ShutdownSettings shutdownSettings = ShutdownSettings.from(config); // fails before any thread starts
     this.publicSettings = new Settings(name, config);
     this.log = new Slf4jLoggingAdapter("dev.troupe.actor." + name);
     LoggingProviderCheck.notice(
@@ -107,6 +114,8 @@ public final class ActorSystemImpl extends ActorSystem implements Engine, Teleme
     this.local = p.local();
     this.deadLetters = local.deadLettersRef();
     p.init();
+    this.coordinatedShutdown =
+        new CoordinatedShutdownImpl(this, shutdownSettings, dispatchers.defaultDispatcher().executor());
     TelemetryWiring.started(this, telemetry);
   }
 
@@ -246,10 +255,27 @@ public final class ActorSystemImpl extends ActorSystem implements Engine, Teleme
 
   @Override
   public CompletionStage<Terminated> terminate() {
+    if (terminateRequested.compareAndSet(false, true)) {
+      // the run's last phase terminates the system; this covers terminate-actor-system = off, a
+      // phase with recover = off that ended the run, and a run started earlier for another reason
+      coordinatedShutdown
+          .runAll(CoordinatedShutdown.actorSystemTerminateReason())
+          .whenComplete((done, failure) -> terminateNow());
+    }
+    return whenTerminated;
+  }
+
+  /** Stops the actors and then the threads, without the coordinated shutdown's phases. */
+  CompletionStage<Terminated> terminateNow() {
     if (terminating.compareAndSet(false, true)) {
       local.guardian().stop();
     }
     return whenTerminated;
+  }
+
+  @Override
+  public CoordinatedShutdown coordinatedShutdown() {
+    return coordinatedShutdown;
   }
 
   @Override
@@ -267,6 +293,7 @@ public final class ActorSystemImpl extends ActorSystem implements Engine, Teleme
     }
     dispatchers.shutdown();
     wheel.close();
+    coordinatedShutdown.systemStopped();
     Runnable hook;
     while ((hook = terminationHooks.pollFirst()) != null) {
       try {

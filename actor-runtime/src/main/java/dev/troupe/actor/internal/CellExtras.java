@@ -2,6 +2,7 @@ package dev.troupe.actor.internal;
 
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.Cancellable;
+import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.StashOverflowException;
 import dev.troupe.actor.internal.dispatch.Envelope;
 import java.time.Duration;
@@ -10,7 +11,7 @@ import java.util.List;
 
 /**
  * The receive side most actors never use — {@code become}/{@code unbecome}, the stash, the
- * receive timeout — and the bookkeeping of a failure the parent has not decided on yet.
+ * receive timeout — the actor's logger, and the bookkeeping of a failure the parent has not decided on yet.
  *
  * <p>An instance is allocated on a cell's first use of any of them: a million idle actors should
  * not carry a million empty stashes and timeout fields. The static methods are the cell's side.
@@ -28,6 +29,19 @@ final class CellExtras {
   long lastActivityNanos;
   int receiveTimeoutGeneration;
   Cancellable receiveTimeoutTask;
+  LoggingAdapter log; // created by the first getLog(); kept across restarts (same class, same path)
+
+  // =============================================================== logging
+
+  static LoggingAdapter log(ActorCell cell) {
+    CellExtras x = cell.extras();
+    LoggingAdapter l = x.log;
+    if (l == null) {
+      l = new ActorLoggingAdapter(cell);
+      x.log = l;
+    }
+    return l;
+  }
 
   // =============================================================== become
 

@@ -13,7 +13,7 @@ import java.util.TreeSet;
  * path defines, usually typos, and words a warning for each naming the closest known key.
  *
  * <p>Sections whose keys are the user's to choose are skipped: deployments, serialization bindings
- * and serializers, and a new section that declares a dispatcher or mailbox (its name ends with
+ * and serializers, coordinated shutdown phases, and a new section that declares a dispatcher or mailbox (its name ends with
  * {@code dispatcher} or {@code mailbox}, or it has a {@code type}, {@code executor} or {@code
  * mailbox-type} key).
  */
@@ -22,7 +22,11 @@ final class ConfigWarnings {
   static final String SWITCH = "troupe.log-config-warnings";
 
   private static final List<String> FREE_FORM =
-      List.of("troupe.actor.deployment", "troupe.serialization.bindings", "troupe.serialization.serializers");
+      List.of(
+          "troupe.actor.deployment",
+          "troupe.serialization.bindings",
+          "troupe.serialization.serializers",
+          "troupe.coordinated-shutdown.phases"); // each phase's keys are checked where it is parsed
   private static final List<String> SECTION_MARKERS = List.of("type", "executor", "mailbox-type");
 
   private ConfigWarnings() {}

@@ -40,9 +40,14 @@ final class Slf4jLoggingAdapter implements LoggingAdapter {
   @Override
   public void error(Throwable cause, String template, Object... args) {
     if (log.isErrorEnabled()) {
-      Object[] withCause = java.util.Arrays.copyOf(args, args.length + 1);
-      withCause[args.length] = cause;
-      log.error(template, withCause);
+      log.error(template, withCause(args, cause));
     }
+  }
+
+  /** @return the arguments with the cause appended, where SLF4J looks for a throwable */
+  static Object[] withCause(Object[] args, Throwable cause) {
+    Object[] all = java.util.Arrays.copyOf(args, args.length + 1);
+    all[args.length] = cause;
+    return all;
   }
 }

@@ -1,11 +1,16 @@
 package dev.troupe.actor.tests;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import dev.troupe.actor.ActorContext;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -50,5 +55,35 @@ final class RuntimeFixtures {
   /** Runs {@code body} in {@code actor} (a {@link ContextActor}) and returns what it returned or threw. */
   static Object inContext(TestKit kit, ActorRef actor, Function<ActorContext, Object> body) {
     return kit.awaitResult(Patterns.ask(actor, new InContext(body), TIMEOUT));
+  }
+
+  /**
+   * Collects the events of one logger from its creation until {@link #detach()}, each with the MDC
+   * it was logged with (logback would read the MDC lazily, on the reading thread, otherwise).
+   */
+  static final class LogCapture extends AppenderBase<ILoggingEvent> {
+    private final List<ILoggingEvent> events = new ArrayList<>();
+    private final Logger logger;
+
+    LogCapture(org.slf4j.Logger logger) {
+      this.logger = (Logger) logger;
+      start();
+      this.logger.addAppender(this);
+    }
+
+    @Override
+    protected synchronized void append(ILoggingEvent e) {
+      e.prepareForDeferredProcessing();
+      events.add(e);
+    }
+
+    /** @return the events so far */
+    synchronized List<ILoggingEvent> snapshot() {
+      return List.copyOf(events);
+    }
+
+    void detach() {
+      logger.detachAppender(this);
+    }
   }
 }
