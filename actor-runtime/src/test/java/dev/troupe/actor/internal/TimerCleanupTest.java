@@ -74,24 +74,30 @@ class TimerCleanupTest {
     return Patterns.ask(a, m, Duration.ofSeconds(10)).toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
-  @Test
-  void stoppingATimerActorCancelsItsScheduledTasks() throws Exception {
+  /** A timer actor whose {@link #TIMERS} timers are scheduled, and the pending count before them. */
+  private record Started(ActorRef actor, int before) {}
+
+  private Started startTimers() throws Exception {
     int before = pending();
     ActorRef a = system.actorOf(Props.create(ManyTimers.class));
     assertEquals("started", ask(a, "start"));
     assertTrue(pending() >= before + TIMERS, "the timers were not scheduled: " + pending());
-    system.stop(a);
-    awaitPending("after stop", p -> p < before + TIMERS / 2);
+    return new Started(a, before);
+  }
+
+  @Test
+  void stoppingATimerActorCancelsItsScheduledTasks() throws Exception {
+    Started s = startTimers();
+    system.stop(s.actor());
+    awaitPending("after stop", p -> p < s.before() + TIMERS / 2);
   }
 
   @Test
   void restartingATimerActorCancelsItsScheduledTasks() throws Exception {
-    int before = pending();
-    ActorRef a = system.actorOf(Props.create(ManyTimers.class));
-    assertEquals("started", ask(a, "start"));
-    assertTrue(pending() >= before + TIMERS, "the timers were not scheduled: " + pending());
+    Started s = startTimers();
+    ActorRef a = s.actor();
     a.tell("fail", ActorRef.noSender());
-    awaitPending("after restart", p -> p < before + TIMERS / 2);
+    awaitPending("after restart", p -> p < s.before() + TIMERS / 2);
     assertEquals(false, ask(a, "active"), "a timer survived the restart");
   }
 }

@@ -83,6 +83,23 @@ class TimersTest {
     }
   }
 
+  /**
+   * Starts "old" under key "k" and a witness under "w", both every 5 ms, then blocks the actor so
+   * that their ticks pile up in its mailbox.
+   */
+  private static void queueUpOldAndWitness(TimerScheduler t) {
+    t.startTimerAtFixedRate("k", "old", Duration.ZERO, Duration.ofMillis(5));
+    t.startTimerAtFixedRate("w", "witness", Duration.ZERO, Duration.ofMillis(5));
+    sleep(300);
+  }
+
+  /** Receives until "after", never "old"; the witness shows that ticks were queued meanwhile. */
+  private static List<Object> untilAfterWithWitness(TestProbe p) {
+    List<Object> before = until(p, "after", "old");
+    assertTrue(before.contains("witness"), "premise: no timer message was queued during the block: " + before);
+    return before;
+  }
+
   @Test
   void aSingleTimerFiresOnceWithTheActorAsSenderAndIsThenInactive(ActorSystem sys) {
     TestProbe p = new TestProbe(sys);
@@ -217,16 +234,13 @@ class TimersTest {
     TestProbe p = new TestProbe(sys);
     ActorRef a = timed(sys, p);
     a.tell(new Step((t, self) -> {
-      t.startTimerAtFixedRate("k", "old", Duration.ZERO, Duration.ofMillis(5));
-      t.startTimerAtFixedRate("w", "witness", Duration.ZERO, Duration.ofMillis(5));
       t.startSingleTimer("once", "old-single", Duration.ZERO);
-      sleep(300); // the ticks of all three pile up behind this message
+      queueUpOldAndWitness(t); // the single timer's tick piles up too
       t.startSingleTimer("k", "new", SHORT); // replaces the fixed-rate "k"
       t.startSingleTimer("once", "new-single", SHORT); // replaces the single timer, whose tick is queued
       self.tell("after", self);
     }), ActorRef.noSender());
-    List<Object> before = until(p, "after", "old");
-    assertTrue(before.contains("witness"), "premise: no timer message was queued during the block: " + before);
+    List<Object> before = untilAfterWithWitness(p);
     assertFalse(before.contains("old-single"), "the replaced single timer's queued message arrived");
     a.tell(new Step((t, self) -> t.cancel("w")), ActorRef.noSender());
     List<Object> rest = new ArrayList<>();
@@ -243,14 +257,11 @@ class TimersTest {
     TestProbe p = new TestProbe(sys);
     ActorRef a = timed(sys, p);
     a.tell(new Step((t, self) -> {
-      t.startTimerAtFixedRate("k", "old", Duration.ZERO, Duration.ofMillis(5));
-      t.startTimerWithFixedDelay("w", "witness", Duration.ZERO, Duration.ofMillis(5));
-      sleep(300);
+      queueUpOldAndWitness(t);
       t.cancel("k");
       self.tell(t.isTimerActive("k") ? "still-active" : "after", self);
     }), ActorRef.noSender());
-    List<Object> before = until(p, "after", "old");
-    assertTrue(before.contains("witness"), "premise: no timer message was queued during the block: " + before);
+    untilAfterWithWitness(p);
     a.tell(new Step((t, self) -> {
       t.cancelAll();
       self.tell("done", self);
