@@ -3,6 +3,7 @@ package dev.troupe.pattern;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.SupervisorStrategy;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -253,7 +254,7 @@ public final class BackoffOpts {
 
   @Override
   public String toString() {
-    return "BackoffOpts[on " + trigger.name().toLowerCase(java.util.Locale.ROOT) + ", child " + childName
+    return "BackoffOpts[on " + trigger.name().toLowerCase(Locale.ROOT) + ", child " + childName
         + ", " + minBackoff + ".." + maxBackoff + ", randomFactor " + randomFactor
         + ", maxNrOfRetries " + maxNrOfRetries + ", reset " + (autoReset == null ? "manual" : "after " + autoReset)
         + "]";

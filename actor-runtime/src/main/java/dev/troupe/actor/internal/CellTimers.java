@@ -99,7 +99,11 @@ final class CellTimers implements TimerScheduler {
   /** After the handler of a timer's message (also when it threw): a fixed-delay timer re-arms. */
   static void handled(ActorCell cell, Timer t) {
     if (t.kind == Kind.FIXED_DELAY && t.active && cell.state == ActorCell.ALIVE) {
-      t.task = schedule(cell, t.delay, t.send);
+      try {
+        t.task = schedule(cell, t.delay, t.send);
+      } catch (IllegalStateException systemTerminated) {
+        t.active = false; // the scheduler is closed: this actor is about to be stopped anyway
+      }
     }
   }
 
