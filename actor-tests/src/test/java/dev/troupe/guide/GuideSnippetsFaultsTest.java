@@ -17,6 +17,8 @@ import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.SupervisorStrategy;
 import dev.troupe.actor.Terminated;
+import dev.troupe.pattern.BackoffOpts;
+import dev.troupe.pattern.BackoffSupervisor;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
@@ -162,5 +164,27 @@ class GuideSnippetsFaultsTest {
     assertEquals(
         java.util.Set.of("terminated: first", "gone: second"),
         java.util.Set.copyOf(kit.receiveN(2)));
+  }
+
+  @Test
+  void aBackoffSupervisorRecreatesItsFailedChildLater(ActorSystem system, TestKit kit) {
+    // tag::backoff[]
+    Props parser = Props.create(Parser.class);
+    ActorRef supervisor = system.actorOf(BackoffSupervisor.props(
+        BackoffOpts.onFailure(parser, "parser", Duration.ofMillis(100), Duration.ofSeconds(10), 0.2)
+            .withMaxNrOfRetries(5)                 // then the supervisor stops itself
+            .withAutoReset(Duration.ofSeconds(30)))); // a child that ran 30 s resets the count
+    supervisor.tell("a=1", ActorRef.noSender());  // forwarded to the child, with its sender
+    supervisor.tell("corrupt", ActorRef.noSender()); // the child fails: stopped, back in 100-120 ms
+    // end::backoff[]
+    kit.awaitCond(() -> {
+      kit.send(supervisor, new BackoffSupervisor.GetRestartCount());
+      return kit.expectMsgClass(BackoffSupervisor.RestartCount.class).count() == 1;
+    });
+    kit.awaitCond(() -> {
+      kit.send(supervisor, "count");
+      Object reply = kit.receiveOne(Duration.ofSeconds(1));
+      return Integer.valueOf(0).equals(reply); // a new child: its count starts at zero
+    });
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.AbstractActorWithTimers;
 import dev.troupe.actor.AbstractActorWithStash;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
@@ -160,6 +161,30 @@ class GuideSnippetsMessagingTest {
   }
   // end::ticks[]
 
+  // tag::timers[]
+  static final class TimedPoller extends AbstractActorWithTimers {
+    private final ActorRef reportTo;
+
+    TimedPoller(ActorRef reportTo) {
+      this.reportTo = reportTo;
+    }
+
+    @Override
+    public void preStart() {
+      getTimers().startTimerWithFixedDelay("poll", "poll", Duration.ofMillis(100));
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .matchEquals("poll", m -> reportTo.tell("polled", getSelf()))
+          .matchEquals("pause", m -> getTimers().cancel("poll"))       // no "poll" after this one
+          .matchEquals("once", m -> getTimers().startSingleTimer("poll", "poll", Duration.ZERO))
+          .build();
+    }
+  }
+  // end::timers[]
+
   @Test
   void askPipeAndGracefulStop(ActorSystem system, TestKit kit) throws Exception {
     ActorRef counter = system.actorOf(Props.create(Counter.class), "counter");
@@ -234,5 +259,19 @@ class GuideSnippetsMessagingTest {
     system.actorOf(Props.create(Poller.class, kit.getRef()));
     kit.expectMsg("polled");
     kit.expectMsg("polled");
+  }
+
+  @Test
+  void timersAreKeyedAndEndWithTheActor(ActorSystem system, TestKit kit) {
+    TestKit other = new TestKit(system);
+    ActorRef poller = system.actorOf(Props.create(TimedPoller.class, other.getRef()));
+    other.expectMsg("polled");
+    other.expectMsg("polled");
+    poller.tell("pause", ActorRef.noSender());
+    poller.tell("once", ActorRef.noSender()); // a single timer under the same key
+    other.fishForMessage(Duration.ofSeconds(10), "the single poll", m -> true);
+    kit.watch(poller);
+    system.stop(poller);
+    kit.expectTerminated(poller);
   }
 }

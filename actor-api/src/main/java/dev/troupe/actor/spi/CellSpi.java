@@ -1,6 +1,7 @@
 package dev.troupe.actor.spi;
 
 import dev.troupe.actor.ActorContext;
+import dev.troupe.actor.TimerScheduler;
 
 /**
  * The runtime's actor context, with the operations the API's actor base classes delegate to.
@@ -24,4 +25,11 @@ public interface CellSpi extends ActorContext {
 
   /** Returns all stashed messages, in order, to the front of the mailbox. */
   void unstashAll();
+
+  /**
+   * The actor's timers, for the timer actor base classes; created on first use.
+   *
+   * @return the cell's timer scheduler
+   */
+  TimerScheduler timers();
 }

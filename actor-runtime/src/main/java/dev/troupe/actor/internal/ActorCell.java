@@ -19,6 +19,7 @@ import dev.troupe.actor.Procedure;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.ReceiveTimeout;
 import dev.troupe.actor.Terminated;
+import dev.troupe.actor.TimerScheduler;
 import dev.troupe.actor.UnhandledMessage;
 import dev.troupe.actor.UntypedActor;
 import dev.troupe.actor.internal.SystemMessages.AddressTerminated;
@@ -58,8 +59,8 @@ import java.util.concurrent.Executor;
  *   <li>{@link CellChildren} — creating, naming, finding and stopping children ({@link Children}
  *       is their thread-safe container);
  *   <li>{@link DeathWatch} — watch, unwatch, {@code Terminated}, and nodes that go away;
- *   <li>{@link CellExtras} — become, stash, receive timeout, the actor's logger: allocated on first
- *       use.
+ *   <li>{@link CellExtras} — become, stash, receive timeout, timers ({@link CellTimers}), the
+ *       actor's logger: allocated on first use.
  * </ul>
  *
  * <p>Lifecycle: created → (Create) alive → (Terminate) terminating, waiting for children →
@@ -132,8 +133,10 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     try {
       if (message instanceof WatchedTerminated w) {
         receiveTerminated(w.terminated());
-      } else if (message instanceof ReceiveTimeoutTick tick) {
-        if (CellExtras.receiveTimeoutDue(this, tick)) {
+      } else if (message instanceof ScheduledTick tick) {
+        if (tick.timer() != null) {
+          message = receiveTimer(tick.timer()); // for the receive timeout below: the user's message
+        } else if (CellExtras.receiveTimeoutDue(this, tick)) {
           deliver(ReceiveTimeout.getInstance());
         }
       } else if (message == PoisonPill.getInstance()) {
@@ -146,7 +149,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
         deliver(message);
       }
     } catch (Throwable t) {
-      FaultHandling.handleInvokeFailure(this, t, envelope);
+      FaultHandling.handleInvokeFailure(this, t, current); // a timer's: the user's message, not the tick
     } finally {
       CellExtras x = extras;
       if (x != null) {
@@ -168,6 +171,26 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     } else if (!b.receive(message)) {
       actor.unhandled(message);
     }
+  }
+
+  /**
+   * A timer's tick: delivers its message unless the timer was cancelled or replaced since it was
+   * sent. The current envelope becomes the user's message, so that a stash keeps that (not the
+   * tick) and the sender is this actor.
+   *
+   * @return the message delivered, or the (stale, never timeout-influencing) tick
+   */
+  private Object receiveTimer(CellTimers.Timer t) throws Exception {
+    if (!CellTimers.take(this, t)) {
+      return t.tick;
+    }
+    current = new Envelope(t.message, self);
+    try {
+      deliver(t.message);
+    } finally {
+      CellTimers.handled(this, t);
+    }
+    return t.message;
   }
 
   private void receiveTerminated(Terminated t) throws Exception {
@@ -221,6 +244,12 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   @Override
   public void deadLetter(Object message, ActorRef sender) {
+    if (message instanceof ScheduledTick tick) {
+      if (tick.timer() == null || mailbox.isClosed()) {
+        return; // the actor's own timing, stale once it has stopped: not a lost message
+      }
+      message = tick.timer().message; // a full bounded mailbox: the user's message is what was lost
+    }
     self.system.deadLetters.publish(message, sender, self);
   }
 
@@ -231,8 +260,12 @@ public final class ActorCell implements CellSpi, MailboxOwner {
    */
   record WatchedTerminated(Terminated terminated) {}
 
-  /** The scheduler's nudge; not a user-visible message and never resets the timeout. */
-  record ReceiveTimeoutTick(int generation) implements NotInfluenceReceiveTimeout {}
+  /**
+   * A message the cell scheduled to itself: the receive-timeout nudge ({@code timer} null, with
+   * the timeout's generation) or a timer's tick. One type for both keeps the invoke loop's checks
+   * for plain messages as they were. Never user-visible; never resets the receive timeout itself.
+   */
+  record ScheduledTick(CellTimers.Timer timer, int generation) implements NotInfluenceReceiveTimeout {}
 
   // =============================================================== for the runtime
 
@@ -327,6 +360,11 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   @Override
   public void unstashAll() {
     CellExtras.unstashAll(this);
+  }
+
+  @Override
+  public TimerScheduler timers() {
+    return CellTimers.of(this);
   }
 
   @Override

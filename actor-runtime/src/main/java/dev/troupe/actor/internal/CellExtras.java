@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * The receive side most actors never use — {@code become}/{@code unbecome}, the stash, the
- * receive timeout — the actor's logger, and the bookkeeping of a failure the parent has not decided on yet.
+ * receive timeout, timers ({@link CellTimers}) — the actor's logger, and the bookkeeping of a
+ * failure the parent has not decided on yet.
  *
  * <p>An instance is allocated on a cell's first use of any of them: a million idle actors should
  * not carry a million empty stashes and timeout fields. The static methods are the cell's side.
@@ -29,6 +30,7 @@ final class CellExtras {
   long lastActivityNanos;
   int receiveTimeoutGeneration;
   Cancellable receiveTimeoutTask;
+  CellTimers timers; // created by the first getTimers() of a timer actor
   LoggingAdapter log; // created by the first getLog(); kept across restarts (same class, same path)
 
   // =============================================================== logging
@@ -154,7 +156,7 @@ final class CellExtras {
   }
 
   private static void scheduleTimeoutCheck(ActorCell cell, CellExtras x, long delayNanos) {
-    ActorCell.ReceiveTimeoutTick tick = new ActorCell.ReceiveTimeoutTick(x.receiveTimeoutGeneration);
+    ActorCell.ScheduledTick tick = new ActorCell.ScheduledTick(null, x.receiveTimeoutGeneration);
     LocalActorRef self = cell.self;
     x.receiveTimeoutTask =
         self.system.scheduler().scheduleOnce(
@@ -167,7 +169,7 @@ final class CellExtras {
    *
    * @return whether the actor has been idle for its whole timeout: deliver {@code ReceiveTimeout}
    */
-  static boolean receiveTimeoutDue(ActorCell cell, ActorCell.ReceiveTimeoutTick tick) {
+  static boolean receiveTimeoutDue(ActorCell cell, ActorCell.ScheduledTick tick) {
     CellExtras x = cell.extras;
     if (x == null || tick.generation() != x.receiveTimeoutGeneration || x.receiveTimeoutNanos == 0) {
       return false;

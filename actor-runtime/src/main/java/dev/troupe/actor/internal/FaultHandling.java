@@ -80,6 +80,7 @@ final class FaultHandling {
     }
     cell.state = ActorCell.TERMINATING;
     CellExtras.cancelReceiveTimeout(cell);
+    CellTimers.cancelAllOf(cell);
     cell.mailbox.suspend(); // no user message is processed while children stop
     CellChildren.stopAll(cell);
     if (CellChildren.isEmpty(cell)) {
@@ -151,6 +152,7 @@ final class FaultHandling {
     if (failedActor != null) {
       Envelope failedOn = cell.extras == null ? null : cell.extras.failedEnvelope;
       cell.current = failedOn; // getSender() in preRestart is the failed message's sender (retry idiom)
+      CellTimers.cancelAllOf(cell); // before preRestart, as in Pekko: the old incarnation's timers die with it
       try {
         cell.unstashAll();
         failedActor.preRestart(cause, Optional.ofNullable(failedOn == null ? null : failedOn.message()));
@@ -161,6 +163,7 @@ final class FaultHandling {
       }
     }
     CellExtras.cancelReceiveTimeout(cell);
+    CellTimers.cancelAllOf(cell); // and any a preRestart started: the new instance starts with none
     cell.actor = null;
     cell.behavior = null;
     CellExtras.forgetBehaviors(cell);

@@ -51,6 +51,11 @@ final class SystemScheduler implements Scheduler {
     }
   }
 
+  /** For tests: the wheel's pending timers (cancelled ones count until unlinked, within a tick). */
+  int pendingTimers() {
+    return wheel.pendingTimers();
+  }
+
   @Override
   public String toString() {
     return wheel.toString();
