@@ -208,7 +208,7 @@ public final class PingPongLatency implements Sample {
     out.println("| configuration | round trips | p50 us | p90 us | p99 us | p99.9 us | max us | CPU ns per round trip | cores busy |");
     out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (Row r : rows) {
-      out.println(fmt("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.1f | %.0f | %.2f |",
+      out.println(fmt("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %.2f |",
           r.setup().label(), r.roundTrips(), r.us(50), r.us(90), r.us(99), r.us(99.9), r.maxUs(),
           r.cpuNanosPerRoundTrip(), (double) r.cpuNanos() / r.wallNanos()));
     }
