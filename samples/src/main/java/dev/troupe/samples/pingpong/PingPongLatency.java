@@ -150,16 +150,14 @@ public final class PingPongLatency implements Sample {
   @Override
   public int run(String[] args, PrintStream out) throws Exception {
     Flags f = OPTIONS.parse(args);
-    Duration duration = Studies.duration(f, "duration", NAME);
-    Duration warmUp = Studies.duration(f, "warm-up", NAME);
+    Studies.Times times = Studies.Times.of(f, NAME);
     Path png = Path.of(f.text("out"));
     Studies.headless();
-    out.println(fmt("%s: one pinger/ponger pair, one message in flight, %d cores; per configuration"
-            + " a fresh system, %s warm-up, %s measured",
-        NAME, Runtime.getRuntime().availableProcessors(), Studies.text(warmUp), Studies.text(duration)));
+    out.println(fmt("%s: one pinger/ponger pair, one message in flight, %d cores; per configuration a fresh system, %s",
+        NAME, Runtime.getRuntime().availableProcessors(), times));
     List<Row> rows = new ArrayList<>();
     for (Setup s : SETUPS) {
-      rows.add(measure(s, warmUp, duration));
+      rows.add(measure(s, times));
     }
     printTable(rows, out);
     Studies.writePng(chart(rows), png);
@@ -171,23 +169,22 @@ public final class PingPongLatency implements Sample {
    * Runs one configuration in a fresh system.
    *
    * @param setup the configuration
-   * @param warmUp unmeasured round trips first, for this long
-   * @param duration then measured round trips for this long
+   * @param times how long unmeasured round trips go on first, then measured ones
    * @return what was measured
    * @throws Exception on failure
    */
-  static Row measure(Setup setup, Duration warmUp, Duration duration) throws Exception {
+  static Row measure(Setup setup, Studies.Times times) throws Exception {
     ActorSystem system = ActorSystem.create(NAME, setup.config());
     try {
       ActorRef ponger =
           system.actorOf(Props.create(PingPong.Ponger.class).withDispatcher(Studies.DISPATCHER), "ponger");
       ActorRef pinger =
           system.actorOf(Props.create(Pinger.class, ponger).withDispatcher(Studies.DISPATCHER), "pinger");
-      roundTrips(pinger, new Histogram(3), warmUp);
+      roundTrips(pinger, new Histogram(3), times.warmUp());
       Histogram histogram = new Histogram(3);
       long cpu0 = Studies.processCpuNanos();
       long t0 = System.nanoTime();
-      long n = roundTrips(pinger, histogram, duration);
+      long n = roundTrips(pinger, histogram, times.measured());
       long t1 = System.nanoTime();
       long cpu1 = Studies.processCpuNanos();
       return new Row(setup, n, histogram, cpu1 - cpu0, t1 - t0);

@@ -41,6 +41,32 @@ final class Studies {
   private Studies() {}
 
   /**
+   * The time of each configuration: unmeasured, then measured.
+   *
+   * @param warmUp the {@code --warm-up} option
+   * @param measured the {@code --duration} option
+   */
+  record Times(Duration warmUp, Duration measured) {
+    /**
+     * Reads {@code --warm-up} and {@code --duration}.
+     *
+     * @param f the parsed options
+     * @param sample the sample's name, for the message
+     * @return the times
+     * @throws Flags.Exit with {@link Flags#USAGE_ERROR} for a malformed one
+     */
+    static Times of(Flags f, String sample) {
+      return new Times(duration(f, "warm-up", sample), duration(f, "duration", sample));
+    }
+
+    /** @return e.g. {@code 1s warm-up, 3s measured} */
+    @Override
+    public String toString() {
+      return text(warmUp) + " warm-up, " + text(measured) + " measured";
+    }
+  }
+
+  /**
    * Reads a time option such as {@code 300ms} or {@code 3s}.
    *
    * @param f the parsed options
@@ -49,7 +75,7 @@ final class Studies {
    * @return the time, at least 1 ms
    * @throws Flags.Exit with {@link Flags#USAGE_ERROR} for anything else
    */
-  static Duration duration(Flags f, String name, String sample) {
+  private static Duration duration(Flags f, String name, String sample) {
     String v = f.text(name);
     Matcher m = DURATION.matcher(v);
     Duration d = null;

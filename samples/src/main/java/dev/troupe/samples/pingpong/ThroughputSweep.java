@@ -9,7 +9,6 @@ import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -76,15 +75,14 @@ public final class ThroughputSweep implements Sample {
   @Override
   public int run(String[] args, PrintStream out) throws Exception {
     Flags f = OPTIONS.parse(args);
-    Duration duration = Studies.duration(f, "duration", NAME);
-    Duration warmUp = Studies.duration(f, "warm-up", NAME);
+    Studies.Times times = Studies.Times.of(f, NAME);
     int pairs = f.intValue("pairs");
     int throughput = f.intValue("throughput");
     int inFlight = f.intValue("in-flight");
     Path dir = Path.of(f.text("out-dir"));
     Studies.headless();
-    out.println(fmt("%s: %d cores, %d messages in flight per pair; per point a fresh system, %s warm-up, %s measured",
-        NAME, CORES, inFlight, Studies.text(warmUp), Studies.text(duration)));
+    out.println(fmt("%s: %d cores, %d messages in flight per pair; per point a fresh system, %s",
+        NAME, CORES, inFlight, times));
 
     Sweep byThroughput = new Sweep("throughput", THROUGHPUTS, new LinkedHashMap<>());
     for (String e : Studies.EXECUTORS) {
@@ -92,7 +90,7 @@ public final class ThroughputSweep implements Sample {
     }
     for (int t : THROUGHPUTS) {
       for (String e : Studies.EXECUTORS) {
-        byThroughput.messagesPerSecond().get(e).add(measure(e, t, pairs, inFlight, warmUp, duration));
+        byThroughput.messagesPerSecond().get(e).add(measure(e, t, pairs, inFlight, times));
       }
     }
     print(byThroughput, fmt("by the dispatcher's throughput, %d pairs", pairs), out);
@@ -103,7 +101,7 @@ public final class ThroughputSweep implements Sample {
     }
     for (int p : byPairs.xs()) {
       for (String e : Studies.EXECUTORS) {
-        byPairs.messagesPerSecond().get(e).add(measure(e, throughput, p, inFlight, warmUp, duration));
+        byPairs.messagesPerSecond().get(e).add(measure(e, throughput, p, inFlight, times));
       }
     }
     print(byPairs, fmt("by actor pairs, throughput %d", throughput), out);
@@ -139,13 +137,11 @@ public final class ThroughputSweep implements Sample {
    * @param throughput the dispatcher's throughput
    * @param pairs actor pairs
    * @param inFlight messages in flight per pair
-   * @param warmUp unmeasured time first
-   * @param duration then the measured time
+   * @param times unmeasured time first, then the measured time
    * @return messages (pings and pongs) per second over the measured time
    * @throws Exception on failure
    */
-  static double measure(
-      String executor, int throughput, int pairs, int inFlight, Duration warmUp, Duration duration)
+  static double measure(String executor, int throughput, int pairs, int inFlight, Studies.Times times)
       throws Exception {
     ActorSystem system = ActorSystem.create(NAME, PingPong.dispatcherConfig(throughput, executor));
     PingPong.Run run = new PingPong.Run();
@@ -162,10 +158,10 @@ public final class ThroughputSweep implements Sample {
                 "pinger-" + i);
         pinger.tell(inFlight, ActorRef.noSender());
       }
-      sleepUntil(System.nanoTime() + warmUp.toNanos());
+      sleepUntil(System.nanoTime() + times.warmUp().toNanos());
       long c0 = total(counters);
       long t0 = System.nanoTime();
-      sleepUntil(t0 + duration.toNanos());
+      sleepUntil(t0 + times.measured().toNanos());
       long c1 = total(counters);
       long t1 = System.nanoTime();
       return 2.0 * (c1 - c0) * 1e9 / (t1 - t0);
