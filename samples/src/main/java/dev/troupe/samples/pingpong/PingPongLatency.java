@@ -10,6 +10,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
+import java.awt.Font;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -219,21 +220,22 @@ public final class PingPongLatency implements Sample {
             .width(Studies.WIDTH)
             .height(Studies.HEIGHT)
             .title("Troupe round trip, one message in flight (" + Runtime.getRuntime().availableProcessors() + " cores)")
-            .xAxisTitle("configuration (CPU per round trip)")
+            .xAxisTitle("executor/idle-cpu-level: CPU per round trip")
             .yAxisTitle("round trip, microseconds (log scale)")
             .build();
     chart.getStyler().setYAxisLogarithmic(true);
     chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
     chart.getStyler().setLegendLayout(LegendLayout.Horizontal);
     chart.getStyler().setYAxisDecimalPattern("#,##0.##");
+    chart.getStyler().setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
     chart.getStyler().setXAxisLabelRotation(0);
     chart.getStyler().setAvailableSpaceFill(0.8);
     chart.getStyler().setOverlapped(false);
     List<String> labels = new ArrayList<>();
     for (Row r : rows) {
       Setup s = r.setup();
-      String name = s.idleCpuLevel() > 0 ? "affinity " + s.idleCpuLevel() : s.executor();
-      labels.add(fmt("%s (%s)", name, cpu(r.cpuNanosPerRoundTrip())));
+      String name = s.idleCpuLevel() > 0 ? "affinity/" + s.idleCpuLevel() : s.executor();
+      labels.add(fmt("%s: %s", name, cpu(r.cpuNanosPerRoundTrip())));
     }
     double[] percentiles = {50, 90, 99, 99.9};
     String[] names = {"p50", "p90", "p99", "p99.9"};
@@ -251,8 +253,9 @@ public final class PingPongLatency implements Sample {
       lowest = Math.min(lowest, Math.max(0.01, r.us(50)));
     }
     chart.addSeries("max", labels, max);
-    // Bars start at the axis' foot: a power of ten below the lowest p50 (a log axis has no zero).
-    chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest))));
+    // Bars rise from the axis' foot (a log axis has no zero): the power of ten at or below half
+    // the lowest p50, so that no bar is flat.
+    chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(lowest / 2))));
     return chart;
   }
 

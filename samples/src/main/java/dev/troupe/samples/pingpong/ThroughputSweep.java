@@ -15,8 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle;
 import org.knowm.xchart.style.Styler.LegendPosition;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -109,12 +110,12 @@ public final class ThroughputSweep implements Sample {
     Path first = dir.resolve(NAME + "-throughput.png");
     Studies.writePng(
         chart(byThroughput, fmt("Troupe messages/s by the dispatcher's throughput (%d pairs, %d cores)", pairs, CORES),
-            "throughput (messages per actor per scheduling, log scale)"),
+            "throughput (messages an actor processes per scheduling)"),
         first);
     Path second = dir.resolve(NAME + "-pairs.png");
     Studies.writePng(
         chart(byPairs, fmt("Troupe messages/s by actor pairs (throughput %d, %d cores)", throughput, CORES),
-            "actor pairs (log scale)"),
+            "actor pairs"),
         second);
     out.println("charts: " + first.toAbsolutePath() + ", " + second.toAbsolutePath());
     return 0;
@@ -207,22 +208,27 @@ public final class ThroughputSweep implements Sample {
     out.println();
   }
 
-  /** One line per executor, millions of messages/s against the swept value on a log x axis. */
-  private static XYChart chart(Sweep s, String title, String xTitle) {
-    XYChart chart =
-        new XYChartBuilder()
+  /**
+   * One line per executor, millions of messages/s against the swept values, spaced evenly (the
+   * values roughly double from one to the next, so this reads like a log axis with every value
+   * labelled).
+   */
+  private static CategoryChart chart(Sweep s, String title, String xTitle) {
+    CategoryChart chart =
+        new CategoryChartBuilder()
             .width(Studies.WIDTH)
             .height(Studies.HEIGHT)
             .title(title)
             .xAxisTitle(xTitle)
             .yAxisTitle("million messages/s")
             .build();
-    chart.getStyler().setXAxisLogarithmic(true);
+    chart.getStyler().setDefaultSeriesRenderStyle(CategorySeriesRenderStyle.Line);
+    chart.getStyler().setOverlapped(true); // every executor's point at its x, not side by side
     chart.getStyler().setLegendPosition(LegendPosition.InsideNW);
     chart.getStyler().setYAxisMin(0.0);
-    List<Double> xs = new ArrayList<>();
+    List<String> xs = new ArrayList<>();
     for (int x : s.xs()) {
-      xs.add((double) x);
+      xs.add(Integer.toString(x));
     }
     for (Map.Entry<String, List<Double>> e : s.messagesPerSecond().entrySet()) {
       List<Double> ys = new ArrayList<>();
