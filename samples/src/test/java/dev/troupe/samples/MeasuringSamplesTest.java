@@ -64,7 +64,7 @@ class MeasuringSamplesTest {
   @Test
   void throughputSweepPrintsBothSweepsForEveryExecutorAndDrawsTwoCharts(@TempDir Path dir) {
     String out =
-        Launcher.run(0, "throughput-sweep", "--duration", "100ms", "--warm-up", "50ms",
+        Launcher.run(0, "throughput-sweep", "--duration", "200ms", "--warm-up", "50ms",
             "--pairs", "2", "--max-pairs", "3", "--in-flight", "20", "--out-dir", dir.toString());
 
     List<List<String>> byThroughput = table(out, "| throughput | affinity | fork-join | thread-pool |");
