@@ -2,6 +2,8 @@ package dev.troupe.samples;
 
 import dev.troupe.samples.monkeys.Monkeys;
 import dev.troupe.samples.pingpong.PingPong;
+import dev.troupe.samples.pingpong.PingPongLatency;
+import dev.troupe.samples.pingpong.ThroughputSweep;
 import dev.troupe.samples.quickstart.QuickStartSample;
 import dev.troupe.samples.remote.RemoteEchoClient;
 import dev.troupe.samples.remote.RemoteEchoServer;
@@ -20,6 +22,8 @@ public final class Main {
   static final List<Sample> SAMPLES =
       List.of(
           new PingPong(),
+          new PingPongLatency(),
+          new ThroughputSweep(),
           new QuickStartSample(),
           new WatchTheRoutees(),
           new ResizerSample(),
