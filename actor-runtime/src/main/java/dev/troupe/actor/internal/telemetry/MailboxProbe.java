@@ -78,7 +78,7 @@ public final class MailboxProbe {
   /**
    * Run thread, at the start of a run.
    *
-   * @return the timestamp {@link #scheduled} took for this run, or 0 if this run is not sampled
+   * @return the timestamp {@link #stampScheduled} took for this run, or 0 if this run is not sampled
    */
   public long takeScheduledAt() {
     long t = scheduledAt;
