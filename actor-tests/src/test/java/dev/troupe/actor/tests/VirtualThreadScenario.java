@@ -1,5 +1,6 @@
 package dev.troupe.actor.tests;
 
+import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
@@ -16,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  * The virtual-thread dispatcher's scenario, run by {@link VirtualThreadDispatcherTest} in its own
  * JVM when that one is older than JDK 21 (or inline on 21+): 1,000 actors on {@code
  * troupe.actor.blocking-io-dispatcher} block at once in their handlers while an actor on the
- * default dispatcher keeps answering asks; then they are released and all reply.
+ * default dispatcher keeps answering asks; then they are released and all reply, each from a
+ * virtual thread. Then {@code throughput} is shown to still apply: 20 queued messages take 20
+ * mailbox runs (20 virtual threads) at throughput 1 and one run at throughput 100.
  *
  * <p>{@link #main} prints one line starting with {@link #OK} or {@link #FAILED} and exits 0 or 1.
  */
@@ -54,6 +57,52 @@ public final class VirtualThreadScenario {
     }
   }
 
+  /** Blocks in its first message; then records the thread of each Integer; "report" answers how many threads. */
+  public static final class ThreadRecorder extends UntypedActor {
+    private final CountDownLatch entered;
+    private final CountDownLatch release;
+    private final java.util.Set<String> threads = new java.util.HashSet<>();
+    private int recorded;
+
+    public ThreadRecorder(CountDownLatch entered, CountDownLatch release) {
+      this.entered = entered;
+      this.release = release;
+    }
+
+    @Override
+    public void onReceive(Object message) throws Exception {
+      if ("block".equals(message)) {
+        entered.countDown();
+        release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+      } else if ("report".equals(message)) {
+        getSender().tell(recorded + " messages on " + threads.size() + " threads", getSelf());
+      } else {
+        recorded++;
+        threads.add(Thread.currentThread().getName());
+      }
+    }
+  }
+
+  /**
+   * Runs 20 queued messages on {@code dispatcher}: one virtual thread per mailbox run, so their
+   * thread count says how many runs the dispatcher's {@code throughput} made of them.
+   */
+  private static String threadsFor(ActorSystem system, String dispatcher) throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ActorRef a = system.actorOf(Props.create(ThreadRecorder.class, entered, release).withDispatcher(dispatcher));
+    a.tell("block", ActorRef.noSender());
+    if (!entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
+      return "never blocked";
+    }
+    for (int i = 0; i < 20; i++) {
+      a.tell(i, ActorRef.noSender());
+    }
+    CompletableFuture<Object> report = Patterns.ask(a, "report", WAIT).toCompletableFuture();
+    release.countDown();
+    return String.valueOf(report.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+  }
+
   /** Answers every message with itself, on the default dispatcher. */
   public static final class Echo extends UntypedActor {
     @Override
@@ -68,7 +117,10 @@ public final class VirtualThreadScenario {
    * @return the result line
    */
   static String run() throws Exception {
-    ActorSystem system = ActorSystem.create(RuntimeFixtures.uniqueName("vt"));
+    ActorSystem system = ActorSystem.create(RuntimeFixtures.uniqueName("vt"), ConfigFactory.parseString(""
+        + "vt-throughput-1 { executor = virtual-thread-executor, throughput = 1 }\n"
+        + "vt-throughput-100 { executor = virtual-thread-executor, throughput = 100 }\n")
+        .withFallback(ConfigFactory.load()));
     CountDownLatch entered = new CountDownLatch(BLOCKED);
     CountDownLatch release = new CountDownLatch(1);
     try {
@@ -108,6 +160,12 @@ public final class VirtualThreadScenario {
           return FAILED + ": unexpected reply " + s;
         }
         ok++;
+      }
+      // throughput still applies: a run per message at 1, one run for all 20 at 100
+      String one = threadsFor(system, "vt-throughput-1");
+      String hundred = threadsFor(system, "vt-throughput-100");
+      if (!one.equals("20 messages on 20 threads") || !hundred.equals("20 messages on 1 threads")) {
+        return FAILED + ": throughput 1 gave " + one + ", throughput 100 gave " + hundred;
       }
       return OK + " blocked=" + BLOCKED + " replies=" + ok + " pings=" + PINGS + " max-ping-ms="
           + TimeUnit.NANOSECONDS.toMillis(maxPingNanos) + " java=" + Runtime.version().feature();
