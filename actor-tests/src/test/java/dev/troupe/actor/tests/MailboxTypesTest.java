@@ -102,6 +102,13 @@ class MailboxTypesTest {
       + "waiting-prio-mailbox { mailbox-type = \"" + BoundedByPriority.class.getName() + "\"\n"
       + "  mailbox-capacity = 2, mailbox-push-timeout-time = 10s }\n";
 
+  /** A kit that receives the system's dead letters. */
+  private static TestKit deadLetters(ActorSystem sys) {
+    TestKit dead = new TestKit(sys);
+    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
+    return dead;
+  }
+
   /** A gate on the test dispatcher with {@code mailbox}, already blocked in its first message. */
   private static ActorRef blockedGate(ActorSystem sys, TestKit kit, String mailbox, CountDownLatch release)
       throws InterruptedException {
@@ -165,8 +172,7 @@ class MailboxTypesTest {
   void aFullBoundedPriorityMailboxSendsTheOverflowToDeadLetters() throws Exception {
     ActorSystem sys = troupe.createSystem(MAILBOXES);
     TestKit kit = new TestKit(sys);
-    TestKit dead = new TestKit(sys);
-    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
+    TestKit dead = deadLetters(sys);
     CountDownLatch release = new CountDownLatch(1);
     ActorRef gate = blockedGate(sys, kit, "bounded-prio-mailbox", release);
     for (int i = 0; i < 15; i++) {
@@ -190,8 +196,7 @@ class MailboxTypesTest {
   void aSenderWaitsForRoomInAFullBoundedPriorityMailbox() throws Exception {
     ActorSystem sys = troupe.createSystem(MAILBOXES);
     TestKit kit = new TestKit(sys);
-    TestKit dead = new TestKit(sys);
-    sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
+    TestKit dead = deadLetters(sys);
     CountDownLatch release = new CountDownLatch(1);
     ActorRef gate = blockedGate(sys, kit, "waiting-prio-mailbox", release);
     gate.tell(new Prio(5, 0), ActorRef.noSender());

@@ -17,7 +17,8 @@ import java.util.concurrent.ExecutorService;
  * @param id the section's path
  * @param type the dispatcher kind: {@code Dispatcher}, {@code PinnedDispatcher}, {@code
  *     BalancingDispatcher} or {@code CallingThreadDispatcher}
- * @param executor which executor backs it
+ * @param executor which executor backs it: {@code affinity-pool-executor}, {@code
+ *     fork-join-executor}, {@code thread-pool-executor} or {@code virtual-thread-executor} (JDK 21+)
  * @param throughput messages per mailbox run, {@code >= 1}
  * @param throughputDeadline time limit of a run, zero for none
  * @param executorConfig the chosen executor's own section

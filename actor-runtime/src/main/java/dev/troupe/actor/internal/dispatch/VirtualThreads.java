@@ -17,6 +17,8 @@ import java.util.concurrent.ThreadFactory;
  * that asks for the executor fails with a {@link ConfigurationException} naming itself.
  *
  * <p>No thread exists while no mailbox runs, so an idle dispatcher of this kind burns nothing.
+ * Virtual threads are always daemon threads, whatever {@code troupe.daemonic} says; the system's
+ * other dispatchers keep the JVM alive as before.
  */
 final class VirtualThreads {
   private VirtualThreads() {}
@@ -38,6 +40,10 @@ final class VirtualThreads {
       MethodHandle perTask = null;
       String missing = null;
       try {
+        if (Runtime.version().feature() < 21) {
+          // 19 and 20 have the classes as a preview API, which fails when used without the flag
+          throw new ClassNotFoundException("no final virtual-thread API before JDK 21");
+        }
         MethodHandles.Lookup l = MethodHandles.publicLookup();
         Class<?> builder = Class.forName("java.lang.Thread$Builder$OfVirtual");
         ofVirtual = l.findStatic(Thread.class, "ofVirtual", MethodType.methodType(builder));
