@@ -75,13 +75,14 @@ class VirtualThreadDispatcherTest {
   void onJdk17AnActorOfWithAVirtualThreadDispatcherFailsSayingWhyAndWhichDispatcher() throws Exception {
     assumeTrue(FEATURE < 21, "this JVM is Java " + FEATURE + ": it has virtual threads");
     ActorSystem sys = ActorSystem.create(RuntimeFixtures.uniqueName("vt17"), ConfigFactory.parseString(
-        "my-io-dispatcher { executor = virtual-thread-executor }").withFallback(ConfigFactory.load()));
+        "my-io-dispatcher { executor = virtual-thread-executor }\n"
+            + "troupe.actor.other-io-dispatcher { executor = virtual-thread-executor }").withFallback(ConfigFactory.load()));
     try {
-      // defining it (and the reference example) breaks nothing while it is not used
+      // defining it breaks nothing while it is not used
       ActorRef echo = sys.actorOf(Props.create(VirtualThreadScenario.Echo.class));
       assertEquals("hi", Patterns.ask(echo, "hi", RuntimeFixtures.TIMEOUT).toCompletableFuture()
           .get(RuntimeFixtures.TIMEOUT.toSeconds(), TimeUnit.SECONDS));
-      for (String id : List.of("my-io-dispatcher", "troupe.actor.blocking-io-dispatcher")) {
+      for (String id : List.of("my-io-dispatcher", "troupe.actor.other-io-dispatcher")) {
         ConfigurationException e = assertThrows(ConfigurationException.class,
             () -> sys.actorOf(Props.create(VirtualThreadScenario.Echo.class).withDispatcher(id)));
         assertTrue(e.getMessage().contains("virtual threads need JDK 21+"), e.getMessage());

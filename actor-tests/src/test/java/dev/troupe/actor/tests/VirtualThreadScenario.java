@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The virtual-thread dispatcher's scenario, run by {@link VirtualThreadDispatcherTest} in its own
  * JVM when that one is older than JDK 21 (or inline on 21+): 1,000 actors on {@code
- * troupe.actor.blocking-io-dispatcher} block at once in their handlers while an actor on the
+ * blocking-io-dispatcher} (the example of reference.conf) block at once in their handlers while an actor on the
  * default dispatcher keeps answering asks; then they are released and all reply, each from a
  * virtual thread. Then {@code throughput} is shown to still apply: 20 queued messages take 20
  * mailbox runs (20 virtual threads) at throughput 1 and one run at throughput 100.
@@ -118,6 +118,7 @@ public final class VirtualThreadScenario {
    */
   static String run() throws Exception {
     ActorSystem system = ActorSystem.create(RuntimeFixtures.uniqueName("vt"), ConfigFactory.parseString(""
+        + "blocking-io-dispatcher { executor = virtual-thread-executor }\n"
         + "vt-throughput-1 { executor = virtual-thread-executor, throughput = 1 }\n"
         + "vt-throughput-100 { executor = virtual-thread-executor, throughput = 100 }\n")
         .withFallback(ConfigFactory.load()));
@@ -127,7 +128,7 @@ public final class VirtualThreadScenario {
       List<CompletableFuture<Object>> replies = new ArrayList<>();
       for (int i = 0; i < BLOCKED; i++) {
         ActorRef a = system.actorOf(Props.create(BlockingActor.class, entered, release)
-            .withDispatcher("troupe.actor.blocking-io-dispatcher"));
+            .withDispatcher("blocking-io-dispatcher"));
         replies.add(Patterns.ask(a, "block", WAIT.multipliedBy(2)).toCompletableFuture());
       }
       if (!entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
