@@ -17,7 +17,8 @@ import java.util.concurrent.ExecutorService;
  * @param id the section's path
  * @param type the dispatcher kind: {@code Dispatcher}, {@code PinnedDispatcher}, {@code
  *     BalancingDispatcher} or {@code CallingThreadDispatcher}
- * @param executor which executor backs it
+ * @param executor which executor backs it: {@code affinity-pool-executor}, {@code
+ *     fork-join-executor}, {@code thread-pool-executor} or {@code virtual-thread-executor} (JDK 21+)
  * @param throughput messages per mailbox run, {@code >= 1}
  * @param throughputDeadline time limit of a run, zero for none
  * @param executorConfig the chosen executor's own section
@@ -44,6 +45,7 @@ public record DispatcherSettings(
   static final String AFFINITY = "affinity-pool-executor";
   static final String FORK_JOIN = "fork-join-executor";
   static final String THREAD_POOL = "thread-pool-executor";
+  static final String VIRTUAL = "virtual-thread-executor";
 
   /**
    * Parses the dispatcher section at {@code id}.
@@ -63,26 +65,26 @@ public record DispatcherSettings(
               + "', expected one of " + String.join(", ", TYPES));
     }
     String executor = Settings.string(full, id, "executor");
-    if (!executor.equals(AFFINITY) && !executor.equals(FORK_JOIN) && !executor.equals(THREAD_POOL)) {
+    if (!executor.equals(AFFINITY) && !executor.equals(FORK_JOIN) && !executor.equals(THREAD_POOL)
+        && !executor.equals(VIRTUAL)) {
       throw new ConfigurationException(
-          "unknown executor '"
-              + executor
-              + "' at "
-              + id
-              + ".executor: expected "
-              + AFFINITY
-              + ", "
-              + FORK_JOIN
-              + " or "
-              + THREAD_POOL);
+          "unknown executor '" + executor + "' at " + id + ".executor: expected " + AFFINITY + ", "
+              + FORK_JOIN + ", " + THREAD_POOL + " or " + VIRTUAL);
     }
     int throughput = Settings.intAtLeast(full, id, "throughput", 1);
     Duration deadline = Settings.durationAtLeastZero(full, id, "throughput-deadline-time");
     Config exec;
-    try {
-      exec = full.getConfig(executor);
-    } catch (com.typesafe.config.ConfigException e) {
-      throw new ConfigurationException("invalid section at '" + id + "." + executor + "'", e);
+    if (executor.equals(VIRTUAL)) {
+      // Dispatchers are created on first use: an actorOf with this one is the earliest point that
+      // leaves systems alone which only define it (a shared config) on an older JDK.
+      VirtualThreads.check(id);
+      exec = com.typesafe.config.ConfigFactory.empty(); // no keys of its own
+    } else {
+      try {
+        exec = full.getConfig(executor);
+      } catch (com.typesafe.config.ConfigException e) {
+        throw new ConfigurationException("invalid section at '" + id + "." + executor + "'", e);
+      }
     }
     DispatcherSettings s = new DispatcherSettings(id, type, executor, throughput, deadline, exec);
     s.validateExecutor();
@@ -135,6 +137,7 @@ public record DispatcherSettings(
         Settings.scaledPoolSize(executorConfig, path, "parallelism");
         taskPeekingFifo(path);
       }
+      case VIRTUAL -> {}
       default -> {
         int core = Settings.scaledPoolSize(executorConfig, path, "core-pool-size");
         int max = Settings.scaledPoolSize(executorConfig, path, "max-pool-size");
@@ -217,6 +220,7 @@ public record DispatcherSettings(
           threadNamePrefix,
           daemon,
           onError);
+      case VIRTUAL -> VirtualThreads.newExecutor(id, threadNamePrefix, onError);
       default -> {
         int core = Settings.scaledPoolSize(executorConfig, path, "core-pool-size");
         int max = Settings.scaledPoolSize(executorConfig, path, "max-pool-size");
