@@ -7,7 +7,8 @@ package dev.troupe.actor.internal.dispatch;
  * <pre>
  *   bit 0      CLOSED     the actor terminated; the mailbox only drains to dead letters
  *   bit 1      SCHEDULED  the mailbox is queued on, or running on, an executor thread
- *   bits 2..31 suspend count (SUSPEND_UNIT each): user messages wait while it is non-zero
+ *   bit 2      SAMPLE     telemetry: the schedule that sets SCHEDULED next times the run it starts
+ *   bits 3..31 suspend count (SUSPEND_UNIT each): user messages wait while it is non-zero
  * </pre>
  *
  * Transitions:
@@ -26,7 +27,14 @@ package dev.troupe.actor.internal.dispatch;
 final class MailboxStatus {
   static final int CLOSED = 1;
   static final int SCHEDULED = 2;
-  static final int SUSPEND_UNIT = 4;
+  /**
+   * Set by a run of an observed mailbox when it ends (one run in {@code troupe.telemetry
+   * .sample-every}) and cleared by the schedule that follows, in the CAS that sets SCHEDULED:
+   * the scheduling thread learns that it is to stamp the time from the value it read anyway, so a
+   * schedule pays nothing for sampling, and a mailbox without telemetry never has the bit.
+   */
+  static final int SAMPLE = 4;
+  static final int SUSPEND_UNIT = 8;
 
   private MailboxStatus() {}
 
@@ -38,12 +46,16 @@ final class MailboxStatus {
     return (s & SCHEDULED) != 0;
   }
 
+  static boolean isSampled(int s) {
+    return (s & SAMPLE) != 0;
+  }
+
   static boolean isSuspended(int s) {
     return s >= SUSPEND_UNIT;
   }
 
-  /** Open, not suspended: user messages may be processed (the scheduled bit is ignored). */
+  /** Open, not suspended: user messages may be processed (scheduled and sample bits ignored). */
   static boolean canProcessUserMessages(int s) {
-    return (s & ~SCHEDULED) == 0;
+    return (s & ~(SCHEDULED | SAMPLE)) == 0;
   }
 }

@@ -2,7 +2,6 @@ package dev.troupe.actor.internal.telemetry;
 
 import dev.troupe.actor.internal.dispatch.MailboxOwner;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * One dispatcher's telemetry: its histograms and its actors grouped by class. A dispatcher holds
@@ -15,25 +14,10 @@ public final class DispatcherTelemetry {
   final LogHistogram processingTime = new LogHistogram();
   final LogHistogram mailboxDepth = new LogHistogram();
   final ConcurrentHashMap<String, ActorGroup> groups = new ConcurrentHashMap<>();
-  private final int sampleEvery;
 
   DispatcherTelemetry(SystemTelemetry system, String id) {
     this.system = system;
     this.id = id;
-    this.sampleEvery = system.sampleEvery();
-  }
-
-  /**
-   * Any thread that just scheduled a mailbox of this dispatcher: whether to time the run it
-   * starts, one in {@code sample-every} at random (the scheduling thread's own generator). Reads
-   * only this object, which nobody writes: a countdown in the mailbox's probe would pull the
-   * probe's cache line from the run thread on every message (measured: ping-pong at a third of
-   * its rate).
-   *
-   * @return whether to stamp the schedule
-   */
-  public boolean sampleSchedule() {
-    return sampleEvery == 1 || ThreadLocalRandom.current().nextInt(sampleEvery) == 0;
   }
 
   /**
