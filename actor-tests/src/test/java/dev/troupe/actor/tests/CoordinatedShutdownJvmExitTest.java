@@ -8,12 +8,11 @@ import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.CoordinatedShutdown;
 import dev.troupe.actor.Done;
+import dev.troupe.testkit.ChildJvm;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -92,21 +91,7 @@ class CoordinatedShutdownJvmExitTest {
 
   /** Starts the child and collects its output lines. */
   private Run start(String mode) throws IOException, InterruptedException {
-    String classPath = System.getProperty("java.class.path");
-    String modulePath = System.getProperty("jdk.module.path");
-    if (modulePath != null && !modulePath.isEmpty()) {
-      classPath = classPath + File.pathSeparator + modulePath;
-    }
-    child =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m",
-                "-cp",
-                classPath,
-                Child.class.getName(),
-                mode)
-            .redirectErrorStream(true)
-            .start();
+    child = ChildJvm.builder(List.of("-Xmx64m"), Child.class, mode).redirectErrorStream(true).start();
     List<String> lines = Collections.synchronizedList(new ArrayList<>());
     CountDownLatch ready = new CountDownLatch(1);
     Process p = child;

@@ -11,6 +11,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Props;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,9 +50,7 @@ class VirtualThreadDispatcherTest {
             + "scenario needs one (its JDK 17 behaviour is pinned by the other test)");
     Path out = dir.resolve("stdout.txt");
     Path err = dir.resolve("stderr.txt");
-    Process child = new ProcessBuilder(
-            java.get().toString(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-            VirtualThreadScenario.class.getName())
+    Process child = ChildJvm.builder(java.get(), List.of("-Xmx256m"), VirtualThreadScenario.class)
         .redirectOutput(out.toFile())
         .redirectError(err.toFile())
         .start();

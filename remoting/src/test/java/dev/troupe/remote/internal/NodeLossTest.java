@@ -12,15 +12,15 @@ import dev.troupe.actor.Address;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.testkit.ChildJvm;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -122,20 +122,7 @@ class NodeLossTest {
 
   @Test
   void aWatcherHearsExactlyOnceWhenTheWatchedActorsNodeVanishes() throws Exception {
-    String classPath = System.getProperty("java.class.path");
-    String modulePath = System.getProperty("jdk.module.path");
-    if (modulePath != null && !modulePath.isEmpty()) {
-      classPath = classPath + File.pathSeparator + modulePath;
-    }
-    child =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-cp",
-                classPath,
-                VanishingNode.class.getName())
-            .redirectErrorStream(true)
-            .start();
+    child = ChildJvm.builder(List.of("-Xmx128m"), VanishingNode.class).redirectErrorStream(true).start();
     String port = childPort(child);
     String address = "troupe://" + VanishingNode.SYSTEM + "@127.0.0.1:" + port;
     ActorRef remote = lookup(a, address, "/user/target");

@@ -11,15 +11,15 @@ import dev.troupe.actor.Deploy;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.testkit.ChildJvm;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -108,12 +108,9 @@ class RemoteDeploymentNodeLossTest {
   void aDeployedActorStopsWhenItsParentsNodeIsKilled() throws Exception {
     TestKit onTarget = new TestKit(target);
     child =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m",
-                "-cp",
-                classPath(),
-                DeployingNode.class.getName(),
+        ChildJvm.builder(
+                List.of("-Xmx128m"),
+                DeployingNode.class,
                 target.address().toString(),
                 onTarget.getRef().path().toString())
             .redirectErrorStream(true)
@@ -150,15 +147,6 @@ class RemoteDeploymentNodeLossTest {
     assertTrue(t.addressTerminated(), t.toString());
     TestKit.shutdownActorSystem(origin); // the parent does not wait for a child on a node that is gone
     TestKit.shutdownActorSystem(leaving);
-  }
-
-  private static String classPath() {
-    String classPath = System.getProperty("java.class.path");
-    String modulePath = System.getProperty("jdk.module.path");
-    if (modulePath != null && !modulePath.isEmpty()) {
-      classPath = classPath + File.pathSeparator + modulePath;
-    }
-    return classPath;
   }
 
   /** Reads the child's output until a line starts with {@code prefix}; bounded. */
