@@ -1,9 +1,18 @@
 package dev.troupe.testkit;
 
+import java.io.BufferedReader;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Starts a second JVM with the test's own class path, for tests that need another process: a
@@ -73,5 +82,55 @@ public final class ChildJvm {
     command.add(mainClass.getName());
     command.addAll(List.of(args));
     return new ProcessBuilder(command);
+  }
+
+  /**
+   * Reads the child's standard output on a daemon thread until a line starts with {@code prefix},
+   * and goes on draining it afterwards (so that the child never blocks on a full pipe). Call it
+   * once per child: it takes over the output stream.
+   *
+   * @param child a started child (with {@code redirectErrorStream(true)} to see its errors too)
+   * @param prefix what the awaited line starts with
+   * @param max how long to wait
+   * @return the rest of that line, trimmed
+   * @throws AssertionError naming the prefix if the line does not come within {@code max}, or
+   *     with everything the child printed if it ends first
+   */
+  public static String awaitLine(Process child, String prefix, Duration max) {
+    CompletableFuture<String> found = new CompletableFuture<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader in =
+                  new BufferedReader(
+                      new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                StringBuilder seen = new StringBuilder();
+                String line;
+                while ((line = in.readLine()) != null) {
+                  if (!found.isDone() && line.startsWith(prefix)) {
+                    found.complete(line.substring(prefix.length()).trim());
+                  } else if (!found.isDone()) {
+                    seen.append(line).append('\n');
+                  }
+                }
+                found.completeExceptionally(
+                    new IOException("the child ended before printing '" + prefix + "':\n" + seen));
+              } catch (IOException e) {
+                found.completeExceptionally(e);
+              }
+            },
+            "child-jvm-output-" + child.pid());
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      return found.get(max.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new AssertionError("the child printed no line starting with '" + prefix + "' within " + max);
+    } catch (ExecutionException e) {
+      throw new AssertionError(e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted waiting for the child's '" + prefix + "'", e);
+    }
   }
 }

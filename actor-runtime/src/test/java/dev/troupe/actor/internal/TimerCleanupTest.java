@@ -60,14 +60,9 @@ class TimerCleanupTest {
     return ((SystemScheduler) system.scheduler()).pendingTimers();
   }
 
-  private void awaitPending(String what, IntPredicate ok) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    int p = pending();
-    while (!ok.test(p)) {
-      assertTrue(System.nanoTime() < deadline, what + ": " + p + " timers still pending");
-      Thread.sleep(5);
-      p = pending();
-    }
+  private void awaitPending(String what, IntPredicate ok) {
+    Await.until(what, Duration.ofSeconds(10), () -> ok.test(pending()),
+        () -> pending() + " timers still pending");
   }
 
   private Object ask(ActorRef a, Object m) throws Exception {

@@ -59,7 +59,12 @@ class TimersTest {
     return sys.actorOf(Props.create(Timed.class, p.getRef()));
   }
 
-  private static void sleep(long millis) {
+  /**
+   * Keeps the running handler busy: ticks queuing up behind a busy actor (or a slow handler
+   * stretching a fixed delay) is the situation these tests set up, not a wait for an event; each
+   * test asserts that premise (a witness tick, a gap) so that a too-short pause fails loudly.
+   */
+  private static void busy(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
@@ -90,7 +95,7 @@ class TimersTest {
   private static void queueUpOldAndWitness(TimerScheduler t) {
     t.startTimerAtFixedRate("k", "old", Duration.ZERO, Duration.ofMillis(5));
     t.startTimerAtFixedRate("w", "witness", Duration.ZERO, Duration.ofMillis(5));
-    sleep(300);
+    busy(300);
   }
 
   /** Receives until "after", never "old"; the witness shows that ticks were queued meanwhile. */
@@ -165,7 +170,7 @@ class TimersTest {
       return receiveBuilder()
           .matchEquals("tick", m -> {
             long start = System.nanoTime();
-            sleep(SHORT.toMillis() * 3);
+            busy(SHORT.toMillis() * 3);
             report.tell(new long[] {start, System.nanoTime()}, getSelf());
           })
           .build();
@@ -326,7 +331,7 @@ class TimersTest {
     public Receive createReceive() {
       return receiveBuilder()
           .match(Fail.class, f -> {
-            sleep(100); // the fast timer's ticks pile up behind the failing message
+            busy(100); // the fast timer's ticks pile up behind the failing message
             throw new Failing();
           })
           .matchEquals("old", m -> {
@@ -363,7 +368,7 @@ class TimersTest {
     a.tell(new Step((t, self) -> {
       t.startTimerAtFixedRate("k", "tick", Duration.ZERO, Duration.ofMillis(5));
       blocking.tell("blocking", ActorRef.noSender());
-      sleep(200); // ticks pile up; the stop below overtakes them, so they are still queued
+      busy(200); // ticks pile up; the stop below overtakes them, so they are still queued
     }), ActorRef.noSender());
     p.fishForMessage(RuntimeFixtures.TIMEOUT, "the handler running", "blocking"::equals);
     sys.stop(a);
@@ -424,7 +429,7 @@ class TimersTest {
               return;
             }
             if (ThreadLocalRandom.current().nextInt(8) == 0) {
-              sleep(12); // longer than a scheduler tick: ticks queue up, then get replaced or cancelled
+              busy(12); // longer than a scheduler tick: ticks queue up, then get replaced or cancelled
             }
             churn();
           })

@@ -2,7 +2,6 @@ package dev.troupe.remote.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.actor.AbstractActor;
@@ -15,13 +14,8 @@ import dev.troupe.actor.internal.ActorSystemImpl;
 import dev.troupe.testkit.ChildJvm;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -123,7 +117,7 @@ class NodeLossTest {
   @Test
   void aWatcherHearsExactlyOnceWhenTheWatchedActorsNodeVanishes() throws Exception {
     child = ChildJvm.builder(List.of("-Xmx128m"), VanishingNode.class).redirectErrorStream(true).start();
-    String port = childPort(child);
+    String port = ChildJvm.awaitLine(child, VanishingNode.PORT_LINE, WAIT.multipliedBy(2));
     String address = "troupe://" + VanishingNode.SYSTEM + "@127.0.0.1:" + port;
     ActorRef remote = lookup(a, address, "/user/target");
     TestKit probe = new TestKit(a);
@@ -139,36 +133,6 @@ class NodeLossTest {
     assertTrue(t.addressTerminated(), t.toString());
     probe.expectNoMessage(Duration.ofSeconds(1));
     assertFalse(watchedNodes(a).nodes().stream().anyMatch(n -> n.toString().equals(address)), "forgotten");
-  }
-
-  /** Reads the child's output until it names its port; bounded. */
-  private static String childPort(Process p) throws Exception {
-    CompletableFuture<String> port = new CompletableFuture<>();
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                StringBuilder seen = new StringBuilder();
-                String line;
-                while ((line = in.readLine()) != null) {
-                  if (line.startsWith(VanishingNode.PORT_LINE)) {
-                    port.complete(line.substring(VanishingNode.PORT_LINE.length()).trim());
-                  } else if (!port.isDone()) {
-                    seen.append(line).append('\n');
-                  }
-                }
-                port.completeExceptionally(new IOException("the child ended before naming its port:\n" + seen));
-              } catch (IOException e) {
-                port.completeExceptionally(e);
-              }
-            },
-            "node-loss-test-child-output");
-    reader.setDaemon(true);
-    reader.start();
-    String result = port.get(WAIT.toSeconds() * 2, TimeUnit.SECONDS);
-    assertNotNull(result);
-    return result;
   }
 
   @Test

@@ -14,13 +14,8 @@ import dev.troupe.actor.internal.ActorSystemImpl;
 import dev.troupe.testkit.ChildJvm;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -115,7 +110,7 @@ class RemoteDeploymentNodeLossTest {
                 onTarget.getRef().path().toString())
             .redirectErrorStream(true)
             .start();
-    String deployed = childLine(child, DeployingNode.DEPLOYED_LINE);
+    String deployed = ChildJvm.awaitLine(child, DeployingNode.DEPLOYED_LINE, WAIT.multipliedBy(3));
     assertTrue(deployed.startsWith(target.address() + "/remote/deploying@"), deployed);
     onTarget.expectMsg(WAIT, "started");
     new TestKit(target)
@@ -147,33 +142,5 @@ class RemoteDeploymentNodeLossTest {
     assertTrue(t.addressTerminated(), t.toString());
     TestKit.shutdownActorSystem(origin); // the parent does not wait for a child on a node that is gone
     TestKit.shutdownActorSystem(leaving);
-  }
-
-  /** Reads the child's output until a line starts with {@code prefix}; bounded. */
-  private static String childLine(Process p, String prefix) throws Exception {
-    CompletableFuture<String> found = new CompletableFuture<>();
-    Thread reader =
-        new Thread(
-            () -> {
-              try (BufferedReader in =
-                  new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-                StringBuilder seen = new StringBuilder();
-                String line;
-                while ((line = in.readLine()) != null) {
-                  if (line.startsWith(prefix)) {
-                    found.complete(line.substring(prefix.length()).trim());
-                  } else if (!found.isDone()) {
-                    seen.append(line).append('\n');
-                  }
-                }
-                found.completeExceptionally(new IOException("the child ended before '" + prefix + "':\n" + seen));
-              } catch (IOException e) {
-                found.completeExceptionally(e);
-              }
-            },
-            "deployment-node-loss-test-child-output");
-    reader.setDaemon(true);
-    reader.start();
-    return found.get(WAIT.toSeconds() * 3, TimeUnit.SECONDS);
   }
 }

@@ -1,6 +1,6 @@
 package dev.troupe.actor.internal.scheduler;
 
-import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import dev.troupe.actor.internal.Await;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -756,13 +756,7 @@ class HashedWheelSchedulerTest {
    */
   private static void awaitTrue(
       String what, Duration max, BooleanSupplier condition, Supplier<String> diagnostics) {
-    long deadline = System.nanoTime() + max.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        fail("waited " + max + " for: " + what + "; " + diagnostics.get());
-      }
-      LockSupport.parkNanos(MILLISECONDS.toNanos(1));
-    }
+    Await.until(what, max, condition, diagnostics);
   }
 
   /** A nano clock the test sets; read by the scheduler on the test thread (manual mode). */

@@ -1,12 +1,12 @@
 package dev.troupe.actor.internal.telemetry;
 
+import dev.troupe.actor.internal.Await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.AbstractActor;
@@ -100,18 +100,11 @@ class TelemetryTest {
   }
 
   /** Polls snapshots until {@code done} holds: counts are added when a mailbox run ends. */
-  private static Snapshot await(ActorSystem s, String what, Predicate<Snapshot> done)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    Snapshot last;
-    do {
-      last = Telemetry.get(s).snapshot();
-      if (done.test(last)) {
-        return last;
-      }
-      Thread.sleep(5);
-    } while (System.nanoTime() < deadline);
-    return fail("telemetry never showed " + what + "; last snapshot: " + last);
+  private static Snapshot await(ActorSystem s, String what, Predicate<Snapshot> done) {
+    Snapshot[] last = new Snapshot[1];
+    Await.until("telemetry to show " + what, WAIT,
+        () -> done.test(last[0] = Telemetry.get(s).snapshot()), () -> "last snapshot: " + last[0]);
+    return last[0];
   }
 
   private static Props counter() {
