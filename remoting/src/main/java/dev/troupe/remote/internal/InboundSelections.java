@@ -136,6 +136,10 @@ final class InboundSelections implements Runnable {
       queue.clear();
       bytes = 0;
       scheduled = false;
+      if (paused) {
+        paused = false;
+        channel.config().setAutoRead(true); // nothing waits any more
+      }
     }
     for (Pending p : left) {
       target.dropped(p.selection(), p.sender(), why);
