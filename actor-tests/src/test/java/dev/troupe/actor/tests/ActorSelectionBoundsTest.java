@@ -39,14 +39,7 @@ import org.slf4j.LoggerFactory;
 class ActorSelectionBoundsTest {
   @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
 
-  static final class Echo extends UntypedActor {
-    @Override
-    public void onReceive(Object message) {
-      getSender().tell(getSelf().path().name() + ":" + message, getSelf());
-    }
-  }
-
-  /** Creates an {@link Echo} child per name before its first message; answers "ready". */
+  /** Creates an {@link ActorSelectionTest.Echo} child per name before its first message; answers "ready". */
   static final class Tree extends UntypedActor {
     private final List<String> names;
 
@@ -57,7 +50,7 @@ class ActorSelectionBoundsTest {
     @Override
     public void preStart() {
       for (String n : names) {
-        getContext().actorOf(Props.create(Echo.class), n);
+        getContext().actorOf(Props.create(ActorSelectionTest.Echo.class), n);
       }
     }
 
