@@ -156,6 +156,7 @@ class RemoteNodeLifecycleTest {
         "troupe.remote.advanced.event-loop-threads | -1",
         "troupe.remote.advanced.outbound-message-queue-size | 0",
         "troupe.remote.advanced.outbound-control-queue-size | \"many\"",
+        "troupe.remote.advanced.inbound-selection-queue-size | 0",
         "troupe.remote.advanced.connection-timeout | 0s",
         "troupe.remote.advanced.handshake-timeout | \"soon\"",
         "troupe.remote.advanced.reconnect-min-backoff | -1s",

@@ -6,6 +6,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSelection;
 import dev.troupe.actor.Identify;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
@@ -16,6 +17,11 @@ import java.util.concurrent.CompletionStage;
  * message is sent, on the sending thread (children containers are concurrent), so a selection
  * costs no extra hop; with an anchor on another node, the whole selection is sent there as an
  * {@link ActorSelectionMessage} and resolved by that node.
+ *
+ * <p>A selection without wildcards follows its elements one ref at a time; one with wildcards is
+ * resolved by a {@link SelectionWalk}, iteratively and with a bounded cost, and every actor it
+ * matches gets the message once. A selection beyond {@code troupe.actor.selection}'s bounds
+ * delivers nothing ({@link SelectionRefusals}).
  */
 final class ActorSelectionImpl extends ActorSelection {
   private final ActorSystemImpl system;
@@ -34,7 +40,7 @@ final class ActorSelectionImpl extends ActorSelection {
     this.wildcard = w;
   }
 
-  private static boolean isPattern(String e) {
+  static boolean isPattern(String e) {
     return e.indexOf('*') >= 0 || e.indexOf('?') >= 0;
   }
 
@@ -45,37 +51,58 @@ final class ActorSelectionImpl extends ActorSelection {
       anchor.tell(new ActorSelectionMessage(message, List.of(elements)), sender);
       return;
     }
-    int matched = deliver(anchor, 0, message, sender);
-    if (matched == 0 && !wildcard) {
-      system.deadLetters.publish(message, sender, system.deadLetters);
+    LocalActorRefProvider local = system.provider().local();
+    SelectionSettings limits = local.selectionSettings();
+    if (!wildcard) {
+      if (elements.length > limits.maxElements()) {
+        local.selectionRefusals().refused(this, message, sender, SelectionWalk.tooManyElements(elements.length, limits));
+        return;
+      }
+      InternalActorRef target = resolveExact();
+      if (target != null) {
+        target.tell(message, sender);
+      } else {
+        system.deadLetters.publish(message, sender, system.deadLetters);
+      }
+      return;
+    }
+    SelectionWalk walk = new SelectionWalk(limits);
+    Collection<InternalActorRef> targets = walk.resolve(anchor, elements);
+    if (targets == null) {
+      local.selectionRefusals().refused(this, message, sender, walk.refusal());
+      return;
+    }
+    for (InternalActorRef target : targets) {
+      target.tell(message, sender); // none matched: nothing, and no dead letter (a pattern may match none)
     }
   }
 
-  private int deliver(InternalActorRef ref, int i, Object message, ActorRef sender) {
-    if (i == elements.length) {
-      ref.tell(message, sender);
-      return 1;
-    }
-    String e = elements[i];
-    ActorCell cell = ref.cellOrNull();
-    if (e.equals("..")) {
-      InternalActorRef parent = cell == null ? null : cell.parent;
-      return parent == null || parent instanceof RootParentRef ? 0 : deliver(parent, i + 1, message, sender);
-    }
-    if (cell == null) {
-      return 0;
-    }
-    if (!isPattern(e)) {
-      InternalActorRef child = cell.childByName(e);
-      return child == null ? 0 : deliver(child, i + 1, message, sender);
-    }
-    int n = 0;
-    for (InternalActorRef child : cell.childrenSnapshot()) {
-      if (globMatches(e, child.path().name())) {
-        n += deliver(child, i + 1, message, sender);
+  /**
+   * Without wildcards a selection names at most one actor: each element leads to at most one ref,
+   * so the walk is a loop over the elements with nothing to collect.
+   *
+   * @return the actor, or null if the path leads nowhere
+   */
+  private InternalActorRef resolveExact() {
+    InternalActorRef ref = anchor;
+    for (String e : elements) {
+      ActorCell cell = ref.cellOrNull();
+      if (cell == null) {
+        return null;
+      }
+      if (e.equals("..")) {
+        ref = cell.parent;
+        if (ref == null || ref instanceof RootParentRef) {
+          return null; // above the root
+        }
+      } else {
+        ref = cell.childByName(e);
+        if (ref == null) {
+          return null;
+        }
       }
     }
-    return n;
+    return ref;
   }
 
   /** {@code *} matches any sequence, {@code ?} any one character. */

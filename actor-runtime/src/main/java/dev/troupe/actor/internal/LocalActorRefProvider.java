@@ -32,6 +32,8 @@ public final class LocalActorRefProvider implements ActorRefProvider {
   private final AtomicLong tempCounter = new AtomicLong();
   private final Map<String, Address> configuredRemoteDeployments;
   private final DetachedActors detached;
+  private final SelectionSettings selectionSettings;
+  private final SelectionRefusals selectionRefusals;
   private LocalActorRef root; // set once by init(), before the system is handed out
   private LocalActorRef userGuardian;
   private LocalActorRef systemGuardian;
@@ -46,7 +48,7 @@ public final class LocalActorRefProvider implements ActorRefProvider {
    * @param address its address: {@code troupe://name} for a local-only system, the bound {@code
    *     troupe://name@host:port} for a networked one
    * @throws ConfigurationException if a {@code remote} value in {@code troupe.actor.deployment} is
-   *     not an address
+   *     not an address, or a {@code troupe.actor.selection} bound is not a positive count
    */
   public LocalActorRefProvider(ActorSystemImpl system, Address address) {
     this.system = system;
@@ -56,6 +58,8 @@ public final class LocalActorRefProvider implements ActorRefProvider {
     this.deadLetters = new DeadLettersRef(system, rootPath.child("deadLetters"));
     this.configuredRemoteDeployments = remoteDeployments(system.settings().config());
     this.detached = new DetachedActors(system);
+    this.selectionSettings = SelectionSettings.from(system.settings().config());
+    this.selectionRefusals = new SelectionRefusals(system);
   }
 
   @Override
@@ -211,8 +215,20 @@ public final class LocalActorRefProvider implements ActorRefProvider {
     detached.stopAll(gone);
   }
 
+  /** @return what one selection's walk may cost ({@code troupe.actor.selection}) */
+  SelectionSettings selectionSettings() {
+    return selectionSettings;
+  }
+
+  SelectionRefusals selectionRefusals() {
+    return selectionRefusals;
+  }
+
   /**
-   * Delivers a selection that arrived from another node, resolving it from the root guardian.
+   * Delivers a selection that arrived from another node, resolving it from the root guardian on
+   * the calling thread, within the bounds of {@code troupe.actor.selection} (beyond them nothing
+   * is delivered and the message goes to dead letters, with a rate-limited warning). A networked
+   * provider calls it off its network threads: the walk may take a while on a large tree.
    *
    * @param selection the selection and its message
    * @param sender the sender, as a ref of the provider's

@@ -14,7 +14,8 @@ import java.util.function.Function;
 
 /**
  * The last handler of an accepted connection: checks the peer's handshake and acknowledges it,
- * then reads envelopes ({@link Wire}) and hands each to the provider, and control frames
+ * then reads envelopes ({@link Wire}) and hands each to the provider (a selection goes to this
+ * connection's {@link InboundSelections}, to be resolved off the event loop), and control frames
  * (heartbeats, their responses, a leaving notice) to the provider's watch of nodes. On the control
  * lane every envelope is a sequenced system message: the association delivers it only if it is the
  * next one expected from the peer's incarnation, and each batch of reads is answered with one
@@ -31,6 +32,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private final Function<ActorPath, InternalActorRef> resolve;
   private Wire.Handshake handshake; // null until the peer's handshake was accepted
   private Association association;
+  private InboundSelections selections; // with the handshake
   private boolean ackDue;
   private long ackUpTo;
   private boolean refused;
@@ -90,6 +92,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     association = a;
     handshake = h;
+    selections = provider.inboundSelections(ctx.channel());
     a.inboundOpened(ctx.channel(), h.originUid());
     ctx.pipeline().remove(NettyTransport.HANDSHAKE_TIMEOUT);
     ctx.writeAndFlush(Wire.encodeAck(ctx.alloc(), provider.uid()));
@@ -125,7 +128,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     if (seq == 0) {
-      provider.receive(recipient, sender, serializerId, manifest, bytes, handshake.origin());
+      provider.receive(recipient, sender, serializerId, manifest, bytes, handshake.origin(), selections);
     } else {
       InternalActorRef to = recipient;
       InternalActorRef from = sender;
@@ -133,7 +136,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
           association.inbound().receive(
               handshake.originUid(),
               seq,
-              () -> provider.receive(to, from, serializerId, manifest, bytes, handshake.origin())));
+              () -> provider.receive(to, from, serializerId, manifest, bytes, handshake.origin(), selections)));
     }
   }
 

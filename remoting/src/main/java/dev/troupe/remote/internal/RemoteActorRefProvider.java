@@ -15,6 +15,7 @@ import dev.troupe.actor.internal.dispatch.SystemMessage;
 import dev.troupe.remote.QuarantinedEvent;
 import dev.troupe.serialization.Serialization;
 import dev.troupe.serialization.Serialized;
+import io.netty.channel.Channel;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * {@code troupe.actor.provider = remote}: the local provider (built with the bound address) for
  * this node's actors, {@link RemoteActorRef}s for every other address, and the {@link
  * NettyTransport} between them. What arrives is delivered as the runtime's seam expects: user
- * messages with {@code tell}, selections through {@link LocalActorRefProvider#deliverSelection},
- * watch, unwatch, death notices and stop with {@code sendSystemMessage}.
+ * messages with {@code tell}, selections through {@link LocalActorRefProvider#deliverSelection}
+ * on the default dispatcher (queued per connection by {@link InboundSelections}, never walked on a
+ * network thread), watch, unwatch, death notices and stop with {@code sendSystemMessage}.
  *
  * <p>A whole node going is reported to death watch ({@link ActorSystemImpl#addressTerminated})
  * when it says it leaves (a leaving notice at its termination) or when {@link WatchedNodes}' failure
@@ -57,6 +59,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   private final ConcurrentHashMap<Address, Association> associations = new ConcurrentHashMap<>();
   private final WatchedNodes watchedNodes;
   private final RemoteDaemon daemon; // remote deployment: /remote
+  private final InboundSelections.Target selectionTarget = new SelectionTarget();
 
   RemoteActorRefProvider(ActorSystemImpl system) {
     this.system = system;
@@ -252,9 +255,27 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
 
   // ------------------------------------------------------------------ in (on an event loop)
 
-  /** Deserializes a message that arrived from {@code origin} and delivers it. */
+  /**
+   * A queue for the selections that arrive on {@code channel}, resolved on the default
+   * dispatcher.
+   */
+  InboundSelections inboundSelections(Channel channel) {
+    return new InboundSelections(
+        channel, system.dispatcher(), settings.inboundSelectionQueueSize(), settings.maximumFrameSize(), selectionTarget);
+  }
+
+  /**
+   * Deserializes a message that arrived from {@code origin} and delivers it; a selection is only
+   * queued on {@code selections}, its connection's, to be resolved on the dispatcher.
+   */
   void receive(
-      InternalActorRef recipient, InternalActorRef sender, int serializerId, String manifest, byte[] bytes, Address origin) {
+      InternalActorRef recipient,
+      InternalActorRef sender,
+      int serializerId,
+      String manifest,
+      byte[] bytes,
+      Address origin,
+      InboundSelections selections) {
     if (!recipient.path().address().equals(address)) {
       drops.dropped(
           new Serialized(serializerId, manifest, bytes),
@@ -283,7 +304,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     }
     try {
       if (message instanceof ActorSelectionMessage selection) {
-        local.deliverSelection(selection, sender);
+        selections.submit(selection, sender, bytes.length); // never walked on the event loop
       } else if (message instanceof SystemMessage systemMessage) {
         if (message instanceof DeathWatchNotification d && !d.actor().path().address().equals(address)) {
           watchedNodes.unwatched(d.actor(), recipient); // that watch is over
@@ -294,6 +315,27 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
       }
     } catch (RuntimeException e) {
       drops.dropped(message, "delivery failed: " + e, sender, recipient);
+    }
+  }
+
+  /** Resolves the selections of {@link InboundSelections} from the root, on the dispatcher. */
+  private final class SelectionTarget implements InboundSelections.Target {
+    @Override
+    public void deliver(ActorSelectionMessage selection, ActorRef sender) {
+      try {
+        local.deliverSelection(selection, sender);
+      } catch (RuntimeException e) {
+        drops.dropped(selection.message(), "delivery failed: " + e, sender, local.rootGuardian());
+      }
+    }
+
+    @Override
+    public void dropped(ActorSelectionMessage selection, ActorRef sender, String why) {
+      drops.dropped(
+          selection.message(),
+          "a selection of " + selection.elements().size() + " path elements was not resolved: " + why,
+          sender,
+          local.rootGuardian());
     }
   }
 

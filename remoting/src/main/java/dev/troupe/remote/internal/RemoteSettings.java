@@ -36,6 +36,7 @@ import java.util.Set;
  * @param giveUpSystemMessageAfter how long system messages may go unacknowledged before the peer is quarantined
  * @param trustedSelectionPaths in untrusted mode, the only paths (like {@code /user/echo}) peers may select
  * @param tls {@code troupe.remote.tls}: whether connections run TLS, and with which stores
+ * @param inboundSelectionQueueSize selections from one connection waiting for the dispatcher before the connection stops reading
  */
 record RemoteSettings(
     String canonicalHost,
@@ -60,7 +61,8 @@ record RemoteSettings(
     Duration systemMessageResendInterval,
     Duration giveUpSystemMessageAfter,
     Set<String> trustedSelectionPaths,
-    TlsSettings tls) {
+    TlsSettings tls,
+    int inboundSelectionQueueSize) {
 
   static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -129,7 +131,8 @@ record RemoteSettings(
         positive(adv, a, "system-message-resend-interval"),
         positive(adv, a, "give-up-system-message-after"),
         trustedPaths(r),
-        tls);
+        tls,
+        Settings.intAtLeast(adv, a, "inbound-selection-queue-size", 1));
   }
 
   /** {@code trusted-selection-paths}: absolute paths without address, such as {@code /user/echo}. */
