@@ -107,37 +107,37 @@ class RemoteBadInputTest {
   @Test
   void aHandshakeForAnotherSystemNameIsRefused() throws IOException {
     String wrong = b.address().toString().replace(b.name(), "someone-else");
-    assertClosedByTheNode(Nodes.handshake(0x54525550, 1, wrong));
+    assertClosedByTheNode(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, wrong));
     assertTheNodeStillServes();
   }
 
   @Test
   void aFrameWithTheWrongMagicIsRefused() throws IOException {
-    assertClosedByTheNode(Nodes.handshake(0xCAFEBABE, 1, b.address().toString()));
+    assertClosedByTheNode(Nodes.handshake(0xCAFEBABE, Nodes.VERSION, b.address().toString()));
     assertTheNodeStillServes();
   }
 
   @Test
   void aHandshakeForAnotherPortOfTheRightSystemIsRefused() throws IOException {
     String wrong = b.address().toString().replace(":" + b.address().port().orElseThrow(), ":1");
-    assertClosedByTheNode(Nodes.handshake(0x54525550, 1, wrong));
+    assertClosedByTheNode(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, wrong));
     assertTheNodeStillServes();
   }
 
   @Test
   void aHandshakeWithAnotherProtocolVersionIsRefused() throws IOException {
-    assertClosedByTheNode(Nodes.handshake(0x54525550, 99, b.address().toString()));
+    assertClosedByTheNode(Nodes.handshake(Nodes.MAGIC, 99, b.address().toString()));
     assertTheNodeStillServes();
   }
 
   @Test
   void aFrameTooLargeAfterAnAcceptedHandshakeClosesThatConnection() throws IOException {
     try (Socket s = connect()) {
-      s.getOutputStream().write(Nodes.handshake(0x54525550, 1, b.address().toString()));
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, b.address().toString()));
       DataInputStream in = new DataInputStream(s.getInputStream());
       assertEquals(13, in.readInt(), "length of the handshake acknowledgement");
       assertEquals(0x54525550, in.readInt(), "magic of the acknowledgement");
-      assertEquals(1, in.readByte(), "protocol version of the acknowledgement");
+      assertEquals(Nodes.VERSION, in.readByte(), "protocol version of the acknowledgement");
       in.readLong(); // the node's uid
       // a frame above troupe.remote.maximum-frame-size (256KiB here)
       s.getOutputStream().write(new byte[] {0x00, 0x10, 0x00, 0x00, 1, 2, 3});

@@ -41,6 +41,13 @@ import org.slf4j.LoggerFactory;
  * through its {@link Association}'s exactly-once sequence.
  */
 final class RemoteActorRefProvider implements ActorRefProvider, Association.Hooks {
+  /**
+   * The bytes of a system message's frame besides its strings (each counted as 3 bytes a char, the
+   * most UTF-8 takes) and payload: control prefix and sequence number, and for each of recipient,
+   * sender and manifest a ref code, a slot and a length (see {@link Wire}), and the serializer id.
+   */
+  private static final long SYSTEM_FRAME_OVERHEAD = 2 + 10 + 3 * (1 + 2 + 5) + 5;
+
   /** How long termination waits for the leaving notices to be written. */
   static final long LEAVING_WAIT_MILLIS = 1000;
 
@@ -238,7 +245,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     if (lane == Lane.CONTROL) {
       // a sequenced message must never be dropped by the encoder (its number would leave a gap):
       // the frame's bound is checked here with the paths in full, as on a new connection
-      long frame = 12L + payload.bytes().length + payload.manifest().length() * 3L
+      long frame = SYSTEM_FRAME_OVERHEAD + payload.bytes().length + payload.manifest().length() * 3L
           + recipient.serializedPath().length() * 3L + (sender == null ? 0 : sender.path().toSerializationFormat().length() * 3L);
       if (frame > settings.maximumFrameSize()) {
         drops.dropped(e, "the system message's frame could exceed troupe.remote.maximum-frame-size");
