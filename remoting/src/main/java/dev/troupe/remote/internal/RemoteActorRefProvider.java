@@ -14,7 +14,11 @@ import dev.troupe.actor.internal.LocalActorRefProvider;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
 import dev.troupe.remote.QuarantinedEvent;
 import dev.troupe.serialization.Serialization;
+import dev.troupe.serialization.SerializationException;
 import dev.troupe.serialization.Serialized;
+import dev.troupe.serialization.Serializer;
+import dev.troupe.serialization.internal.MessageSerializer;
+import dev.troupe.serialization.internal.SystemMessageSerializer;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -259,7 +263,11 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
 
   // ------------------------------------------------------------------ in (on an event loop)
 
-  /** Deserializes a message that arrived from {@code origin} and delivers it. */
+  /**
+   * Deserializes a message that arrived from {@code origin} and delivers it. The cheap checks come
+   * first: that the recipient is on this node, then, in untrusted mode, what the serializer and
+   * manifest alone refuse; only then are the bytes read (a selection is, to check its path).
+   */
   void receive(
       InternalActorRef recipient, InternalActorRef sender, int serializerId, String manifest, byte[] bytes, Address origin) {
     if (!recipient.path().address().equals(address)) {
@@ -269,6 +277,17 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
           sender,
           local.deadLetters());
       return;
+    }
+    if (settings.untrustedMode()) {
+      String refused = untrustedRefusal(serializerId, manifest);
+      if (refused != null) {
+        drops.dropped(
+            new Serialized(serializerId, manifest, bytes),
+            "troupe.remote.untrusted-mode = on refuses it from " + origin + ": " + refused,
+            sender,
+            recipient);
+        return;
+      }
     }
     Object message;
     try {
@@ -369,6 +388,36 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   @Override
   public void dropped(OutboundEnvelope e, String reason) {
     drops.dropped(e, reason);
+  }
+
+  /**
+   * What {@link #untrustedRefusal(Object, Address)} refuses for the class that a manifest of one of
+   * Troupe's serializers names alone, decided before the bytes are read: system messages but death
+   * notices, selections and deployment requests (which depend on what they carry), PoisonPill and
+   * Kill.
+   *
+   * @return why a message with this serializer and manifest is refused, or null if its bytes decide
+   */
+  private String untrustedRefusal(int serializerId, String manifest) {
+    Serializer s;
+    try {
+      s = serialization.serializerById(serializerId);
+    } catch (SerializationException unknown) {
+      return null; // refused as unreadable
+    }
+    Class<?> c =
+        s instanceof MessageSerializer
+            ? MessageSerializer.classOf(manifest)
+            : s instanceof SystemMessageSerializer
+                ? SystemMessageSerializer.classOf(manifest)
+                : s instanceof DeploymentSerializer ? DeploymentSerializer.classOf(manifest) : null;
+    if (c == null || c == DeathWatchNotification.class || c == ActorSelectionMessage.class || c == DeploymentMessages.DeployRequest.class) {
+      return null;
+    }
+    if (SystemMessage.class.isAssignableFrom(c)) {
+      return "a system message (" + c.getSimpleName() + ")";
+    }
+    return c == PoisonPill.class || c == Kill.class ? c.getSimpleName() : null;
   }
 
   /**
