@@ -69,14 +69,11 @@ class RemoteStringTableTest {
 
   @Test
   void afterMoreAsksThanTheTableHoldsAnActorNeverMessagedOnThatLinkAnswers() {
-    ActorSystem a = TROUPE.createSystem("");
-    ActorSystem b = TROUPE.createSystem("");
-    b.actorOf(Props.create(Echo.class), "echo");
-    b.actorOf(Props.create(Echo.class), "never-messaged");
-    ActorRef echo = Nodes.lookup(a, b, "/user/echo");
-    ActorRef neverMessaged = Nodes.lookup(a, b, "/user/never-messaged"); // resolved, not yet told anything
+    Link link = newLink();
+    link.b().actorOf(Props.create(Echo.class), "never-messaged");
+    ActorRef neverMessaged = Nodes.lookup(link.a(), link.b(), "/user/never-messaged"); // resolved, not yet told anything
 
-    askPastTheTablesCapacity(echo);
+    askPastTheTablesCapacity(link.echo());
 
     assertEquals("echo:first", ask(neverMessaged, "first"), "an ask to an actor never messaged on this link");
     assertEquals("echo:second", ask(neverMessaged, "second"));
@@ -84,15 +81,12 @@ class RemoteStringTableTest {
 
   @Test
   void afterMoreAsksThanTheTableHoldsANewPathIsLookedUp() {
-    ActorSystem a = TROUPE.createSystem("");
-    ActorSystem b = TROUPE.createSystem("");
-    b.actorOf(Props.create(Echo.class), "echo");
-    ActorRef echo = Nodes.lookup(a, b, "/user/echo");
+    Link link = newLink();
 
-    askPastTheTablesCapacity(echo);
-    b.actorOf(Props.create(Echo.class), "late");
+    askPastTheTablesCapacity(link.echo());
+    link.b().actorOf(Props.create(Echo.class), "late");
 
-    ActorRef late = Nodes.lookup(a, b, "/user/late"); // its answer names two paths the link never named
+    ActorRef late = Nodes.lookup(link.a(), link.b(), "/user/late"); // its answer names two paths the link never named
     assertEquals("echo:hello", ask(late, "hello"));
   }
 
@@ -125,6 +119,16 @@ class RemoteStringTableTest {
       terminated.add(watcher.expectMsgClass(Nodes.WAIT, Terminated.class).actor());
     }
     assertEquals(expected, terminated, "every actor watched after the table filled was reported terminated");
+  }
+
+  /** Two new nodes, so that the links between them start with empty tables; {@code echo} lives on b. */
+  private record Link(ActorSystem a, ActorSystem b, ActorRef echo) {}
+
+  private static Link newLink() {
+    ActorSystem a = TROUPE.createSystem("");
+    ActorSystem b = TROUPE.createSystem("");
+    b.actorOf(Props.create(Echo.class), "echo");
+    return new Link(a, b, Nodes.lookup(a, b, "/user/echo"));
   }
 
   /** Asks {@code echo} {@value #PAST_CAPACITY} times, a bounded number at once, checking every answer. */
