@@ -25,6 +25,9 @@ import java.util.Optional;
  *   <li>{@code T} {@link Terminated}: the actor's path, then one byte of flags.
  * </ul>
  *
+ * <p>A nested value is read in place ({@link WireContext#readNested}); values nested more than
+ * {@value WireReader#MAX_DEPTH} deep are refused.
+ *
  * <p>Why not CBOR through Jackson: the fields here are few and fixed, so a hand-written layout needs
  * neither field names nor type tags, and reading needs no reflection. Measured (bytes, this layout
  * against Jackson CBOR of a record with the same fields): {@code Terminated} of {@code

@@ -22,6 +22,9 @@ import java.util.List;
  *   <li>{@code L} {@link ActorSelectionMessage}: the message, nested (any bound type), then the
  *       path elements.
  * </ul>
+ *
+ * <p>A selection's message is read in place ({@link WireContext#readNested}); values nested more
+ * than {@value WireReader#MAX_DEPTH} deep are refused.
  */
 public final class SystemMessageSerializer implements InPlaceSerializer {
   private static final byte[] EMPTY = new byte[0];
