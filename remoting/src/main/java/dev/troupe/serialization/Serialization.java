@@ -172,7 +172,8 @@ public final class Serialization {
    * @param bytes its bytes
    * @return the object
    * @throws SerializationException if the identifier or manifest is unknown, or the serializer
-   *     failed
+   *     failed, also with a {@code StackOverflowError} or an {@code OutOfMemoryError} (bytes that
+   *     nest too deep, or claim more than any heap holds): a receiver drops the message and goes on
    */
   public Object deserialize(int serializerId, String manifest, byte[] bytes) {
     Objects.requireNonNull(manifest, "manifest");
@@ -181,7 +182,9 @@ public final class Serialization {
     Object o;
     try {
       o = s.fromBinary(bytes, manifest);
-    } catch (Exception e) {
+    } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+      // an Error here is what the bytes made the serializer do, not the state of this thread: the
+      // stack is unwound and the allocation that failed is gone, so the caller drops the message
       throw new SerializationException(
           "serializer " + describe(s) + " failed to deserialize " + bytes.length + " bytes with manifest '"
               + manifest + "': " + reason(e), e);
@@ -198,7 +201,7 @@ public final class Serialization {
     return "'" + names.get(s) + "' (id " + s.identifier() + ", " + s.getClass().getName() + ")";
   }
 
-  private static String reason(Exception e) {
+  private static String reason(Throwable e) {
     return e instanceof SerializationException ? e.getMessage() : e.toString();
   }
 }

@@ -30,6 +30,9 @@ final class Nodes {
   /** The magic number that opens Troupe's handshake and its acknowledgement. */
   static final int MAGIC = 0x54525550;
 
+  /** The protocol version this build speaks (see {@code Wire}). */
+  static final int VERSION = 2;
+
   private Nodes() {}
 
   /** Looks {@code path} (e.g. {@code /user/echo}) up on {@code target} from {@code from}. */
@@ -59,7 +62,7 @@ final class Nodes {
     DataInputStream in = new DataInputStream(stream);
     assertEquals(13, in.readInt(), "length of the handshake acknowledgement");
     assertEquals(MAGIC, in.readInt(), "magic of the acknowledgement");
-    assertEquals(1, in.readByte(), "protocol version of the acknowledgement");
+    assertEquals(VERSION, in.readByte(), "protocol version of the acknowledgement");
     in.readLong(); // the node's uid
   }
 

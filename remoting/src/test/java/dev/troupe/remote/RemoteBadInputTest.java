@@ -13,6 +13,7 @@ import dev.troupe.actor.ActorNotFound;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
+import dev.troupe.serialization.NestedBomb;
 import dev.troupe.serialization.Serialized;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
@@ -27,7 +28,9 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -107,43 +110,91 @@ class RemoteBadInputTest {
   @Test
   void aHandshakeForAnotherSystemNameIsRefused() throws IOException {
     String wrong = b.address().toString().replace(b.name(), "someone-else");
-    assertClosedByTheNode(Nodes.handshake(0x54525550, 1, wrong));
+    assertClosedByTheNode(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, wrong));
     assertTheNodeStillServes();
   }
 
   @Test
   void aFrameWithTheWrongMagicIsRefused() throws IOException {
-    assertClosedByTheNode(Nodes.handshake(0xCAFEBABE, 1, b.address().toString()));
+    assertClosedByTheNode(Nodes.handshake(0xCAFEBABE, Nodes.VERSION, b.address().toString()));
     assertTheNodeStillServes();
   }
 
   @Test
   void aHandshakeForAnotherPortOfTheRightSystemIsRefused() throws IOException {
     String wrong = b.address().toString().replace(":" + b.address().port().orElseThrow(), ":1");
-    assertClosedByTheNode(Nodes.handshake(0x54525550, 1, wrong));
+    assertClosedByTheNode(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, wrong));
     assertTheNodeStillServes();
   }
 
   @Test
   void aHandshakeWithAnotherProtocolVersionIsRefused() throws IOException {
-    assertClosedByTheNode(Nodes.handshake(0x54525550, 99, b.address().toString()));
+    assertClosedByTheNode(Nodes.handshake(Nodes.MAGIC, 99, b.address().toString()));
     assertTheNodeStillServes();
   }
 
   @Test
   void aFrameTooLargeAfterAnAcceptedHandshakeClosesThatConnection() throws IOException {
     try (Socket s = connect()) {
-      s.getOutputStream().write(Nodes.handshake(0x54525550, 1, b.address().toString()));
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, b.address().toString()));
       DataInputStream in = new DataInputStream(s.getInputStream());
       assertEquals(13, in.readInt(), "length of the handshake acknowledgement");
       assertEquals(0x54525550, in.readInt(), "magic of the acknowledgement");
-      assertEquals(1, in.readByte(), "protocol version of the acknowledgement");
+      assertEquals(Nodes.VERSION, in.readByte(), "protocol version of the acknowledgement");
       in.readLong(); // the node's uid
       // a frame above troupe.remote.maximum-frame-size (256KiB here)
       s.getOutputStream().write(new byte[] {0x00, 0x10, 0x00, 0x00, 1, 2, 3});
       assertClosed(s);
     }
     assertTheNodeStillServes();
+  }
+
+  @Test
+  void aFrameOfIdentifyNestedThousandsDeepIsDroppedTheConnectionStaysAndTheNodeServesOn() throws IOException {
+    TestKit onB = new TestKit(b);
+    b.eventStream().subscribe(onB.getRef(), Dropped.class);
+    byte[] bomb = NestedBomb.identifyOfAtMost(256 * 1024 - 256); // a frame's worth, under b's maximum-frame-size
+    try (Socket s = connect()) {
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, b.address().toString()));
+      Nodes.readAck(s.getInputStream());
+      for (int i = 0; i < 2; i++) {
+        s.getOutputStream().write(envelope(b.address() + "/user/echo", NestedBomb.SERIALIZER, NestedBomb.MANIFEST, bomb));
+      }
+      s.getOutputStream().flush();
+      for (int i = 0; i < 2; i++) { // the second proves the connection was read on
+        Dropped d = onB.expectMsgClass(Nodes.WAIT, Dropped.class);
+        assertTrue(d.reason().contains("nested more than"), d.reason());
+        assertEquals(bomb.length, assertInstanceOf(Serialized.class, d.message()).bytes().length);
+      }
+    } finally {
+      b.eventStream().unsubscribe(onB.getRef());
+    }
+    assertTheNodeStillServes();
+  }
+
+  /**
+   * An envelope frame written by hand from the protocol's description: its length, the recipient
+   * and the manifest each as a new entry of the string table, no sender, the serializer id, the bytes.
+   */
+  private static byte[] envelope(String recipient, int serializerId, String manifest, byte[] payload) throws IOException {
+    java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+    body.write(1); // a new entry
+    writeString(body, recipient);
+    body.write(0); // no sender
+    body.write(NestedBomb.varInt((serializerId << 1) ^ (serializerId >> 31)));
+    body.write(1);
+    writeString(body, manifest);
+    body.write(payload);
+    java.io.ByteArrayOutputStream frame = new java.io.ByteArrayOutputStream();
+    new java.io.DataOutputStream(frame).writeInt(body.size());
+    body.writeTo(frame);
+    return frame.toByteArray();
+  }
+
+  private static void writeString(java.io.ByteArrayOutputStream out, String s) throws IOException {
+    byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+    out.write(NestedBomb.varInt(utf8.length));
+    out.write(utf8);
   }
 
   // ------------------------------------------------------------------ messages dropped, link kept
@@ -274,11 +325,15 @@ class RemoteBadInputTest {
     remote.tell(dev.troupe.actor.PoisonPill.getInstance(), ActorRef.noSender());
     a.stop(remote);
 
+    Set<String> refused = new HashSet<>();
     for (int i = 0; i < 2; i++) {
       Dropped d = onGuarded.expectMsgClass(Nodes.WAIT, Dropped.class);
       assertTrue(d.reason().contains("untrusted-mode"), d.reason());
       assertEquals(local, d.recipient());
+      // refused for its serializer and manifest alone: its bytes were never read
+      refused.add(assertInstanceOf(Serialized.class, d.message(), "refused unread").manifest());
     }
+    assertEquals(Set.of("P", "T"), refused, "PoisonPill and Terminate");
     assertTheLinkStays(probe, remote);
   }
 

@@ -127,6 +127,23 @@ public final class DeploymentSerializer implements Serializer {
     return w.toByteArray();
   }
 
+  /**
+   * @param manifest a manifest of this serializer
+   * @return the class of the messages it names, or null if it names none
+   */
+  static Class<?> classOf(String manifest) {
+    return switch (manifest) {
+      case "C" -> DeployRequest.class;
+      case "A" -> DeployAck.class;
+      case "R" -> DeployRefused.class;
+      case "F" -> Failed.class;
+      case "S" -> Suspend.class;
+      case "M" -> Resume.class;
+      case "E" -> Recreate.class;
+      default -> null;
+    };
+  }
+
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
     WireReader r = new WireReader(bytes, "deployment message '" + manifest + "'");

@@ -10,11 +10,12 @@ import io.netty.channel.ChannelPromise;
 /**
  * Turns each {@link OutboundEnvelope} written to an outbound connection into the body of one
  * envelope frame ({@link Wire}), with the connection's {@link OutboundTable}; the length prefix is
- * added after it by Netty's {@code LengthFieldPrepender}. The exact size is known before anything
- * is written, so a frame above {@code maximum-frame-size} is dropped (a {@code Dropped} event)
- * without touching the table. A {@link SystemMessageOutbox.Sequenced} system message is the same
- * envelope behind its control prefix and sequence number. A {@link ControlFrame} becomes its two
- * bytes; other writes (the handshake) pass through.
+ * added after it by Netty's {@code LengthFieldPrepender}. The frame's size is known before anything
+ * is written (at most: a new string may take a slot's varint more), so a frame above {@code
+ * maximum-frame-size} is dropped (a {@code Dropped} event) without adding to the table. A {@link
+ * SystemMessageOutbox.Sequenced} system message is the same envelope behind its control prefix and
+ * sequence number. A {@link ControlFrame} becomes its two bytes; other writes (the handshake) pass
+ * through.
  */
 final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
   private final OutboundTable table = new OutboundTable();
@@ -47,6 +48,7 @@ final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
     ActorRef sender = e.sender();
     Serialized p = e.payload();
     String manifest = p.manifest();
+    table.startEnvelope();
     int recipientId = table.idOf(recipient);
     String recipientText = recipientId < 0 ? recipient.serializedPath() : null;
     int senderId = sender == null ? -1 : table.idOf(sender);

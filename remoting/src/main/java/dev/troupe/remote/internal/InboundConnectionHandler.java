@@ -100,20 +100,20 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
 
   /** @param seq the system message's number on the control lane, 0 for a user message */
   private void envelope(ByteBuf b, long seq) {
-    int recipientCode = table.read(b);
-    if (recipientCode == InboundTable.NONE) {
+    InboundTable.Entry recipientEntry = table.read(b);
+    if (recipientEntry == null) {
       throw new Wire.ProtocolException("an envelope without recipient");
     }
-    int senderCode = table.read(b);
+    InboundTable.Entry senderEntry = table.read(b);
     int serializerId = Wire.unZigZag(Wire.readVarInt(b));
-    int manifestCode = table.read(b);
-    String manifest = manifestCode == InboundTable.NONE ? "" : table.string(manifestCode);
+    InboundTable.Entry manifestEntry = table.read(b);
+    String manifest = manifestEntry == null ? "" : manifestEntry.text;
     byte[] bytes = ByteBufUtil.getBytes(b);
     InternalActorRef recipient;
     InternalActorRef sender;
     try {
-      recipient = table.ref(recipientCode, resolve);
-      sender = senderCode == InboundTable.NONE ? null : table.ref(senderCode, resolve);
+      recipient = recipientEntry.ref(resolve);
+      sender = senderEntry == null ? null : senderEntry.ref(resolve);
     } catch (IllegalArgumentException e) {
       recipient = null;
       sender = null;

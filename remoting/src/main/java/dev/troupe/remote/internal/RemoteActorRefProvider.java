@@ -14,7 +14,11 @@ import dev.troupe.actor.internal.LocalActorRefProvider;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
 import dev.troupe.remote.QuarantinedEvent;
 import dev.troupe.serialization.Serialization;
+import dev.troupe.serialization.SerializationException;
 import dev.troupe.serialization.Serialized;
+import dev.troupe.serialization.Serializer;
+import dev.troupe.serialization.internal.MessageSerializer;
+import dev.troupe.serialization.internal.SystemMessageSerializer;
 import io.netty.channel.Channel;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
 import java.security.SecureRandom;
@@ -43,6 +47,13 @@ import org.slf4j.LoggerFactory;
  * through its {@link Association}'s exactly-once sequence.
  */
 final class RemoteActorRefProvider implements ActorRefProvider, Association.Hooks {
+  /**
+   * The bytes of a system message's frame besides its strings (each counted as 3 bytes a char, the
+   * most UTF-8 takes) and payload: control prefix and sequence number, and for each of recipient,
+   * sender and manifest a ref code, a slot and a length (see {@link Wire}), and the serializer id.
+   */
+  private static final long SYSTEM_FRAME_OVERHEAD = 2 + 10 + 3 * (1 + 2 + 5) + 5;
+
   /** How long termination waits for the leaving notices to be written. */
   static final long LEAVING_WAIT_MILLIS = 1000;
 
@@ -241,7 +252,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     if (lane == Lane.CONTROL) {
       // a sequenced message must never be dropped by the encoder (its number would leave a gap):
       // the frame's bound is checked here with the paths in full, as on a new connection
-      long frame = 12L + payload.bytes().length + payload.manifest().length() * 3L
+      long frame = SYSTEM_FRAME_OVERHEAD + payload.bytes().length + payload.manifest().length() * 3L
           + recipient.serializedPath().length() * 3L + (sender == null ? 0 : sender.path().toSerializationFormat().length() * 3L);
       if (frame > settings.maximumFrameSize()) {
         drops.dropped(e, "the system message's frame could exceed troupe.remote.maximum-frame-size");
@@ -266,7 +277,10 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
 
   /**
    * Deserializes a message that arrived from {@code origin} and delivers it; a selection is only
-   * queued on {@code selections}, its connection's, to be resolved on the dispatcher.
+   * queued on {@code selections}, its connection's, to be resolved on the dispatcher. The cheap
+   * checks come first: that the recipient is on this node, then, in untrusted mode, what the
+   * serializer and manifest alone refuse; only then are the bytes read (a selection is, to check
+   * its path).
    */
   void receive(
       InternalActorRef recipient,
@@ -283,6 +297,17 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
           sender,
           local.deadLetters());
       return;
+    }
+    if (settings.untrustedMode()) {
+      String refused = untrustedRefusal(serializerId, manifest);
+      if (refused != null) {
+        drops.dropped(
+            new Serialized(serializerId, manifest, bytes),
+            "troupe.remote.untrusted-mode = on refuses it from " + origin + ": " + refused,
+            sender,
+            recipient);
+        return;
+      }
     }
     Object message;
     try {
@@ -404,6 +429,36 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   @Override
   public void dropped(OutboundEnvelope e, String reason) {
     drops.dropped(e, reason);
+  }
+
+  /**
+   * What {@link #untrustedRefusal(Object, Address)} refuses for the class that a manifest of one of
+   * Troupe's serializers names alone, decided before the bytes are read: system messages but death
+   * notices, selections and deployment requests (which depend on what they carry), PoisonPill and
+   * Kill.
+   *
+   * @return why a message with this serializer and manifest is refused, or null if its bytes decide
+   */
+  private String untrustedRefusal(int serializerId, String manifest) {
+    Serializer s;
+    try {
+      s = serialization.serializerById(serializerId);
+    } catch (SerializationException unknown) {
+      return null; // refused as unreadable
+    }
+    Class<?> c =
+        s instanceof MessageSerializer
+            ? MessageSerializer.classOf(manifest)
+            : s instanceof SystemMessageSerializer
+                ? SystemMessageSerializer.classOf(manifest)
+                : s instanceof DeploymentSerializer ? DeploymentSerializer.classOf(manifest) : null;
+    if (c == null || c == DeathWatchNotification.class || c == ActorSelectionMessage.class || c == DeploymentMessages.DeployRequest.class) {
+      return null;
+    }
+    if (SystemMessage.class.isAssignableFrom(c)) {
+      return "a system message (" + c.getSimpleName() + ")";
+    }
+    return c == PoisonPill.class || c == Kill.class ? c.getSimpleName() : null;
   }
 
   /**

@@ -45,21 +45,43 @@ import java.nio.charset.StandardCharsets;
  * (every message up to {@code seq} of the sender's current incarnation is delivered). Sequence
  * numbers start at 1 for each pair of incarnations. The control lane carries no other envelopes.
  *
- * <p>Strings are a varint byte length and UTF-8. A {@code ref} is a varint into the connection's
- * string table ({@link OutboundTable}, {@link InboundTable}): {@code 0} none, {@code 1} a string
- * follows and becomes the table's next entry, {@code 2} a string follows and is not remembered
- * (the table is full), {@code n >= 3} entry {@code n - 3}. Both sides build the table anew on each
- * connection, in the order of the frames (TCP keeps it), so paths and manifests cross in full once
- * per connection and as one or two bytes afterwards.
+ * <p>Strings are a varint byte length and UTF-8. A {@code ref} names a string through the
+ * connection's string table ({@link OutboundTable}, {@link InboundTable}), a varint code:
+ *
+ * <ul>
+ *   <li>{@code 0}: none;
+ *   <li>{@code 1}: a string follows and becomes the table's next entry;
+ *   <li>{@code 2}: a string follows and is not remembered;
+ *   <li>{@code 3}: a varint slot and a string follow, and the string replaces the table's entry in
+ *       that slot (the old one is forgotten from here on);
+ *   <li>{@code n >= 4}: the entry in slot {@code n - 4}.
+ * </ul>
+ *
+ * <p>Both sides build the table anew on each connection, in the order of the frames (TCP keeps it)
+ * and, within an envelope, of its fields, so paths and manifests cross in full once and as one or
+ * two bytes afterwards. A table holds at most {@value #TABLE_MAX_ENTRIES} entries of at most
+ * {@value #TABLE_MAX_BYTES} UTF-8 bytes in all. Every decision is the sender's: it appends while
+ * there is room, then replaces an entry it chooses (code 3), so that a connection that lives for
+ * ever, with a new temporary reply path on every ask, still sends its hot paths as ids. The sender
+ * evicts by a clock (second chance): an entry used since the hand last passed it survives one more
+ * round; no entry that the envelope being written names is evicted, and a string of more than
+ * {@value #TABLE_MAX_ENTRY_BYTES} bytes, or one for which no entry makes room, crosses unremembered
+ * (code 2). The receiver only checks that the table stays within its limits and that a slot named
+ * exists, else the connection breaks the protocol. A field's string is taken when the field is read,
+ * so a later field of the same envelope that replaces its slot cannot change it.
+ *
+ * <p>Version 2 added code 3 (version 1 never reused a slot: once full, every new string crossed
+ * unremembered, and its receiver could confuse two such strings of one envelope).
  */
 final class Wire {
   static final int MAGIC = 0x54525550;
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   static final int REF_NONE = 0;
   static final int REF_NEW = 1;
   static final int REF_LITERAL = 2;
-  static final int REF_FIRST_ENTRY = 3;
+  static final int REF_REPLACE = 3;
+  static final int REF_FIRST_ENTRY = 4;
 
   /** Control frame kinds. */
   static final int HEARTBEAT = 1;
@@ -74,6 +96,8 @@ final class Wire {
   static final int TABLE_MAX_ENTRIES = 4096;
   /** UTF-8 bytes of all entries of a connection's string table at most. */
   static final int TABLE_MAX_BYTES = 1 << 20;
+  /** UTF-8 bytes of a string that the sender remembers at most: longer ones always cross in full. */
+  static final int TABLE_MAX_ENTRY_BYTES = 16 * 1024;
 
   private Wire() {}
 

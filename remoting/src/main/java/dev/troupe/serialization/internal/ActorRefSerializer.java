@@ -2,7 +2,6 @@ package dev.troupe.serialization.internal;
 
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
-import dev.troupe.serialization.Serializer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -10,7 +9,7 @@ import java.nio.charset.StandardCharsets;
  * troupe://sys@host:port/user/a#42}) as UTF-8, resolved on read by the system's ref provider — to
  * the live local actor for a path of this system, to a ref on the other node otherwise.
  */
-public final class ActorRefSerializer implements Serializer {
+public final class ActorRefSerializer implements InPlaceSerializer {
   private final WireContext context;
 
   /** @param system the system whose provider resolves the paths read */
@@ -36,5 +35,10 @@ public final class ActorRefSerializer implements Serializer {
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
     return context.resolve(new String(bytes, StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public Object read(WireReader r, String manifest) {
+    return context.resolve(r.readRemainingString());
   }
 }

@@ -1,12 +1,11 @@
 package dev.troupe.serialization.internal;
 
-import dev.troupe.serialization.Serializer;
 
 /**
  * {@code byte[]}, as is: no manifest, no header, no copy (the array is handed to the transport;
  * a sender must not change it after {@code tell}). Identifier 1.
  */
-public final class ByteArraySerializer implements Serializer {
+public final class ByteArraySerializer implements InPlaceSerializer {
   /** Needs nothing of its system. */
   public ByteArraySerializer() {}
 
@@ -28,5 +27,10 @@ public final class ByteArraySerializer implements Serializer {
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
     return bytes;
+  }
+
+  @Override
+  public Object read(WireReader r, String manifest) {
+    return r.readRemaining(); // the value is an array of its own
   }
 }

@@ -8,7 +8,6 @@ import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Status;
 import dev.troupe.actor.Terminated;
 import dev.troupe.serialization.SerializationException;
-import dev.troupe.serialization.Serializer;
 import java.util.Optional;
 
 /**
@@ -26,6 +25,9 @@ import java.util.Optional;
  *   <li>{@code T} {@link Terminated}: the actor's path, then one byte of flags.
  * </ul>
  *
+ * <p>A nested value is read in place ({@link WireContext#readNested}); values nested more than
+ * {@value WireReader#MAX_DEPTH} deep are refused.
+ *
  * <p>Why not CBOR through Jackson: the fields here are few and fixed, so a hand-written layout needs
  * neither field names nor type tags, and reading needs no reflection. Measured (bytes, this layout
  * against Jackson CBOR of a record with the same fields): {@code Terminated} of {@code
@@ -33,7 +35,7 @@ import java.util.Optional;
  * against 47, {@code Status.Failure(new IllegalStateException("boom"))} 38 against 59. CBOR arrays
  * (no field names) come close (55 and 6) but then the layout is hand-written anyway.
  */
-public final class MessageSerializer implements Serializer {
+public final class MessageSerializer implements InPlaceSerializer {
   private static final byte[] EMPTY = new byte[0];
 
   private final WireContext context;
@@ -93,7 +95,28 @@ public final class MessageSerializer implements Serializer {
 
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
-    WireReader r = new WireReader(bytes, "built-in message '" + manifest + "'");
+    return read(new WireReader(bytes, "built-in message", manifest), manifest);
+  }
+
+  /**
+   * @param manifest a manifest of this serializer
+   * @return the class of the messages it names, or null if it names none
+   */
+  public static Class<?> classOf(String manifest) {
+    return switch (manifest) {
+      case "I" -> Identify.class;
+      case "A" -> ActorIdentity.class;
+      case "S" -> Status.Success.class;
+      case "F" -> Status.Failure.class;
+      case "P" -> PoisonPill.class;
+      case "K" -> Kill.class;
+      case "T" -> Terminated.class;
+      default -> null;
+    };
+  }
+
+  @Override
+  public Object read(WireReader r, String manifest) {
     Object message;
     switch (manifest) {
       case "I" -> message = new Identify(context.readNested(r));

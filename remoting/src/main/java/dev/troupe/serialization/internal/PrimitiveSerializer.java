@@ -1,7 +1,6 @@
 package dev.troupe.serialization.internal;
 
 import dev.troupe.serialization.SerializationException;
-import dev.troupe.serialization.Serializer;
 
 /**
  * The boxed primitives, identifier 3, with a one-letter manifest (the JVM's descriptor letter):
@@ -9,7 +8,7 @@ import dev.troupe.serialization.Serializer;
  * byte for small magnitudes), {@code B} Byte and {@code Z} Boolean as one byte, {@code D} Double
  * and {@code F} Float as their IEEE bits, big-endian (8 and 4 bytes).
  */
-public final class PrimitiveSerializer implements Serializer {
+public final class PrimitiveSerializer implements InPlaceSerializer {
   /** Needs nothing of its system. */
   public PrimitiveSerializer() {}
 
@@ -63,7 +62,11 @@ public final class PrimitiveSerializer implements Serializer {
 
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
-    WireReader r = new WireReader(bytes, "boxed primitive '" + manifest + "'");
+    return read(new WireReader(bytes, "boxed primitive", manifest), manifest);
+  }
+
+  @Override
+  public Object read(WireReader r, String manifest) {
     Object value;
     switch (manifest) {
       case "I" -> value = (int) ranged(r.readSignedVarLong(), Integer.MIN_VALUE, Integer.MAX_VALUE, manifest);

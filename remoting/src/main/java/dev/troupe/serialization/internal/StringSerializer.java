@@ -1,13 +1,12 @@
 package dev.troupe.serialization.internal;
 
-import dev.troupe.serialization.Serializer;
 import java.nio.charset.StandardCharsets;
 
 /**
  * {@code String} as UTF-8, no manifest, no header. Identifier 2. (An unpaired surrogate, which is
  * not Unicode text, is written as {@code ?}, as UTF-8 requires.)
  */
-public final class StringSerializer implements Serializer {
+public final class StringSerializer implements InPlaceSerializer {
   /** Needs nothing of its system. */
   public StringSerializer() {}
 
@@ -29,5 +28,10 @@ public final class StringSerializer implements Serializer {
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
     return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public Object read(WireReader r, String manifest) {
+    return r.readRemainingString();
   }
 }

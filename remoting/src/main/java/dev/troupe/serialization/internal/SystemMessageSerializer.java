@@ -8,7 +8,6 @@ import dev.troupe.actor.internal.SystemMessages.Terminate;
 import dev.troupe.actor.internal.SystemMessages.Unwatch;
 import dev.troupe.actor.internal.SystemMessages.Watch;
 import dev.troupe.serialization.SerializationException;
-import dev.troupe.serialization.Serializer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,8 +22,11 @@ import java.util.List;
  *   <li>{@code L} {@link ActorSelectionMessage}: the message, nested (any bound type), then the
  *       path elements.
  * </ul>
+ *
+ * <p>A selection's message is read in place ({@link WireContext#readNested}); values nested more
+ * than {@value WireReader#MAX_DEPTH} deep are refused.
  */
-public final class SystemMessageSerializer implements Serializer {
+public final class SystemMessageSerializer implements InPlaceSerializer {
   private static final byte[] EMPTY = new byte[0];
 
   private final WireContext context;
@@ -83,7 +85,26 @@ public final class SystemMessageSerializer implements Serializer {
 
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
-    WireReader r = new WireReader(bytes, "system message '" + manifest + "'");
+    return read(new WireReader(bytes, "system message", manifest), manifest);
+  }
+
+  /**
+   * @param manifest a manifest of this serializer
+   * @return the class of the messages it names, or null if it names none
+   */
+  public static Class<?> classOf(String manifest) {
+    return switch (manifest) {
+      case "W" -> Watch.class;
+      case "U" -> Unwatch.class;
+      case "D" -> DeathWatchNotification.class;
+      case "T" -> Terminate.class;
+      case "L" -> ActorSelectionMessage.class;
+      default -> null;
+    };
+  }
+
+  @Override
+  public Object read(WireReader r, String manifest) {
     Object message;
     switch (manifest) {
       case "W" -> message = new Watch(context.readRef(r), context.readRef(r));

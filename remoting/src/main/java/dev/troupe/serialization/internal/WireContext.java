@@ -1,8 +1,12 @@
 package dev.troupe.serialization.internal;
 
+import dev.troupe.actor.ActorIdentity;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Identify;
+import dev.troupe.actor.Status;
+import dev.troupe.actor.internal.ActorSelectionMessage;
 import dev.troupe.actor.internal.ActorSystemImpl;
 import dev.troupe.actor.internal.InternalActorRef;
 import dev.troupe.serialization.RemoteFailure;
@@ -18,8 +22,8 @@ import java.util.Set;
 /**
  * What the built-in serializers share: refs written as their paths (with uid) and resolved back
  * through the system's ref provider, values nested in a message written through the registry (so
- * any bound type can be a message id or a status), and throwables written as class names and
- * messages.
+ * any bound type can be a message id or a status) and read in place, at most {@value
+ * WireReader#MAX_DEPTH} deep, and throwables written as class names and messages.
  */
 public final class WireContext {
   /** At most this many throwables of a cause chain are written. */
@@ -128,11 +132,18 @@ public final class WireContext {
    *
    * @param w the output
    * @param value the value or null
+   * @throws SerializationException if values are nested in {@code value} so deep that the whole
+   *     would be more than {@value WireReader#MAX_DEPTH} deep, which no reader accepts
    */
   public void writeNested(WireWriter w, Object value) {
     if (value == null) {
       w.writeByte(0);
       return;
+    }
+    if (depthOf(value) > WireReader.MAX_DEPTH) {
+      throw new SerializationException(
+          "values nested more than " + WireReader.MAX_DEPTH + " deep (" + value.getClass().getName()
+              + " in a message): no node reads that");
     }
     Serialized s = registry().serialize(value);
     w.writeByte(1);
@@ -142,8 +153,41 @@ public final class WireContext {
   }
 
   /**
+   * @param value a value nested in a message
+   * @return how deep its innermost nested value lies, counting {@code value} as 1 (stops counting
+   *     past {@value WireReader#MAX_DEPTH})
+   */
+  private static int depthOf(Object value) {
+    int depth = 0;
+    for (Object v = value; v != null && depth <= WireReader.MAX_DEPTH; v = nestedIn(v)) {
+      depth++;
+    }
+    return depth;
+  }
+
+  /** @return the value that Troupe's serializers write nested in {@code v}, or null */
+  private static Object nestedIn(Object v) {
+    if (v instanceof Identify i) {
+      return i.messageId();
+    } else if (v instanceof ActorIdentity a) {
+      return a.correlationId();
+    } else if (v instanceof Status.Success s) {
+      return s.status();
+    } else if (v instanceof ActorSelectionMessage m) {
+      return m.message();
+    }
+    return null;
+  }
+
+  /**
+   * Reads a nested value in place when one of Troupe's serializers wrote it (an {@link
+   * InPlaceSerializer} reads a {@link WireReader#nested} view, one level deeper), or from its own
+   * copy of its bytes when another serializer did.
+   *
    * @param r the input
    * @return the value {@link #writeNested} wrote
+   * @throws SerializationException if it is malformed, or nested more than {@value
+   *     WireReader#MAX_DEPTH} deep
    */
   public Object readNested(WireReader r) {
     if (!r.readBoolean()) {
@@ -151,7 +195,12 @@ public final class WireContext {
     }
     int id = r.readVarInt();
     String manifest = r.readString();
-    return registry().deserialize(id, manifest, r.readBytes());
+    WireReader view = r.nested(r.readVarInt(), id, manifest);
+    Serialization registry = registry();
+    if (registry.serializerById(id) instanceof InPlaceSerializer s) {
+      return s.read(view, manifest);
+    }
+    return registry.deserialize(id, manifest, view.readRemaining());
   }
 
   /**

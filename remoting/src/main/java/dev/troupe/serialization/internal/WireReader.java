@@ -2,33 +2,96 @@ package dev.troupe.serialization.internal;
 
 import dev.troupe.serialization.SerializationException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * Reads what {@link WireWriter} wrote. Every read checks its bounds: truncated or malformed input
  * fails with a {@link SerializationException}, never an index error or a huge allocation.
+ *
+ * <p>A value nested in another ({@link WireContext#readNested}) is read through a {@link #nested}
+ * view: the same array, bounded to the nested bytes, one level deeper. No level copies the bytes
+ * below it, and no view is deeper than {@value #MAX_DEPTH} levels.
  */
 public final class WireReader {
+  /**
+   * How deep values may be nested in one another ({@code Identify(Identify(42))} nests 42 two
+   * deep): a message nested deeper is refused, however it is read.
+   */
+  public static final int MAX_DEPTH = 32;
+
   private final byte[] buf;
+  private final int start;
+  private final int limit;
+  private final int depth;
+  private final String what; // for error messages; null for a view, which names its serializer
+  private final int serializerId;
+  private final String manifest; // appended to what in error messages, when not null
   private int pos;
-  private final String what;
 
   /**
    * @param bytes the input
    * @param what what is being read, for error messages
    */
   public WireReader(byte[] bytes, String what) {
-    this.buf = bytes;
+    this(bytes, 0, bytes.length, 0, what, 0, null);
+  }
+
+  /**
+   * @param bytes the input
+   * @param what what is being read, for error messages (the manifest follows it there)
+   * @param manifest the input's manifest
+   */
+  public WireReader(byte[] bytes, String what, String manifest) {
+    this(bytes, 0, bytes.length, 0, what, 0, manifest);
+  }
+
+  private WireReader(byte[] buf, int start, int limit, int depth, String what, int serializerId, String manifest) {
+    this.buf = buf;
+    this.start = start;
+    this.limit = limit;
+    this.depth = depth;
     this.what = what;
+    this.serializerId = serializerId;
+    this.manifest = manifest;
+    this.pos = start;
   }
 
   private SerializationException malformed(String why) {
-    return new SerializationException("malformed " + what + " at byte " + pos + " of " + buf.length + ": " + why);
+    return new SerializationException(
+        "malformed " + (what != null ? what : "value nested " + depth + " deep (serializer " + serializerId + ")")
+            + (manifest == null ? "" : " '" + manifest + "'") + " at byte " + (pos - start) + " of "
+            + (limit - start) + ": " + why);
   }
 
   private void need(int n) {
-    if (n < 0 || buf.length - pos < n) {
+    if (n < 0 || limit - pos < n) {
       throw malformed("needs " + n + " more bytes");
     }
+  }
+
+  /** @return how many views this one is nested in: 0 for a message's own bytes */
+  public int depth() {
+    return depth;
+  }
+
+  /**
+   * Takes the next {@code length} bytes as a view one level deeper, for a nested value.
+   *
+   * @param length the nested value's bytes
+   * @param serializerId the nested value's serializer, for error messages
+   * @param nestedManifest its manifest
+   * @return the view
+   * @throws SerializationException if fewer bytes are left, or the view would be deeper than
+   *     {@value #MAX_DEPTH}
+   */
+  public WireReader nested(int length, int serializerId, String nestedManifest) {
+    if (depth >= MAX_DEPTH) {
+      throw malformed("values nested more than " + MAX_DEPTH + " deep");
+    }
+    need(length);
+    WireReader view = new WireReader(buf, pos, pos + length, depth + 1, null, serializerId, nestedManifest);
+    pos += length;
+    return view;
   }
 
   /** @return one byte, 0..255 */
@@ -99,10 +162,21 @@ public final class WireReader {
     return readRaw(readVarInt());
   }
 
+  /** @return a copy of the bytes not read yet (all of them are read then) */
+  public byte[] readRemaining() {
+    return readRaw(limit - pos);
+  }
+
+  /** @return the bytes not read yet as UTF-8 (all of them are read then) */
+  public String readRemainingString() {
+    String s = new String(buf, pos, limit - pos, StandardCharsets.UTF_8);
+    pos = limit;
+    return s;
+  }
+
   private byte[] readRaw(int n) {
     need(n);
-    byte[] out = new byte[n];
-    System.arraycopy(buf, pos, out, 0, n);
+    byte[] out = Arrays.copyOfRange(buf, pos, pos + n);
     pos += n;
     return out;
   }
@@ -130,8 +204,8 @@ public final class WireReader {
 
   /** Checks that everything was read: trailing bytes mean the input is not what it claims. */
   public void end() {
-    if (pos != buf.length) {
-      throw malformed((buf.length - pos) + " unexpected trailing bytes");
+    if (pos != limit) {
+      throw malformed((limit - pos) + " unexpected trailing bytes");
     }
   }
 }
