@@ -50,7 +50,8 @@ final class ConfigWarnings {
     if (!config.hasPath("troupe")) {
       return List.of();
     }
-    List<String> known = new ArrayList<>(leaves(reference));
+    // a leaf inside a section of the user's names (a binding of "[B") is no key to suggest: its section is
+    List<String> known = new ArrayList<>(new TreeSet<>(leaves(reference).stream().map(ConfigWarnings::sectionIfFreeForm).toList()));
     List<String> deploymentKeys = deploymentKeys(reference);
     List<String> warnings = new ArrayList<>();
     for (String key : leaves(config)) {
@@ -109,6 +110,16 @@ final class ConfigWarnings {
     return keys;
   }
 
+  /** @return the free-form section {@code key} is in, or {@code key} itself */
+  private static String sectionIfFreeForm(String key) {
+    for (String section : FREE_FORM) {
+      if (key.startsWith(section + ".")) {
+        return section;
+      }
+    }
+    return key;
+  }
+
   private static boolean freeForm(String key) {
     for (String section : FREE_FORM) {
       if (key.startsWith(section + ".")) {
@@ -141,13 +152,21 @@ final class ConfigWarnings {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String k : known) {
-      int d = editDistance(key, k);
+      // a free-form section is compared with as much of the key as it has elements: the rest of the
+      // key is the user's own name (a class, a serializer), which says nothing about the typo
+      int d = editDistance(FREE_FORM.contains(k) ? prefix(key, ConfigUtil.splitPath(k).size()) : key, k);
       if (d < bestDistance) {
         best = k;
         bestDistance = d;
       }
     }
     return best;
+  }
+
+  /** @return the first {@code n} path elements of {@code key}, or all of it */
+  private static String prefix(String key, int n) {
+    List<String> elements = ConfigUtil.splitPath(key);
+    return elements.size() <= n ? key : ConfigUtil.joinPath(elements.subList(0, n));
   }
 
   /** The Levenshtein distance: the fewest insertions, deletions and substitutions from a to b. */

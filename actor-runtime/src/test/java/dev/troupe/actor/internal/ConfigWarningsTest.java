@@ -93,5 +93,20 @@ class ConfigWarningsTest {
     assertTrue(warnings.get(0).contains("troupe.actor.deployment.default.nr-of-instances"), warnings.get(0));
   }
 
+  @Test
+  void aKeyCloseToASectionOfTheUsersNamesIsPointedToTheSectionNotToOneOfItsEntries() {
+    // remoting's reference.conf holds the bindings; this module's tests do not have it on the class path
+    Config reference =
+        ConfigFactory.parseString("troupe.serialization.bindings { \"[B\" = troupe-bytes, \"java.lang.String\" = troupe-string }")
+            .withFallback(REFERENCE);
+    Config config =
+        ConfigFactory.parseString("troupe.actor.serialization-bindings { \"com.example.Order\" = jackson-cbor }")
+            .withFallback(reference)
+            .resolve();
+    List<String> warnings = ConfigWarnings.unknownKeys(config, reference);
+    assertEquals(1, warnings.size(), warnings.toString());
+    assertTrue(warnings.get(0).contains("did you mean 'troupe.serialization.bindings'?"), warnings.get(0));
+  }
+
   private static final String SWITCH_NAME = ConfigWarnings.SWITCH;
 }
