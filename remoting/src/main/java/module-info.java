@@ -13,8 +13,11 @@
 module dev.troupe.remoting {
   requires transitive dev.troupe.actor;
   requires dev.troupe.runtime;
-  requires com.fasterxml.jackson.databind;
+  requires transitive com.fasterxml.jackson.databind; // JacksonMapperCustomizer takes its MapperBuilder
   requires com.fasterxml.jackson.dataformat.cbor;
+  requires com.fasterxml.jackson.datatype.jdk8;
+  requires com.fasterxml.jackson.datatype.jsr310;
+  requires com.fasterxml.jackson.module.paramnames;
   requires org.slf4j;
   requires org.jctools.core;
   requires io.netty.buffer;

@@ -142,6 +142,11 @@ public interface ActorContext {
   /** @return the executor of this actor's dispatcher, for futures and {@code pipe} */
   Executor dispatcher();
 
+  /** @return {@link #dispatcher()}, by the name Pekko's Java API gives it */
+  default Executor getDispatcher() {
+    return dispatcher();
+  }
+
   /**
    * Sends {@link ReceiveTimeout} to this actor after {@code timeout} without any message
    * (messages implementing {@link NotInfluenceReceiveTimeout} do not count). {@link Duration#ZERO}
@@ -153,6 +158,11 @@ public interface ActorContext {
 
   /** @return the current receive timeout, {@link Duration#ZERO} when off */
   Duration getReceiveTimeout();
+
+  /** Turns the receive timeout off: {@code setReceiveTimeout(Duration.ZERO)}. */
+  default void cancelReceiveTimeout() {
+    setReceiveTimeout(Duration.ZERO);
+  }
 
   /**
    * Selects actors by path, relative to this actor (e.g. {@code "../sibling"}, {@code "child/*"})

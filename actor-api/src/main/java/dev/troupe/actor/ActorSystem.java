@@ -186,6 +186,21 @@ public abstract class ActorSystem {
   /** @return the system's event stream */
   public abstract EventStream eventStream();
 
+  /** @return {@link #scheduler()}, by the name Pekko's Java API gives it */
+  public final Scheduler getScheduler() {
+    return scheduler();
+  }
+
+  /** @return {@link #eventStream()}, by the name Pekko's Java API gives it */
+  public final EventStream getEventStream() {
+    return eventStream();
+  }
+
+  /** @return {@link #dispatcher()}, by the name Pekko's Java API gives it */
+  public final Executor getDispatcher() {
+    return dispatcher();
+  }
+
   /** @return the ref that collects undeliverable messages */
   public abstract ActorRef deadLetters();
 

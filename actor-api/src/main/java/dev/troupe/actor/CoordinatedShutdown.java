@@ -61,6 +61,38 @@ public abstract class CoordinatedShutdown {
   /** For the runtime's implementation. */
   protected CoordinatedShutdown() {}
 
+  // The phases by the names of Pekko's Java API, for code moving from it.
+
+  /** @return {@link #PHASE_BEFORE_SERVICE_UNBIND} */
+  public static String PhaseBeforeServiceUnbind() {
+    return PHASE_BEFORE_SERVICE_UNBIND;
+  }
+
+  /** @return {@link #PHASE_SERVICE_UNBIND} */
+  public static String PhaseServiceUnbind() {
+    return PHASE_SERVICE_UNBIND;
+  }
+
+  /** @return {@link #PHASE_SERVICE_REQUESTS_DONE} */
+  public static String PhaseServiceRequestsDone() {
+    return PHASE_SERVICE_REQUESTS_DONE;
+  }
+
+  /** @return {@link #PHASE_SERVICE_STOP} */
+  public static String PhaseServiceStop() {
+    return PHASE_SERVICE_STOP;
+  }
+
+  /** @return {@link #PHASE_BEFORE_ACTOR_SYSTEM_TERMINATE} */
+  public static String PhaseBeforeActorSystemTerminate() {
+    return PHASE_BEFORE_ACTOR_SYSTEM_TERMINATE;
+  }
+
+  /** @return {@link #PHASE_ACTOR_SYSTEM_TERMINATE} */
+  public static String PhaseActorSystemTerminate() {
+    return PHASE_ACTOR_SYSTEM_TERMINATE;
+  }
+
   /**
    * The coordinated shutdown of a system; the same instance on every call.
    *

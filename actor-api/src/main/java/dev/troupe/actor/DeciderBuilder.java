@@ -11,9 +11,14 @@ import java.util.function.Predicate;
  *
  * <pre>{@code
  * DeciderBuilder.match(ArithmeticException.class, e -> SupervisorStrategy.resume())
- *     .matchAny(e -> SupervisorStrategy.restart())
+ *     .orMatchRemote(Flaky.class, e -> SupervisorStrategy.restart())   // a child on another node threw a Flaky
+ *     .orMatchAny(e -> SupervisorStrategy.stop())
  *     .build();
  * }</pre>
+ *
+ * A child deployed onto another node fails with a {@link RemoteCause} that names the original
+ * class: {@code match(Flaky.class, …)} does not match it (the original is not re-created here),
+ * {@code matchRemote(Flaky.class, …)} does, for {@code Flaky} and its subclasses.
  */
 public final class DeciderBuilder {
   private record Rule(Class<?> type, Predicate<Object> filter, Function<Object, Directive> fn) {}
@@ -47,6 +52,18 @@ public final class DeciderBuilder {
   public static <E extends Throwable> DeciderBuilder match(
       Class<E> type, Predicate<E> predicate, Function<E, Directive> decide) {
     return new DeciderBuilder().orMatch(type, Objects.requireNonNull(predicate), decide);
+  }
+
+  /**
+   * Starts a builder with a first case for failures of another node whose original class is
+   * {@code original} or a subclass of it.
+   *
+   * @param original the original failure class
+   * @param decide the directive, given the {@link RemoteCause} (a {@code Throwable})
+   * @return the builder
+   */
+  public static DeciderBuilder matchRemote(Class<? extends Throwable> original, Function<Throwable, Directive> decide) {
+    return new DeciderBuilder().orMatchRemote(original, decide);
   }
 
   /**
@@ -90,6 +107,39 @@ public final class DeciderBuilder {
     Function<?, Directive> f = decide;
     rules.add(new Rule(type, (Predicate<Object>) p, (Function<Object, Directive>) f));
     return this;
+  }
+
+  /**
+   * Adds a case for failures of another node ({@link RemoteCause}) whose original class is {@code
+   * original} or a subclass of it. The original class is looked up by name without being
+   * initialized; a name that cannot be loaded here matches only its own class's name.
+   *
+   * @param original the original failure class
+   * @param decide the directive, given the {@link RemoteCause} (a {@code Throwable})
+   * @return this builder
+   */
+  @SuppressWarnings("unchecked")
+  public DeciderBuilder orMatchRemote(Class<? extends Throwable> original, Function<Throwable, Directive> decide) {
+    Objects.requireNonNull(original, "original");
+    Objects.requireNonNull(decide, "decide");
+    Function<?, Directive> f = decide;
+    rules.add(
+        new Rule(Throwable.class, cause -> cause instanceof RemoteCause r && isA(r.originalClassName(), original),
+            (Function<Object, Directive>) f));
+    return this;
+  }
+
+  /** Whether the class named {@code name} is {@code type} or one of its subclasses. */
+  private static boolean isA(String name, Class<?> type) {
+    if (name.equals(type.getName())) {
+      return true;
+    }
+    ClassLoader loader = type.getClassLoader() != null ? type.getClassLoader() : Thread.currentThread().getContextClassLoader();
+    try {
+      return type.isAssignableFrom(Class.forName(name, false, loader));
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   /**

@@ -284,6 +284,8 @@ public final class AffinityPool extends AffinityPoolPad1 {
   private final AffinityWorker[] workersByThread;
   private final RejectionHandler rejectionHandler;
   private final Consumer<? super Throwable> errorHandler;
+  /** Called by a worker that leaves IDLE for work, or null (see {@link Builder#wakeListener}). */
+  final Runnable wakeListener;
   private final LongAdder errors = new LongAdder();
   private final CountDownLatch terminated;
 
@@ -292,6 +294,7 @@ public final class AffinityPool extends AffinityPoolPad1 {
     int n = b.parallelism;
     this.rejectionHandler = b.rejectionHandler;
     this.errorHandler = b.errorHandler;
+    this.wakeListener = b.wakeListener;
     this.terminated = new CountDownLatch(n);
     this.workers = new AffinityWorker[n];
     ThreadFactory factory =
@@ -448,6 +451,40 @@ public final class AffinityPool extends AffinityPoolPad1 {
    */
   public long completedTaskCount(int stripe) {
     return workers[Objects.checkIndex(stripe, workers.length)].loTasksRun();
+  }
+
+  /**
+   * Returns the task the worker of {@code stripe} is running now, or null between tasks: a racy
+   * snapshot for monitoring (for example a watchdog that names what a stuck thread runs).
+   *
+   * @param stripe the stripe index
+   * @return the running task, or null
+   * @throws IndexOutOfBoundsException if {@code stripe} is not a stripe
+   */
+  public Runnable runningTask(int stripe) {
+    return workers[Objects.checkIndex(stripe, workers.length)].loCurrent();
+  }
+
+  /**
+   * Returns whether the worker of {@code stripe} is idle (out of work, maybe parked).
+   *
+   * @param stripe the stripe index
+   * @return whether it is idle now
+   * @throws IndexOutOfBoundsException if {@code stripe} is not a stripe
+   */
+  public boolean isIdle(int stripe) {
+    return workers[Objects.checkIndex(stripe, workers.length)].isIdle();
+  }
+
+  /**
+   * Returns the thread of the worker of {@code stripe}, for monitoring (its name, its stack).
+   *
+   * @param stripe the stripe index
+   * @return the thread
+   * @throws IndexOutOfBoundsException if {@code stripe} is not a stripe
+   */
+  public Thread workerThread(int stripe) {
+    return workers[Objects.checkIndex(stripe, workers.length)].thread;
   }
 
   /**
@@ -666,6 +703,7 @@ public final class AffinityPool extends AffinityPoolPad1 {
     private RejectionHandler rejectionHandler = RejectionHandler.lossless();
     private QueueSelector queueSelector;
     private Consumer<? super Throwable> errorHandler = Builder::toUncaughtExceptionHandler;
+    private Runnable wakeListener;
 
     private Builder() {}
 
@@ -801,6 +839,23 @@ public final class AffinityPool extends AffinityPoolPad1 {
      */
     public Builder errorHandler(Consumer<? super Throwable> errorHandler) {
       this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler must not be null");
+      return this;
+    }
+
+    /**
+     * Sets a listener that a worker calls, on its own thread, each time it leaves the idle state
+     * for work (after {@link AffinityPool#isIdle(int)} turned false for it). It runs on the path
+     * of a wake-up, never per task; it must be quick and must not throw. With it, a monitor can
+     * sleep while the pool is idle and start watching when work arrives: a monitor that publishes
+     * "not watching" (a volatile write) and then finds every worker idle may stop, because a worker
+     * that leaves idle afterwards publishes that first (a volatile exchange) and calls the
+     * listener after.
+     *
+     * @param wakeListener the listener; default none
+     * @return this builder
+     */
+    public Builder wakeListener(Runnable wakeListener) {
+      this.wakeListener = Objects.requireNonNull(wakeListener, "wakeListener must not be null");
       return this;
     }
 

@@ -93,6 +93,7 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
   private static final VarHandle TASKS_STOLEN;
   private static final VarHandle NEXT;
   private static final VarHandle STEAL_HOLD_UNTIL;
+  private static final VarHandle CURRENT;
 
   static {
     try {
@@ -102,6 +103,7 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
       TASKS_RUN = lookup.findVarHandle(WorkerOwnerFields.class, "tasksRun", long.class);
       TASKS_STOLEN = lookup.findVarHandle(WorkerOwnerFields.class, "tasksStolen", long.class);
       NEXT = lookup.findVarHandle(WorkerOwnerFields.class, "next", Runnable.class);
+      CURRENT = lookup.findVarHandle(WorkerOwnerFields.class, "current", Runnable.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -170,6 +172,11 @@ abstract class WorkerOwnerFields extends WorkerPad1 {
   /** Single writer: a plain read of its own value and an opaque store (atomic, no fence). */
   final void incrementTasksRun() {
     TASKS_RUN.setOpaque(this, tasksRun + 1);
+  }
+
+  /** Opaque load: a monitor's look at the running task (written plainly by the owner); racy by design. */
+  final Runnable loCurrent() {
+    return (Runnable) CURRENT.getOpaque(this);
   }
 
   /** Plain load: the owner's own field; a thief can only empty it, so non-null may be stale. */
@@ -510,8 +517,15 @@ final class AffinityWorker extends WorkerPad3 implements Runnable {
    * sees us running. Package-private for the jcstress tests.
    */
   void becomeRunning() {
-    if (xchgState(RUNNING) == IDLE) {
+    long was = xchgState(RUNNING);
+    if (was == IDLE) {
       pool.idleWorkers.decrement();
+    }
+    if (was != RUNNING) {
+      Runnable listener = pool.wakeListener;
+      if (listener != null) {
+        listener.run(); // after the exchange: a monitor that saw this worker idle is told (see Builder#wakeListener)
+      }
     }
     if (pool.workStealing && pool.parallelism > 1) {
       IdleWorkers idleWorkers = pool.idleWorkers;

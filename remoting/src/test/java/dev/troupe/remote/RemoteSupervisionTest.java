@@ -34,6 +34,24 @@ class RemoteSupervisionTest {
   /** A failure the child is asked to have: the parent's strategy decides by its class name. */
   public record Fail(String exceptionClass) {}
 
+  /** A failure that is part of the child's work: logged as one WARN line, locally or remotely. */
+  public static class Flaky extends RuntimeException implements dev.troupe.actor.ExpectedFailure {
+    private static final long serialVersionUID = 1L;
+
+    public Flaky(String message) {
+      super(message);
+    }
+  }
+
+  /** A kind of Flaky: a decider matching Flaky's original class matches it too. */
+  public static final class FlakyDisk extends Flaky {
+    private static final long serialVersionUID = 1L;
+
+    public FlakyDisk(String message) {
+      super(message);
+    }
+  }
+
   /**
    * Counts what it got (state a restart loses), fails on request, and tells its reporter (an actor
    * on the target node) about its lifecycle.
@@ -67,6 +85,9 @@ class RemoteSupervisionTest {
       return receiveBuilder()
           .match(Fail.class, f -> {
             count++;
+            if (f.exceptionClass().equals("FlakyDisk")) {
+              throw new FlakyDisk("flaked");
+            }
             throw f.exceptionClass().equals("IllegalArgumentException")
                 ? new IllegalArgumentException("resume me")
                 : f.exceptionClass().equals("IllegalStateException")
@@ -120,6 +141,33 @@ class RemoteSupervisionTest {
             getSender().tell(child, getSelf());
           })
           .match(Terminated.class, t -> probe.tell(t, getSelf()))
+          .build();
+    }
+  }
+
+  /** Like {@link Parent}, but decides by the original class itself: a Flaky (or a kind of it) restarts. */
+  public static final class MatchingParent extends AbstractActor {
+    private final ActorRef reporter;
+
+    public MatchingParent(ActorRef reporter) {
+      this.reporter = reporter;
+    }
+
+    @Override
+    public SupervisorStrategy supervisorStrategy() {
+      return new OneForOneStrategy(
+          -1,
+          DeciderBuilder.match(Flaky.class, f -> SupervisorStrategy.stop()) // a local Flaky: not what arrives
+              .orMatchRemote(Flaky.class, f -> SupervisorStrategy.restart())
+              .orMatchAny(f -> SupervisorStrategy.stop())
+              .build());
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .match(Deploy.class, d ->
+              getSender().tell(getContext().actorOf(Props.create(Child.class, reporter).withDeploy(d), "child"), getSelf()))
           .build();
     }
   }
@@ -241,6 +289,36 @@ class RemoteSupervisionTest {
     assertEquals("stopped", onTarget.expectMsgClass(Nodes.WAIT, String.class), "the parent's restart stopped it");
     Terminated t = watcher.expectTerminated(Nodes.WAIT, child);
     assertTrue(t.existenceConfirmed(), t.toString());
+  }
+
+  @Test
+  void aDeciderMatchesARemoteFailureByItsOriginalClassAndTheLogLineSaysWhatItSaw() {
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.troupe.actor." + origin.name());
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log = new ch.qos.logback.core.read.ListAppender<>();
+    log.start();
+    logger.addAppender(log);
+    try {
+      TestKit onTarget = new TestKit(target);
+      ActorRef parent = origin.actorOf(Props.create(MatchingParent.class, remoteRef(onTarget)), "matching");
+      ActorRef child = deployedChild(parent, onTarget);
+
+      child.tell(new Fail("FlakyDisk"), ActorRef.noSender());
+
+      String restarting = onTarget.expectMsgClass(Nodes.WAIT, String.class);
+      assertTrue(restarting.startsWith("restarting: ") && restarting.contains("flaked"), restarting);
+      new TestKit(origin).awaitCond(Nodes.WAIT, () -> log.list.stream().anyMatch(e -> e.getFormattedMessage().contains(" failed: ")));
+      ch.qos.logback.classic.spi.ILoggingEvent line =
+          log.list.stream().filter(e -> e.getFormattedMessage().contains(" failed: ")).findFirst().orElseThrow();
+      assertEquals(
+          child.path() + " failed: RemoteFailure(" + FlakyDisk.class.getName() + ": flaked); restart",
+          line.getFormattedMessage(),
+          "the line names what the decider saw");
+      assertEquals(ch.qos.logback.classic.Level.WARN, line.getLevel(), "an expected failure stays expected across the wire");
+      assertEquals(null, line.getThrowableProxy(), "no stack trace for an expected failure");
+    } finally {
+      logger.detachAppender(log);
+    }
   }
 
   @Test

@@ -37,7 +37,12 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * }
  * }</pre>
  *
- * Test methods (and, per class, {@code @BeforeAll}/{@code @AfterAll} methods) may declare
+ * The systems read the test class path's {@code application.conf} (as {@code
+ * ActorSystem.create(name)} does), under the HOCON given to {@link #perMethod}, {@link #perClass}
+ * or {@link #createSystem}; so a dispatcher or serialization binding defined there is known in
+ * tests too.
+ *
+ * <p>Test methods (and, per class, {@code @BeforeAll}/{@code @AfterAll} methods) may declare
  * parameters of type {@link ActorSystem} and {@link TestKit} (a new kit per parameter). A test
  * that needs a system configured its own way gets one from {@link #createSystem(String)}, shut
  * down as verified as the extension's own.
@@ -68,7 +73,8 @@ public final class ActorSystemExtension
 
   private ActorSystemExtension(boolean perClass, Config config) {
     this.perClass = perClass;
-    this.config = config;
+    // as ActorSystem.create(name) does: the test's application.conf under the given overrides
+    this.config = config.withFallback(ConfigFactory.defaultApplication());
   }
 
   /**

@@ -579,8 +579,10 @@ public class TestKit {
   }
 
   /**
-   * Runs {@code assertion} until it stops throwing {@link AssertionError}, for at most {@code max};
-   * the last failure is rethrown.
+   * Runs {@code assertion} until it stops throwing, for at most {@code max}; the last failure is
+   * rethrown. Any exception and {@link AssertionError} count as "not yet" (a lookup that throws
+   * while the actor is not there yet is retried like a failed assertion); other errors
+   * ({@code OutOfMemoryError}, {@code LinkageError}, …) end the wait at once.
    *
    * @param max the longest wait (dilated)
    * @param assertion the check
@@ -592,7 +594,7 @@ public class TestKit {
     for (; ; ) {
       try {
         return assertion.get();
-      } catch (AssertionError e) {
+      } catch (AssertionError | RuntimeException e) {
         long left = end - System.nanoTime();
         if (left <= 0) {
           throw e;

@@ -24,6 +24,14 @@ class ActorSystemExtensionTest {
   static final List<ActorSystem> perClassSystems = new ArrayList<>();
   static final List<ActorSystem> createdSystems = new ArrayList<>();
 
+  /** An actor that does nothing: its creation on a dispatcher proves the dispatcher is known. */
+  static final class Probe extends dev.troupe.actor.AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder().build();
+    }
+  }
+
   @AfterAll
   static void everySystemWasTerminatedByTheExtension() {
     assertEquals(2, perMethodSystems.size(), "per-method tests ran");
@@ -58,6 +66,18 @@ class ActorSystemExtensionTest {
 
     @Test
     @Order(2)
+    void theSystemReadsApplicationConfUnderTheGivenConfig(ActorSystem system) {
+      assertEquals("application.conf", system.settings().config().getString("testkit-test.source"));
+      assertEquals(2.0, system.settings().config().getDouble("troupe.test.timefactor"), "the extension's own key");
+      system.actorOf(
+          dev.troupe.actor.Props.create(Probe.class).withDispatcher("from-application-conf-dispatcher"), "on-app-dispatcher");
+      dev.troupe.actor.ActorSystem other = troupe.createSystem("testkit-test.overridden = createSystem");
+      assertEquals("createSystem", other.settings().config().getString("testkit-test.overridden"));
+      assertEquals("application.conf", other.settings().config().getString("testkit-test.source"));
+    }
+
+    @Test
+    @Order(3)
     void secondTestGetsAFreshSystem(ActorSystem system, TestKit kit) {
       assertSame(system, kit.getSystem());
       assertTrue(perMethodSystems.get(0).getWhenTerminated().toCompletableFuture().isDone(),

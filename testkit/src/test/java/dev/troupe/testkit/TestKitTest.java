@@ -254,6 +254,29 @@ class TestKitTest {
   }
 
   @Test
+  void awaitAssertAlsoRetriesExceptionsAndRethrowsTheLastOne(TestKit kit) {
+    AtomicInteger calls = new AtomicInteger();
+    String result = kit.awaitAssert(Duration.ofSeconds(2), () -> {
+      if (calls.incrementAndGet() < 3) {
+        throw new IllegalStateException("not there yet");
+      }
+      return "there";
+    });
+    assertEquals("there", result);
+    assertEquals(3, calls.get());
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> kit.awaitAssert(Duration.ofMillis(50), () -> {
+      throw new IllegalStateException("never there");
+    }));
+    assertEquals("never there", e.getMessage());
+    AtomicInteger errors = new AtomicInteger();
+    assertThrows(StackOverflowError.class, () -> kit.awaitAssert(Duration.ofSeconds(2), () -> {
+      errors.incrementAndGet();
+      throw new StackOverflowError("fatal");
+    }));
+    assertEquals(1, errors.get(), "an Error other than AssertionError is not retried");
+  }
+
+  @Test
   void timeFactorDilatesTimeouts() {
     ActorSystem slow = ActorSystem.create("slowmachine", ConfigFactory.parseString("troupe.test.timefactor = 3.0"));
     try {

@@ -471,4 +471,10 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   public String toString() {
     return "ActorCell[" + self.path() + "]";
   }
+
+  @Override
+  public String describe() {
+    Object a = actor; // racy read from a monitoring thread: a class name at worst out of date
+    return self.path() + (a == null ? "" : " (" + a.getClass().getName() + ")");
+  }
 }

@@ -102,6 +102,7 @@ public final class ActorSystemImpl extends ActorSystem
             settings.schedulerTick(),
             settings.ticksPerWheel());
     this.scheduler = new SystemScheduler(wheel, this);
+    dispatchers.scheduler(scheduler); // the starvation watches look at their pools on it
     ActorRefProvider p;
     try {
       p = Providers.create(settings.provider(), this);

@@ -12,18 +12,28 @@ import java.util.TreeSet;
  * Finds the {@code troupe.*} keys of a configuration that no {@code reference.conf} on the class
  * path defines, usually typos, and words a warning for each naming the closest known key.
  *
- * <p>Sections whose keys are the user's to choose are skipped: deployments, serialization bindings
- * and serializers, coordinated shutdown phases, and a new section that declares a dispatcher or mailbox (its name ends with
- * {@code dispatcher} or {@code mailbox}, or it has a {@code type}, {@code executor} or {@code
- * mailbox-type} key).
+ * <p>Sections whose keys are the user's to choose are skipped: serialization bindings and
+ * serializers, coordinated shutdown phases, and a new section that declares a dispatcher or mailbox
+ * (its name ends with {@code dispatcher} or {@code mailbox}, or it has a {@code type}, {@code
+ * executor} or {@code mailbox-type} key). A deployment section ({@code
+ * troupe.actor.deployment."/path"}) has a name of the user's, but the keys inside it are checked
+ * against what a section may hold: the keys of {@code troupe.actor.deployment.default}, {@code
+ * remote} and {@code target.nodes} (a typo there would otherwise turn a remote pool into a local
+ * one without a word); a {@code pool-dispatcher} section inside it is the user's.
  */
 final class ConfigWarnings {
   /** The key that switches these warnings off. */
   static final String SWITCH = "troupe.log-config-warnings";
 
+  /** Where deployment sections live; {@code default} holds the keys every section may set. */
+  private static final String DEPLOYMENT = "troupe.actor.deployment";
+  /** Keys a deployment section may hold besides those of {@code default}: read by the providers. */
+  private static final List<String> DEPLOYMENT_EXTRA_KEYS = List.of("remote", "target.nodes");
+  /** A deployment section's sub-section whose keys are a dispatcher's, checked where it is used. */
+  private static final String POOL_DISPATCHER = "pool-dispatcher";
+
   private static final List<String> FREE_FORM =
       List.of(
-          "troupe.actor.deployment",
           "troupe.serialization.bindings",
           "troupe.serialization.serializers",
           "troupe.coordinated-shutdown.phases"); // each phase's keys are checked where it is parsed
@@ -40,10 +50,27 @@ final class ConfigWarnings {
     if (!config.hasPath("troupe")) {
       return List.of();
     }
-    List<String> known = new ArrayList<>(leaves(reference));
+    // a leaf inside a section of the user's names (a binding of "[B") is no key to suggest: its section is
+    List<String> known = new ArrayList<>(new TreeSet<>(leaves(reference).stream().map(ConfigWarnings::sectionIfFreeForm).toList()));
+    List<String> deploymentKeys = deploymentKeys(reference);
     List<String> warnings = new ArrayList<>();
     for (String key : leaves(config)) {
-      if (!reference.hasPathOrNull(key) && !freeForm(key) && !inUserSection(key, config, reference)) {
+      if (reference.hasPathOrNull(key)) {
+        continue;
+      }
+      List<String> elements = ConfigUtil.splitPath(key);
+      if (key.startsWith(DEPLOYMENT + ".") && elements.size() > 4) {
+        String section = ConfigUtil.joinPath(elements.subList(0, 4));
+        String inside = ConfigUtil.joinPath(elements.subList(4, elements.size()));
+        if (!deploymentKeys.contains(inside) && !inside.startsWith(POOL_DISPATCHER + ".")) {
+          warnings.add(
+              "unknown key '" + inside + "' in the deployment section " + section + ": a deployment section"
+                  + " holds the keys of " + DEPLOYMENT + ".default, remote and target.nodes; did you mean '"
+                  + section + "." + closest(inside, deploymentKeys) + "'? (set " + SWITCH + " = off to silence this)");
+        }
+        continue;
+      }
+      if (!freeForm(key) && !inUserSection(key, config, reference)) {
         warnings.add(
             "unknown configuration key '"
                 + key
@@ -66,6 +93,31 @@ final class ConfigWarnings {
       }
     }
     return out;
+  }
+
+  /**
+   * @return the keys a deployment section may hold, relative to the section: those of {@code
+   *     troupe.actor.deployment.default} in the reference, and {@link #DEPLOYMENT_EXTRA_KEYS}
+   */
+  private static List<String> deploymentKeys(Config reference) {
+    List<String> keys = new ArrayList<>(DEPLOYMENT_EXTRA_KEYS);
+    String defaults = DEPLOYMENT + ".default";
+    if (reference.hasPath(defaults)) {
+      for (Map.Entry<String, ConfigValue> e : reference.getConfig(defaults).entrySet()) {
+        keys.add(e.getKey());
+      }
+    }
+    return keys;
+  }
+
+  /** @return the free-form section {@code key} is in, or {@code key} itself */
+  private static String sectionIfFreeForm(String key) {
+    for (String section : FREE_FORM) {
+      if (key.startsWith(section + ".")) {
+        return section;
+      }
+    }
+    return key;
   }
 
   private static boolean freeForm(String key) {
@@ -100,13 +152,21 @@ final class ConfigWarnings {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String k : known) {
-      int d = editDistance(key, k);
+      // a free-form section is compared with as much of the key as it has elements: the rest of the
+      // key is the user's own name (a class, a serializer), which says nothing about the typo
+      int d = editDistance(FREE_FORM.contains(k) ? prefix(key, ConfigUtil.splitPath(k).size()) : key, k);
       if (d < bestDistance) {
         best = k;
         bestDistance = d;
       }
     }
     return best;
+  }
+
+  /** @return the first {@code n} path elements of {@code key}, or all of it */
+  private static String prefix(String key, int n) {
+    List<String> elements = ConfigUtil.splitPath(key);
+    return elements.size() <= n ? key : ConfigUtil.joinPath(elements.subList(0, n));
   }
 
   /** The Levenshtein distance: the fewest insertions, deletions and substitutions from a to b. */

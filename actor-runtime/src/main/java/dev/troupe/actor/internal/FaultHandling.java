@@ -5,6 +5,7 @@ import dev.troupe.actor.ActorInitializationException;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Directive;
 import dev.troupe.actor.ExpectedFailure;
+import dev.troupe.actor.RemoteCause;
 import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.SupervisorStrategy;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
@@ -283,14 +284,24 @@ final class FaultHandling {
 
   /** Whether a failure is marked {@link ExpectedFailure} (a failed creation: whether its cause is). */
   static boolean isExpected(Throwable cause) {
-    return cause instanceof ExpectedFailure
-        || (cause instanceof ActorInitializationException && cause.getCause() instanceof ExpectedFailure);
+    return expected(cause) || (cause instanceof ActorInitializationException && expected(cause.getCause()));
   }
 
-  /** The exception and, for a failed creation, what made it fail. */
+  private static boolean expected(Throwable t) {
+    return t instanceof ExpectedFailure || (t instanceof RemoteCause r && r.expectedFailure());
+  }
+
+  /**
+   * The exception as the decider saw it and, for a failed creation, what made it fail; a failure
+   * of another node shows its own class around the original's, {@code RemoteFailure(com.x.Flaky:
+   * flaked)}, since that is what a decider matches on.
+   */
   private static String describe(Throwable cause) {
     if (cause instanceof ActorInitializationException && cause.getCause() != null) {
-      return cause + ", caused by " + cause.getCause();
+      return cause + ", caused by " + describe(cause.getCause());
+    }
+    if (cause instanceof RemoteCause) {
+      return cause.getClass().getSimpleName() + "(" + cause + ")";
     }
     return String.valueOf(cause);
   }

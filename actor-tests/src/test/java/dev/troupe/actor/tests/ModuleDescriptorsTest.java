@@ -188,6 +188,7 @@ class ModuleDescriptorsTest {
     assertEquals(Map.of(), qualifiedExports(remoting), "dev.troupe.remoting has no qualified exports");
     assertNothingOpened(remoting);
     assertRequiresTransitive(remoting, API);
+    assertRequiresTransitive(remoting, "com.fasterxml.jackson.databind"); // JacksonMapperCustomizer's MapperBuilder
     Set<String> required =
         remoting.requires().stream().map(Requires::name).collect(Collectors.toCollection(TreeSet::new));
     assertTrue(
@@ -196,6 +197,9 @@ class ModuleDescriptorsTest {
                 RUNTIME,
                 "com.fasterxml.jackson.databind",
                 "com.fasterxml.jackson.dataformat.cbor",
+                "com.fasterxml.jackson.datatype.jsr310",
+                "com.fasterxml.jackson.datatype.jdk8",
+                "com.fasterxml.jackson.module.paramnames",
                 "org.slf4j",
                 "io.netty.transport",
                 "io.netty.codec",
@@ -296,6 +300,9 @@ class ModuleDescriptorsTest {
         com.fasterxml.jackson.annotation.JsonProperty.class,
         com.fasterxml.jackson.databind.ObjectMapper.class,
         com.fasterxml.jackson.dataformat.cbor.CBORFactory.class,
+        com.fasterxml.jackson.datatype.jdk8.Jdk8Module.class,
+        com.fasterxml.jackson.datatype.jsr310.JavaTimeModule.class,
+        com.fasterxml.jackson.module.paramnames.ParameterNamesModule.class,
         io.netty.buffer.ByteBuf.class,
         io.netty.util.concurrent.Future.class,
         io.netty.resolver.AddressResolver.class,

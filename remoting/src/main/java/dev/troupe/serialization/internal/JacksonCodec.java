@@ -36,7 +36,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>unknown properties ignored (a newer sender may have added fields); anything after the one
  *       value is an error;
  *   <li>fields of any visibility are properties, so a class needs no getters; empty records allowed;
- *   <li>{@code ActorRef}s written as their paths and resolved back through the system's provider.
+ *   <li>{@code ActorRef}s written as their paths and resolved back through the system's provider;
+ *   <li>{@code java.time} values, {@code Optional} and its kin, and constructor parameter names
+ *       supported out of the box, plus the modules and customizer of {@code
+ *       troupe.serialization.jackson} ({@link JacksonSettings}); dates and times as ISO-8601
+ *       text, with their offset kept.
  * </ul>
  *
  * <p>Gadget safety: before reading, the manifest's class is loaded without initialization (no
@@ -67,7 +71,7 @@ public final class JacksonCodec {
    */
   public static JacksonCodec json(ActorSystem system, int identifier, Class<? extends Serializer> owner) {
     WireContext context = new WireContext(system);
-    return new JacksonCodec(configure(JsonMapper.builder(), context), identifier, owner, context);
+    return new JacksonCodec(configure(JsonMapper.builder(), context, system, "jackson-json"), identifier, owner, context);
   }
 
   /**
@@ -78,21 +82,25 @@ public final class JacksonCodec {
    */
   public static JacksonCodec cbor(ActorSystem system, int identifier, Class<? extends Serializer> owner) {
     WireContext context = new WireContext(system);
-    return new JacksonCodec(configure(CBORMapper.builder(), context), identifier, owner, context);
+    return new JacksonCodec(configure(CBORMapper.builder(), context, system, "jackson-cbor"), identifier, owner, context);
   }
 
-  private static <M extends ObjectMapper, B extends MapperBuilder<M, B>> M configure(B builder, WireContext context) {
+  private static <M extends ObjectMapper, B extends MapperBuilder<M, B>> M configure(
+      B builder, WireContext context, ActorSystem system, String name) {
     SimpleModule refs = new SimpleModule("troupe-actor-refs");
     refs.addSerializer(ActorRef.class, new RefWriter());
     refs.addDeserializer(ActorRef.class, new RefReader(context));
-    return builder
+    builder
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
         .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS) // ISO-8601 text keeps an offset; a number would not
+        .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
         .enable(MapperFeature.BLOCK_UNSAFE_POLYMORPHIC_BASE_TYPES)
         .visibility(PropertyAccessor.FIELD, Visibility.ANY)
-        .addModule(refs)
-        .build();
+        .addModule(refs);
+    JacksonSettings.from(system.settings().config(), SerializerSetup.classLoader()).apply(builder, name);
+    return builder.build();
   }
 
   /**

@@ -4,6 +4,7 @@ import dev.troupe.actor.ActorIdentity;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.ExpectedFailure;
 import dev.troupe.actor.Identify;
 import dev.troupe.actor.Status;
 import dev.troupe.actor.internal.ActorSelectionMessage;
@@ -204,7 +205,8 @@ public final class WireContext {
   }
 
   /**
-   * Writes a throwable and its causes (at most {@value #MAX_CAUSES}) as class names and messages.
+   * Writes a throwable and its causes (at most {@value #MAX_CAUSES}) as class names, messages and
+   * whether each is an {@link ExpectedFailure}.
    * A {@link RemoteFailure} is written under its original class name.
    *
    * @param w the output
@@ -220,6 +222,7 @@ public final class WireContext {
     for (Throwable e : chain) {
       w.writeString(e instanceof RemoteFailure rf ? rf.originalClassName() : e.getClass().getName());
       w.writeNullableString(e.getMessage());
+      w.writeByte((e instanceof RemoteFailure rf ? rf.expectedFailure() : e instanceof ExpectedFailure) ? 1 : 0);
     }
   }
 
@@ -236,16 +239,18 @@ public final class WireContext {
     }
     String[] names = new String[n];
     String[] messages = new String[n];
+    boolean[] expected = new boolean[n];
     for (int i = 0; i < n; i++) {
       names[i] = r.readString();
       messages[i] = r.readNullableString();
+      expected[i] = r.readBoolean();
       if (names[i].isEmpty()) {
         throw new SerializationException("malformed failure: empty class name");
       }
     }
     RemoteFailure f = null;
     for (int i = n - 1; i >= 0; i--) {
-      f = new RemoteFailure(names[i], messages[i], f);
+      f = new RemoteFailure(names[i], messages[i], f, expected[i]);
     }
     return f;
   }

@@ -111,12 +111,32 @@ public sealed class Dispatcher extends DispatcherPad1
       String threadNamePrefix,
       boolean daemon,
       Thread.UncaughtExceptionHandler onError) {
+    return create(settings, threadNamePrefix, daemon, onError, null);
+  }
+
+  /**
+   * Builds the dispatcher of the kind {@code settings.type()} names, with its threads, and a
+   * starvation watch on its pool when it has one.
+   *
+   * @param settings parsed settings
+   * @param threadNamePrefix {@code <system>-<id>}
+   * @param daemon whether threads are daemons
+   * @param onError receives failures that escaped a mailbox run
+   * @param watch the starvation watch for an affinity pool, or null
+   * @return the dispatcher
+   */
+  static Dispatcher create(
+      DispatcherSettings settings,
+      String threadNamePrefix,
+      boolean daemon,
+      Thread.UncaughtExceptionHandler onError,
+      StarvationWatch watch) {
     return switch (settings.type()) {
       case PinnedDispatcher.TYPE -> new PinnedDispatcher(settings, threadNamePrefix, daemon, onError);
       case BalancingDispatcher.TYPE -> new BalancingDispatcher(
-          settings, settings.newExecutor(threadNamePrefix, daemon, onError));
+          settings, settings.newExecutor(threadNamePrefix, daemon, onError, watch));
       case CallingThreadDispatcher.TYPE -> new CallingThreadDispatcher(settings, onError);
-      default -> new Dispatcher(settings, settings.newExecutor(threadNamePrefix, daemon, onError));
+      default -> new Dispatcher(settings, settings.newExecutor(threadNamePrefix, daemon, onError, watch));
     };
   }
 

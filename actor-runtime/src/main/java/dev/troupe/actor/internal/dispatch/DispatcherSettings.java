@@ -22,6 +22,9 @@ import java.util.concurrent.ExecutorService;
  * @param throughput messages per mailbox run, {@code >= 1}
  * @param throughputDeadline time limit of a run, zero for none
  * @param executorConfig the chosen executor's own section
+ * @param starvationWarningAfter how long every thread of an affinity pool may be inside one
+ *     actor's turn before a warning says the dispatcher is starved ({@link StarvationWatch}); zero
+ *     for never
  */
 public record DispatcherSettings(
     String id,
@@ -29,7 +32,14 @@ public record DispatcherSettings(
     String executor,
     int throughput,
     Duration throughputDeadline,
-    Config executorConfig) {
+    Config executorConfig,
+    Duration starvationWarningAfter) {
+
+  /** Settings without a starvation warning (tests that build a dispatcher by hand). */
+  public DispatcherSettings(
+      String id, String type, String executor, int throughput, Duration throughputDeadline, Config executorConfig) {
+    this(id, type, executor, throughput, throughputDeadline, executorConfig, Duration.ZERO);
+  }
 
   /** The id of the default dispatcher. */
   public static final String DEFAULT_ID = "troupe.actor.default-dispatcher";
@@ -86,7 +96,8 @@ public record DispatcherSettings(
         throw new ConfigurationException("invalid section at '" + id + "." + executor + "'", e);
       }
     }
-    DispatcherSettings s = new DispatcherSettings(id, type, executor, throughput, deadline, exec);
+    Duration starvation = Settings.durationAtLeastZero(full, id, "starvation-warning-after");
+    DispatcherSettings s = new DispatcherSettings(id, type, executor, throughput, deadline, exec, starvation);
     s.validateExecutor();
     return s;
   }
@@ -196,6 +207,20 @@ public record DispatcherSettings(
    */
   public ExecutorService newExecutor(
       String threadNamePrefix, boolean daemon, Thread.UncaughtExceptionHandler onError) {
+    return newExecutor(threadNamePrefix, daemon, onError, null);
+  }
+
+  /**
+   * Builds the executor these settings describe, with a starvation watch on an affinity pool.
+   *
+   * @param threadNamePrefix {@code <system>-<id>}
+   * @param daemon whether threads are daemons
+   * @param onError where task failures go (they never kill a worker)
+   * @param watch watches the pool for starvation, or null (ignored by the other executors)
+   * @return the executor
+   */
+  ExecutorService newExecutor(
+      String threadNamePrefix, boolean daemon, Thread.UncaughtExceptionHandler onError, StarvationWatch watch) {
     String path = id + "." + executor;
     NamedThreadFactory threads = new NamedThreadFactory(threadNamePrefix, daemon);
     return switch (executor) {
@@ -212,7 +237,14 @@ public record DispatcherSettings(
         if (busySpin(path)) {
           b.idleStrategy(BusySpinIdleStrategy::new);
         }
-        yield b.build();
+        if (watch != null) {
+          b.wakeListener(watch::onWake);
+        }
+        AffinityPool pool = b.build();
+        if (watch != null) {
+          watch.watch(pool);
+        }
+        yield pool;
       }
       case FORK_JOIN -> ExecutorFactories.forkJoin(
           Settings.scaledPoolSize(executorConfig, path, "parallelism"),

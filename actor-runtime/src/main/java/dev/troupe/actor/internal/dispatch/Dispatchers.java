@@ -19,6 +19,9 @@ public final class Dispatchers {
   private final ConcurrentHashMap<String, MailboxType> mailboxes = new ConcurrentHashMap<>();
   private volatile boolean shutdown;
   private dev.troupe.actor.internal.telemetry.SystemTelemetry telemetry; // set before first lookup
+  /** The system's scheduler for the starvation watches; null until the system has made it. */
+  private volatile dev.troupe.actor.Scheduler scheduler;
+  private final org.slf4j.Logger log;
 
   /**
    * @param config the system's full configuration
@@ -32,6 +35,16 @@ public final class Dispatchers {
     this.systemName = systemName;
     this.daemon = daemon;
     this.onError = onError;
+    this.log = org.slf4j.LoggerFactory.getLogger("dev.troupe.actor." + systemName);
+  }
+
+  /**
+   * Hands the system's scheduler to the starvation watches (the dispatchers exist before it).
+   *
+   * @param s the scheduler
+   */
+  public void scheduler(dev.troupe.actor.Scheduler s) {
+    this.scheduler = s;
   }
 
   /**
@@ -76,7 +89,9 @@ public final class Dispatchers {
           throw new IllegalStateException("actor system " + systemName + " is terminated");
         }
         DispatcherSettings s = DispatcherSettings.from(config, id);
-        d = observed(Dispatcher.create(s, systemName + "-" + id, daemon, onError), id);
+        StarvationWatch watch =
+            s.starvationWarningAfter().isZero() ? null : new StarvationWatch(id, s.starvationWarningAfter(), log, () -> scheduler);
+        d = observed(Dispatcher.create(s, systemName + "-" + id, daemon, onError, watch), id);
         dispatchers.put(id, d);
       }
       return d;

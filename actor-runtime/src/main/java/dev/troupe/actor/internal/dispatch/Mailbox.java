@@ -113,6 +113,12 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
     }
   }
 
+  /** @return what runs in this mailbox (its actor), for diagnostics; any thread */
+  String describeOwner() {
+    MailboxOwner o = owner;
+    return o == null ? "a mailbox without an actor yet" : o.describe();
+  }
+
   /** @return this mailbox's telemetry, or null (telemetry off, or an owner that is no actor) */
   public MailboxProbe probe() {
     return probe;

@@ -24,4 +24,9 @@ public interface MailboxOwner {
    * @param sender its sender
    */
   void deadLetter(Object message, dev.troupe.actor.ActorRef sender);
+
+  /** @return what runs in this mailbox, for diagnostics (an actor's path and class); any thread */
+  default String describe() {
+    return toString();
+  }
 }
