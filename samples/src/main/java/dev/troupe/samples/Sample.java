@@ -14,10 +14,10 @@ import picocli.CommandLine.Spec;
  * and one-line description in its {@code @Command}, and its options as {@code @Option} fields
  * whose initial value (or {@code defaultValue}) is the default that {@code --help} shows:
  *
- * <pre>{@code
- * @Command(name = "pingpong", description = "N actor pairs ping-ponging; prints messages/s")
+ * <pre>
+ * &#64;Command(name = "pingpong", description = "N actor pairs ping-ponging; prints messages/s")
  * public final class PingPong extends Sample {
- *   @Option(names = "--pairs", paramLabel = "N", description = "actor pairs (default ${DEFAULT-VALUE})")
+ *   &#64;Option(names = "--pairs", paramLabel = "N", description = "actor pairs (default ${DEFAULT-VALUE})")
  *   private int pairs = 4;
  *
  *   protected int run(PrintStream out) {
