@@ -390,7 +390,6 @@ public final class MonkeyServer {
     }
   }
 
-
   /** @return the start of the names of this server's executor threads: {@code monkeys-http-PORT-} */
   public String threadPrefix() {
     return THREAD_PREFIX + http.getAddress().getPort() + "-";
