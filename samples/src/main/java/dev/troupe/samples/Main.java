@@ -11,67 +11,119 @@ import dev.troupe.samples.remote.RemoteWorkers;
 import dev.troupe.samples.routing.ResizerSample;
 import dev.troupe.samples.routing.WatchTheRoutees;
 import java.io.PrintStream;
-import java.util.Arrays;
+import java.io.PrintWriter;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The samples launcher: {@code java -jar samples/target/troupe-samples.jar <name> [flags]}; with no
- * arguments it lists the samples.
+ * The samples launcher: {@code java -jar samples/target/troupe-samples.jar <sample> [options]},
+ * a picocli command with one subcommand per {@link Sample}. Without arguments it lists the
+ * samples; {@code <sample> --help} shows the sample's options and their defaults; a command line
+ * picocli or the sample refuses (an unknown sample or option, a malformed or out-of-range value)
+ * prints what is wrong and the usage to the error stream and exits with code 2.
  */
-public final class Main {
-  static final List<Sample> SAMPLES =
+@Command(
+    name = Main.COMMAND,
+    synopsisHeading = "usage: ",
+    customSynopsis = Main.COMMAND + " <sample> [options]",
+    commandListHeading = "%nsamples:%n",
+    footer = "%nrun a sample with --help to see its options and their defaults")
+public final class Main implements Callable<Integer> {
+  /** How the samples are run, as usage lines show it. */
+  static final String COMMAND = "java -jar samples/target/troupe-samples.jar";
+
+  /** How wide help and usage may be: the listing's longest line fits, the option lines do not wrap often. */
+  private static final int HELP_WIDTH = 120;
+
+  /** The samples, in the order of the listing; each run parses into fresh instances. */
+  static final List<Supplier<Sample>> SAMPLES =
       List.of(
-          new PingPong(),
-          new PingPongLatency(),
-          new ThroughputSweep(),
-          new QuickStartSample(),
-          new WatchTheRoutees(),
-          new ResizerSample(),
-          new RemoteEchoServer(),
-          new RemoteEchoClient(),
-          new RemoteWorkers(),
-          new Monkeys());
+          PingPong::new,
+          PingPongLatency::new,
+          ThroughputSweep::new,
+          QuickStartSample::new,
+          WatchTheRoutees::new,
+          ResizerSample::new,
+          RemoteEchoServer::new,
+          RemoteEchoClient::new,
+          RemoteWorkers::new,
+          Monkeys::new);
+
+  @Spec private CommandLine.Model.CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, hidden = true)
+  private boolean help;
 
   private Main() {}
 
   /**
    * Runs a sample by name.
    *
-   * @param args the sample name and its flags
-   * @throws Exception on failure
+   * @param args the sample's name and its options
    */
-  public static void main(String[] args) throws Exception {
-    System.exit(run(args, System.out));
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
   }
 
-  static int run(String[] args, PrintStream out) throws Exception {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("-h")) {
-      usage(out);
-      return 0;
-    }
-    for (Sample s : SAMPLES) {
-      if (s.name().equals(args[0])) {
-        try {
-          return s.run(Arrays.copyOfRange(args, 1, args.length), out);
-        } catch (Flags.Exit e) {
-          out.println(e.getMessage());
-          return e.code();
-        }
-      }
-    }
-    out.println("unknown sample '" + args[0] + "'");
-    usage(out);
-    return Flags.USAGE_ERROR;
+  /**
+   * Runs the launcher as {@link #main} does, without exiting.
+   *
+   * @param args the sample's name and its options
+   * @param out where the listing, {@code --help} and the sample print
+   * @param err where usage errors go
+   * @return the exit code: the sample's, 0 for help, 2 for a command line that cannot run
+   */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    return commandLine(out, err).execute(args);
   }
 
-  private static void usage(PrintStream out) {
-    out.println("usage: java -jar samples/target/troupe-samples.jar <sample> [flags]");
-    out.println();
-    out.println("samples:");
-    for (Sample s : SAMPLES) {
-      out.printf("  %-18s %s%n", s.name(), s.description());
+  /**
+   * @param out where the listing, help and the samples print
+   * @param err where usage errors go
+   * @return the launcher with a fresh instance of every sample
+   */
+  static CommandLine commandLine(PrintStream out, PrintStream err) {
+    CommandLine cl = new CommandLine(new Main());
+    for (Supplier<Sample> sample : SAMPLES) {
+      cl.addSubcommand(sample.get().printingTo(out));
     }
-    out.println();
-    out.println("run a sample with --help to see its options and their defaults");
+    cl.setUsageHelpWidth(HELP_WIDTH);
+    cl.setUsageHelpLongOptionsMaxWidth(HELP_WIDTH / 5);
+    cl.setOut(writer(out));
+    cl.setErr(writer(err));
+    cl.setParameterExceptionHandler(Main::usageError);
+    return cl;
+  }
+
+  /** The listing: usage, every sample with its one line, and where to go next. */
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+    return 0;
+  }
+
+  /**
+   * What is wrong, the closest known names (picocli's "did you mean"), and the usage of the
+   * command that refused it (the sample's options, or the list of samples).
+   */
+  private static int usageError(ParameterException e, String[] args) {
+    CommandLine cmd = e.getCommandLine();
+    PrintWriter err = cmd.getErr();
+    err.println(e.getMessage());
+    UnmatchedArgumentException.printSuggestions(e, err);
+    cmd.usage(err);
+    err.flush();
+    return cmd.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  private static PrintWriter writer(PrintStream stream) {
+    return new PrintWriter(stream, true);
   }
 }

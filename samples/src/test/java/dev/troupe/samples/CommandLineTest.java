@@ -2,9 +2,10 @@ package dev.troupe.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -13,48 +14,156 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
 
-/** Every sample's command line: --help with options and defaults, and unknown options refused. */
+/**
+ * Every sample's command line, as picocli reads it through the launcher: --help lists every
+ * option with its default, and what cannot run (an unknown option or sample, a malformed or
+ * out-of-range value) is refused with exit code 2, the reason naming the option, and the usage.
+ */
 class CommandLineTest {
+  private static final PrintStream NOWHERE = new PrintStream(OutputStream.nullOutputStream());
+
   static Stream<String> samples() {
-    return Main.SAMPLES.stream().map(Sample::name);
+    return Main.commandLine(NOWHERE, NOWHERE).getSubcommands().keySet().stream();
   }
 
-  /** The options a sample lists when it refuses an unknown one. */
-  private static List<String> knownOptions(String sample) {
-    String out = Launcher.run(Flags.USAGE_ERROR, sample, "--no-such-option");
-    assertTrue(out.contains("unknown option --no-such-option"), out);
-    Matcher m = Pattern.compile("known: (.*)").matcher(out);
-    assertTrue(m.find(), "lists the known options:\n" + out);
-    List<String> names = new ArrayList<>();
-    for (String n : m.group(1).split(", ")) {
-      names.add(n.trim());
+  /** The sample's options as it declares them (what the help and the errors must agree with). */
+  private static CommandSpec spec(String sample) {
+    return Main.commandLine(NOWHERE, NOWHERE).getSubcommands().get(sample).getCommandSpec();
+  }
+
+  /**
+   * The text an option's help describes it with: its line (the option a few spaces in, its
+   * description after it) and the further indented lines its description wraps onto.
+   *
+   * @return null if the help has no line for it
+   */
+  static String optionHelp(String help, String option) {
+    Pattern start = Pattern.compile("( {1,8})" + Pattern.quote(option) + "(=.*| .*|)");
+    List<String> lines = help.lines().toList();
+    for (int i = 0; i < lines.size(); i++) {
+      Matcher m = start.matcher(lines.get(i));
+      if (m.matches()) {
+        StringBuilder sb = new StringBuilder(lines.get(i).trim());
+        String deeper = m.group(1) + "  ";
+        for (int j = i + 1; j < lines.size() && lines.get(j).startsWith(deeper); j++) {
+          sb.append(' ').append(lines.get(j).trim());
+        }
+        return sb.toString();
+      }
     }
-    return names;
+    return null;
   }
 
   @ParameterizedTest
   @MethodSource("samples")
-  void anUnknownOptionIsRefusedWithExitCode2AndTheKnownOnes(String sample) {
-    List<String> known = knownOptions(sample);
-    assertTrue(known.contains("--help"), sample + ": " + known);
-    for (String n : known) {
-      assertTrue(n.matches("--[a-z][a-z-]*"), sample + " lists '" + n + "'");
-    }
-  }
-
-  @ParameterizedTest
-  @MethodSource("samples")
-  void helpDescribesEveryOptionWithItsDefaultAndExitsWith0(String sample) {
-    String help = Launcher.run(0, sample, "--help");
-    for (String option : knownOptions(sample)) {
-      if (option.equals("--help")) {
+  void helpListsEveryOptionWithItsDefaultAndExitsWith0(String sample) {
+    Launcher.Output help = Launcher.runApart(0, sample, "--help");
+    assertEquals("", help.err());
+    assertTrue(help.out().startsWith("usage: java -jar samples/target/troupe-samples.jar " + sample), help.out());
+    for (OptionSpec o : spec(sample).options()) {
+      String text = optionHelp(help.out(), o.longestName());
+      assertTrue(text != null, sample + " --help has no line for " + o.longestName() + ":\n" + help.out());
+      if (o.usageHelp()) {
         continue;
       }
-      String line = help.lines().filter(l -> l.trim().startsWith(option + " ")).findFirst()
-          .orElseThrow(() -> new AssertionError(sample + " --help has no line for " + option + ":\n" + help));
-      assertTrue(line.contains("default") || line.contains("required"), sample + " --help, no default:\n" + line);
+      String shown = o.defaultValueString();
+      assertTrue(text.contains("default"), sample + ", no default: " + text);
+      if (!shown.equals("null")) {
+        assertTrue(text.contains("(default " + shown + ")"), sample + ", default " + shown + " not shown: " + text);
+      }
     }
+  }
+
+  @ParameterizedTest
+  @MethodSource("samples")
+  void anUnknownOptionIsRefusedWithExitCode2NamingItAndTheUsage(String sample) {
+    Launcher.Output refused = Launcher.runApart(Launcher.USAGE_ERROR, sample, "--no-such-option");
+    assertEquals("", refused.out(), "errors go to the error stream");
+    String err = refused.err();
+    assertTrue(err.startsWith("Unknown option: '--no-such-option'"), err);
+    assertTrue(err.contains("usage: java -jar samples/target/troupe-samples.jar " + sample), err);
+    for (OptionSpec o : spec(sample).options()) {
+      assertTrue(optionHelp(err, o.longestName()) != null, "the usage lists " + o.longestName() + ":\n" + err);
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("samples")
+  void aMalformedNumberIsRefusedWithExitCode2NamingTheOption(String sample) {
+    List<String> checked = new ArrayList<>();
+    for (OptionSpec o : spec(sample).options()) {
+      if (o.type() == int.class || o.type() == Integer.class) {
+        String err = Launcher.runApart(Launcher.USAGE_ERROR, sample, o.longestName(), "many").err();
+        assertTrue(err.startsWith("Invalid value for option '" + o.longestName() + "': 'many' is not an int"), err);
+        assertTrue(err.contains("usage: "), err);
+        checked.add(o.longestName());
+      }
+    }
+    if (!sample.equals("quickstart") && !sample.equals("pingpong-latency")) {
+      assertFalse(checked.isEmpty(), sample + " has whole-number options");
+    }
+  }
+
+  @Test
+  void aCloseMisspellingGetsPicocliSuggestionAndTheUsage() {
+    String err = Launcher.runApart(Launcher.USAGE_ERROR, "pingpong", "--pair", "3").err();
+    assertTrue(err.startsWith("Unknown options: '--pair', '3'"), err);
+    assertTrue(err.contains("Possible solutions: --pairs"), err);
+    assertTrue(err.contains("usage: java -jar samples/target/troupe-samples.jar pingpong"), err);
+    assertTrue(optionHelp(err, "--in-flight") != null, err);
+  }
+
+  @Test
+  void aValueOutOfRangeIsRefusedBeforeTheSampleRuns() {
+    Launcher.Output o = Launcher.runApart(Launcher.USAGE_ERROR, "pingpong", "--pairs", "0");
+    assertEquals("", o.out(), "nothing ran");
+    assertTrue(o.err().startsWith("--pairs must be >= 1, got 0"), o.err());
+    assertTrue(o.err().contains("usage: java -jar samples/target/troupe-samples.jar pingpong"), o.err());
+  }
+
+  @Test
+  void theExecutorIsOneOfItsNamesAndHelpListsThem() {
+    String help = optionHelp(Launcher.run(0, "pingpong", "--help"), "--executor");
+    assertTrue(help.contains("affinity, fork-join, thread-pool (default affinity)"), help);
+    String err = Launcher.runApart(Launcher.USAGE_ERROR, "pingpong", "--executor", "magic").err();
+    assertTrue(err.startsWith("Invalid value for option '--executor': 'magic' is not one of [affinity, fork-join, thread-pool]"),
+        err);
+  }
+
+  @Test
+  void optionsTakeTheirValueAfterASpaceOrAnEqualsSign() {
+    CommandLine cl = Main.commandLine(NOWHERE, NOWHERE);
+    ParseResult parsed = cl.parseArgs("pingpong", "--pairs=3", "--executor", "fork-join", "--seconds", "7").subcommand();
+    assertEquals(3, (int) parsed.matchedOptionValue("--pairs", 0));
+    assertEquals("fork-join", parsed.matchedOptionValue("--executor", null).toString());
+    assertEquals(7, (int) parsed.matchedOptionValue("--seconds", 0));
+  }
+
+  @Test
+  void withoutArgumentsTheLauncherListsEverySample() {
+    Launcher.Output o = Launcher.runApart(0);
+    assertEquals("", o.err());
+    assertTrue(o.out().startsWith("usage: java -jar samples/target/troupe-samples.jar <sample> [options]"), o.out());
+    for (String sample : samples().toList()) {
+      String description = spec(sample).usageMessage().description()[0];
+      assertTrue(o.out().lines().anyMatch(l -> l.matches("  " + sample + " +\\Q" + description + "\\E")),
+          sample + " is listed with its description:\n" + o.out());
+    }
+    assertTrue(o.out().contains("run a sample with --help to see its options and their defaults"), o.out());
+  }
+
+  @Test
+  void anUnknownSampleIsRefusedWithExitCode2AndTheList() {
+    Launcher.Output o = Launcher.runApart(Launcher.USAGE_ERROR, "pingpnog");
+    assertEquals("", o.out());
+    assertTrue(o.err().startsWith("Unmatched argument at index 0: 'pingpnog'"), o.err());
+    assertTrue(o.err().contains("Did you mean: java -jar samples/target/troupe-samples.jar pingpong "), o.err());
+    assertTrue(o.err().contains("samples:"), o.err());
   }
 
   @Test
@@ -62,49 +171,5 @@ class CommandLineTest {
     String out = Launcher.run(0, "quickstart", "--help");
     assertTrue(out.startsWith("usage: java -jar samples/target/troupe-samples.jar quickstart"), out);
     assertFalse(out.contains("Hello"), out);
-  }
-
-  @Test
-  void aDeclaredSpecChecksEveryValueAtParse() {
-    Flags.Spec spec = Flags.spec("demo", "a demo")
-        .number("count", "how many", 3, 1)
-        .text("name", "NAME", "who", null)
-        .choice("mode", "how", "fast", "fast", "slow");
-    Flags defaults = spec.parse(new String[0]);
-    assertEquals(3, defaults.intValue("count"));
-    assertEquals(null, defaults.text("name"));
-    assertEquals("fast", defaults.text("mode"));
-
-    Flags given = spec.parse(new String[] {"--count=7", "--name", "ann", "--mode", "slow"});
-    assertEquals(7, given.intValue("count"));
-    assertEquals("ann", given.text("name"));
-    assertEquals("slow", given.text("mode"));
-
-    assertUsageError(spec, "--count must be >= 1, got 0", "--count", "0");
-    assertUsageError(spec, "--count must be a whole number, got 'many'", "--count", "many");
-    assertUsageError(spec, "--mode must be one of fast | slow, got 'medium'", "--mode", "medium");
-    assertUsageError(spec, "option --name needs a value", "--name");
-    assertUsageError(spec, "unknown option --colour; known: --count, --name, --mode, --help", "--colour", "red");
-    assertUsageError(spec, "expected an option like --name value, got 'stray'", "stray");
-
-    Flags.Exit help = assertThrows(Flags.Exit.class, () -> spec.parse(new String[] {"--help"}));
-    assertEquals(0, help.code());
-    assertEquals(String.join("\n",
-            "usage: java -jar samples/target/troupe-samples.jar demo [options]",
-            "a demo",
-            "",
-            "options:",
-            "  --count N              how many (default 3)",
-            "  --name NAME            who (no default)",
-            "  --mode X               how: fast | slow (default fast)",
-            "  --help                 show this help"),
-        help.getMessage().replace(System.lineSeparator(), "\n"));
-  }
-
-  private static void assertUsageError(Flags.Spec spec, String expected, String... args) {
-    Flags.Exit e = assertThrows(Flags.Exit.class, () -> spec.parse(args));
-    assertEquals(Flags.USAGE_ERROR, e.code());
-    assertTrue(e.getMessage().startsWith(expected + "\n"), e.getMessage());
-    assertTrue(e.getMessage().endsWith("(demo --help lists the options)"), e.getMessage());
   }
 }

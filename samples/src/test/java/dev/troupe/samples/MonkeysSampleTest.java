@@ -295,14 +295,17 @@ class MonkeysSampleTest {
 
   @Test
   void badOptionsAreRefusedBeforeAnythingStarts() {
-    assertTrue(Launcher.run(2, "monkeys", "--timeout", "5").contains("--timeout must be a duration like 500ms, 5s, 2m or 1h, got '5'"));
+    assertTrue(Launcher.run(2, "monkeys", "--timeout", "5")
+        .contains("Invalid value for option '--timeout': '5' is not a duration like 500ms, 5s, 2m or 1h"));
     assertTrue(Launcher.run(2, "monkeys", "--timeout", "0s").contains("--timeout must be positive, got 0s"));
-    assertTrue(Launcher.run(2, "monkeys", "--serve-for", "soon").contains("--serve-for must be a duration"));
-    assertTrue(Launcher.run(2, "monkeys", "--monkey-delay", "-1s").contains("--monkey-delay must be a duration"));
+    assertTrue(Launcher.run(2, "monkeys", "--serve-for", "soon")
+        .contains("Invalid value for option '--serve-for': 'soon' is not a duration like 500ms, 5s, 2m or 1h, or forever"));
+    assertTrue(Launcher.run(2, "monkeys", "--monkey-delay", "-1s").contains("'--monkey-delay'"));
     assertTrue(Launcher.run(2, "monkeys", "--monkeys", "10001").contains("--monkeys must be <= 10000, got 10001"));
     assertTrue(Launcher.run(2, "monkeys", "--port", "70000").contains("--port must be <= 65535, got 70000"));
     String help = Launcher.run(0, "monkeys", "--help");
-    assertTrue(help.contains("--serve-for DURATION") && help.contains("forever = until Ctrl-C"), help);
+    assertTrue(help.contains("--serve-for=DURATION") && help.contains("forever = until Ctrl-C"), help);
+    assertTrue(help.contains("POST /write number=N    {\"shakespearian\":[...]"), "the answers after the options:\n" + help);
   }
 
   @Test

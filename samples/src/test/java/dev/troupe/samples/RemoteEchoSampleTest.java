@@ -94,15 +94,9 @@ class RemoteEchoSampleTest {
       PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
       CompletableFuture<Integer> exit =
           CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return Main.run(
-                      new String[] {"remote-echo-client", "--target", otherAddress + "/user/echo", "--messages", "100", "--watch", "30"},
-                      out);
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              });
+              () -> Main.run(
+                  new String[] {"remote-echo-client", "--target", otherAddress + "/user/echo", "--messages", "100", "--watch", "30"},
+                  out, out));
       CompletableFuture.anyOf(watching, exit).get(30, TimeUnit.SECONDS);
       assertTrue(watching.isDone(), "the client ended before watching:\n" + bytes);
       RemoteEchoServer.stop(other); // its leaving notice reaches the client at once

@@ -1,11 +1,15 @@
 package dev.troupe.samples.monkeys;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.pattern.AskTimeoutException;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.samples.Durations;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -73,6 +77,9 @@ public final class MonkeyServer {
   private static final Logger LOG = LoggerFactory.getLogger(MonkeyServer.class);
   private static final String FORM = "application/x-www-form-urlencoded";
 
+  /** Writes the {@link Answer}s; thread-safe, shared by the HTTP threads. */
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   /**
    * How to run the server.
    *
@@ -100,10 +107,10 @@ public final class MonkeyServer {
         throw new IllegalArgumentException("port must be 0..65535, got " + port);
       }
       if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive, got " + format(timeout));
+        throw new IllegalArgumentException("timeout must be positive, got " + Durations.format(timeout));
       }
       if (monkeyDelay.isNegative()) {
-        throw new IllegalArgumentException("monkeyDelay must not be negative, got " + format(monkeyDelay));
+        throw new IllegalArgumentException("monkeyDelay must not be negative, got " + Durations.format(monkeyDelay));
       }
     }
   }
@@ -268,7 +275,7 @@ public final class MonkeyServer {
     if (error instanceof Shakespeare.TimedOut) {
       respond(ex, 503, error.getMessage());
     } else if (error instanceof AskTimeoutException) {
-      respond(ex, 503, "no answer within " + format(settings.timeout().plus(GRACE)));
+      respond(ex, 503, "no answer within " + Durations.format(settings.timeout().plus(GRACE)));
     } else {
       LOG.warn("POST /write failed", error);
       respond(ex, 500, "internal error: " + error);
@@ -337,17 +344,29 @@ public final class MonkeyServer {
     return one.length() <= 40 ? one : one.substring(0, 40) + "...";
   }
 
-  static String json(Shakespeare.Written w) {
-    StringBuilder sb = new StringBuilder("{\"shakespearian\":[");
-    List<String> words = w.tally().shakespearian();
-    for (int i = 0; i < words.size(); i++) {
-      sb.append(i == 0 ? "" : ",").append(Json.quote(words.get(i)));
+  /**
+   * The answer to a {@code /write}, as JSON: {@code
+   * {"shakespearian":[...],"unworthy":n,"typed":t,"monkeys":N,"millis":m}}, in this order.
+   *
+   * @param shakespearian the real words typed, in the order the monkeys answered
+   * @param unworthy how many typed words were not real
+   * @param typed how many words were typed
+   * @param monkeys how many monkeys typed
+   * @param millis how long the request took
+   */
+  @JsonPropertyOrder({"shakespearian", "unworthy", "typed", "monkeys", "millis"})
+  record Answer(List<String> shakespearian, int unworthy, int typed, int monkeys, long millis) {
+    static Answer of(Shakespeare.Written w) {
+      return new Answer(w.tally().shakespearian(), w.tally().unworthy(), w.tally().typed(), w.monkeys(), w.millis());
     }
-    return sb.append("],\"unworthy\":").append(w.tally().unworthy())
-        .append(",\"typed\":").append(w.tally().typed())
-        .append(",\"monkeys\":").append(w.monkeys())
-        .append(",\"millis\":").append(w.millis())
-        .append('}').toString();
+  }
+
+  static String json(Shakespeare.Written w) {
+    try {
+      return JSON.writeValueAsString(Answer.of(w));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("an answer of words and numbers could not be written as JSON", e);
+    }
   }
 
   private static void respond(HttpExchange ex, int status, String line) {
@@ -369,15 +388,6 @@ public final class MonkeyServer {
     } finally {
       ex.close();
     }
-  }
-
-  /**
-   * @param d a duration
-   * @return it as the command line writes it: {@code 5s}, {@code 300ms}
-   */
-  static String format(Duration d) {
-    long ms = d.toMillis();
-    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
   }
 
   /** @return the start of the names of this server's executor threads: {@code monkeys-http-PORT-} */

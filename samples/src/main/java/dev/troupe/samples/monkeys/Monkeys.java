@@ -1,6 +1,6 @@
 package dev.troupe.samples.monkeys;
 
-import dev.troupe.samples.Flags;
+import dev.troupe.samples.Durations;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Infinite monkeys behind an HTTP server ({@link MonkeyServer}): {@code POST /write number=N} hires
@@ -27,18 +27,10 @@ import java.util.regex.Pattern;
  * curl -d number=100 http://127.0.0.1:8080/write
  * </pre>
  */
-public final class Monkeys implements Sample {
-  private static final Flags.Spec OPTIONS =
-      Flags.spec("monkeys", "an HTTP server where actor monkeys type and Shakespeare keeps the real words")
-          .text("host", "HOST", "the address to listen on", "127.0.0.1")
-          .number("port", "the port to listen on, 0 = any free one", 0, 0)
-          .text("timeout", "DURATION", "how long a /write may take, then 503", "5s")
-          .number("monkeys", "monkeys in the demo's /write (1.." + MonkeyServer.MAX_MONKEYS + ")", 100, 1)
-          .text("serve-for", "DURATION", "serve on after the demo requests; forever = until Ctrl-C", "0s")
-          .text("monkey-delay", "DURATION", "each monkey's pause before it answers; over --timeout shows the 503", "0s");
-
-  /** What {@code --help} adds after the options: what the sample does and what the server answers. */
-  private static final String MORE = String.join("\n",
+@Command(
+    name = "monkeys",
+    description = "an HTTP server where actor monkeys type and Shakespeare keeps the real words",
+    footer = {
       "",
       "It starts the server, sends it GET /ping, POST /write number=<monkeys> and a bad POST /write",
       "number=0 with the JDK's HTTP client, prints the answers, serves on for the --serve-for time,",
@@ -49,48 +41,39 @@ public final class Monkeys implements Sample {
       "  bad input               400, 404, 405, 413 or 415 with a one-line reason",
       "  a slow /write           503 after the --timeout time; its monkeys are stopped",
       "Example: monkeys --port 8080 --serve-for forever",
-      "         curl -d number=100 http://127.0.0.1:8080/write");
+      "         curl -d number=100 http://127.0.0.1:8080/write"
+    })
+public final class Monkeys extends Sample {
+  @Option(names = "--host", paramLabel = "HOST", description = "the address to listen on (default ${DEFAULT-VALUE})")
+  private String host = "127.0.0.1";
 
-  private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m|h)");
+  @Option(names = "--port", paramLabel = "N", description = "the port to listen on, 0 = any free one (default ${DEFAULT-VALUE})")
+  private int port;
+
+  @Option(names = "--timeout", paramLabel = "DURATION", converter = Durations.Converter.class, defaultValue = "5s",
+      description = "how long a /write may take, then 503 (default ${DEFAULT-VALUE})")
+  private Duration timeout;
+
+  @Option(names = "--monkeys", paramLabel = "N",
+      description = "monkeys in the demo's /write (1.." + MonkeyServer.MAX_MONKEYS + ") (default ${DEFAULT-VALUE})")
+  private int monkeys = 100;
+
+  @Option(names = "--serve-for", paramLabel = "DURATION", converter = Durations.OrForever.class, defaultValue = "0s",
+      description = "serve on after the demo requests; forever = until Ctrl-C (default ${DEFAULT-VALUE})")
+  private Duration serveFor;
+
+  @Option(names = "--monkey-delay", paramLabel = "DURATION", converter = Durations.Converter.class, defaultValue = "0s",
+      description = "each monkey's pause before it answers; over --timeout shows the 503 (default ${DEFAULT-VALUE})")
+  private Duration monkeyDelay;
 
   @Override
-  public String name() {
-    return "monkeys";
-  }
-
-  @Override
-  public String description() {
-    return OPTIONS.description();
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out) throws Exception {
-    Flags f;
-    try {
-      f = OPTIONS.parse(args);
-    } catch (Flags.Exit e) {
-      throw e.code() == 0 ? new Flags.Exit(0, e.getMessage() + "\n" + MORE) : e;
+  protected int run(PrintStream out) throws Exception {
+    within("--monkeys", monkeys, 1, MonkeyServer.MAX_MONKEYS);
+    within("--port", port, 0, 65_535);
+    if (timeout.isZero()) {
+      throw usageError("--timeout must be positive, got " + Durations.format(timeout));
     }
-    MonkeyServer.Settings settings;
-    Duration serveFor;
-    int monkeys = f.intValue("monkeys");
-    try {
-      serveFor = f.text("serve-for").equals("forever") ? null : duration("serve-for", f.text("serve-for"));
-      Duration timeout = duration("timeout", f.text("timeout"));
-      if (timeout.isZero()) {
-        throw new IllegalArgumentException("--timeout must be positive, got " + f.text("timeout"));
-      }
-      if (monkeys > MonkeyServer.MAX_MONKEYS) {
-        throw new IllegalArgumentException("--monkeys must be <= " + MonkeyServer.MAX_MONKEYS + ", got " + monkeys);
-      }
-      if (f.intValue("port") > 65_535) {
-        throw new IllegalArgumentException("--port must be <= 65535, got " + f.intValue("port"));
-      }
-      settings = new MonkeyServer.Settings(
-          f.text("host"), f.intValue("port"), timeout, duration("monkey-delay", f.text("monkey-delay")));
-    } catch (IllegalArgumentException e) {
-      throw new Flags.Exit(Flags.USAGE_ERROR, e.getMessage() + "\n(monkeys --help lists the options)");
-    }
+    MonkeyServer.Settings settings = new MonkeyServer.Settings(host, port, timeout, monkeyDelay);
 
     MonkeyServer server;
     try {
@@ -113,11 +96,12 @@ public final class Monkeys implements Sample {
       URI uri = server.uri();
       out.println("listening on " + uri);
       demo(uri, monkeys, settings.timeout(), out);
-      if (serveFor == null || !serveFor.isZero()) {
+      if (!serveFor.isZero()) {
+        boolean forever = serveFor.equals(Durations.FOREVER);
         out.println("try: curl -d number=100 " + uri + "/write");
-        out.println(serveFor == null ? "serving until Ctrl-C" : "serving for " + MonkeyServer.format(serveFor));
+        out.println(forever ? "serving until Ctrl-C" : "serving for " + Durations.format(serveFor));
         try {
-          if (serveFor == null) {
+          if (forever) {
             server.whenStopped().toCompletableFuture().get();
           } else {
             server.whenStopped().toCompletableFuture().get(serveFor.toMillis(), TimeUnit.MILLISECONDS);
@@ -155,29 +139,5 @@ public final class Monkeys implements Sample {
   private static void show(HttpClient client, HttpRequest request, String what, PrintStream out) throws Exception {
     HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
     out.printf("%-24s -> %d %s%n", what, r.statusCode(), r.body().strip());
-  }
-
-  /**
-   * Parses a duration as the command line writes it: a whole number and a unit, e.g. {@code 500ms},
-   * {@code 5s}, {@code 2m}, {@code 1h}.
-   *
-   * @param option the option's name, for the message
-   * @param text the value
-   * @return the duration
-   * @throws IllegalArgumentException naming the option if the value is not one
-   */
-  static Duration duration(String option, String text) {
-    Matcher m = DURATION.matcher(text);
-    if (!m.matches()) {
-      throw new IllegalArgumentException(
-          "--" + option + " must be a duration like 500ms, 5s, 2m or 1h, got '" + text + "'");
-    }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      default -> Duration.ofHours(n);
-    };
   }
 }

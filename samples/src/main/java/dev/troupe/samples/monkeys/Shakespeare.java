@@ -6,6 +6,7 @@ import dev.troupe.actor.Props;
 import dev.troupe.actor.Status;
 import dev.troupe.pattern.AskTimeoutException;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.samples.Durations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -103,7 +104,7 @@ final class Shakespeare extends AbstractActor {
   private void fail(Status.Failure f) {
     Throwable cause = f.cause() instanceof CompletionException c && c.getCause() != null ? c.getCause() : f.cause();
     if (cause instanceof AskTimeoutException) {
-      cause = new TimedOut(number + " monkeys did not finish typing within " + MonkeyServer.format(workshop.timeout()));
+      cause = new TimedOut(number + " monkeys did not finish typing within " + Durations.format(workshop.timeout()));
     }
     client.tell(new Status.Failure(cause), getSelf());
     getContext().stop(getSelf());

@@ -6,13 +6,16 @@ import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
-import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * N pairs of actors ping-ponging on one dispatcher for a few seconds; prints messages per second.
@@ -24,14 +27,60 @@ import java.util.concurrent.atomic.AtomicLong;
  * This is a demo, not a benchmark: for numbers to compare, use {@code PingPongThroughput} in the
  * JMH suite ({@code bench}), which runs the same workload on Apache Pekko side by side.
  */
-public final class PingPong implements Sample {
-  private static final Flags.Spec OPTIONS =
-      Flags.spec("pingpong", "N actor pairs ping-ponging; prints messages/s")
-          .number("pairs", "actor pairs, 2 per core", 2 * Runtime.getRuntime().availableProcessors(), 1)
-          .number("throughput", "messages per actor per scheduling", 5, 1)
-          .choice("executor", "the dispatcher's executor", "affinity", "affinity", "fork-join", "thread-pool")
-          .number("seconds", "measured seconds after a 1 s warm-up", 5, 1)
-          .number("in-flight", "messages in flight per pair", 1, 1);
+@Command(name = "pingpong", description = "N actor pairs ping-ponging; prints messages/s")
+public final class PingPong extends Sample {
+  @Option(names = "--pairs", paramLabel = "N", description = "actor pairs, 2 per core (default ${DEFAULT-VALUE})")
+  private int pairs = 2 * Runtime.getRuntime().availableProcessors();
+
+  @Option(names = "--throughput", paramLabel = "N",
+      description = "messages per actor per scheduling (default ${DEFAULT-VALUE})")
+  private int throughput = 5;
+
+  @Option(names = "--executor", paramLabel = "X", converter = Executor.Converter.class,
+      description = "the dispatcher's executor: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
+  private Executor executor = Executor.AFFINITY;
+
+  @Option(names = "--seconds", paramLabel = "N",
+      description = "measured seconds after a 1 s warm-up (default ${DEFAULT-VALUE})")
+  private int seconds = 5;
+
+  @Option(names = "--in-flight", paramLabel = "N", description = "messages in flight per pair (default ${DEFAULT-VALUE})")
+  private int inFlight = 1;
+
+  /** The executors of the {@code pingpong-dispatcher}, by the names {@link #dispatcherConfig} takes. */
+  public enum Executor {
+    /** The affinity pool ({@code affinity-pool-executor}). */
+    AFFINITY("affinity"),
+    /** {@code fork-join-executor}, sized to the cores. */
+    FORK_JOIN("fork-join"),
+    /** {@code thread-pool-executor}, sized to the cores. */
+    THREAD_POOL("thread-pool");
+
+    private final String text;
+
+    Executor(String text) {
+      this.text = text;
+    }
+
+    /** @return its name on the command line and in {@link #dispatcherConfig} */
+    @Override
+    public String toString() {
+      return text;
+    }
+
+    /** Reads an executor by its name on the command line. */
+    static final class Converter implements ITypeConverter<Executor> {
+      @Override
+      public Executor convert(String value) {
+        for (Executor e : values()) {
+          if (e.text.equals(value)) {
+            return e;
+          }
+        }
+        throw new TypeConversionException("'" + value + "' is not one of " + List.of(values()));
+      }
+    }
+  }
 
   /** The ball. */
   public enum Ball {
@@ -90,22 +139,12 @@ public final class PingPong implements Sample {
   }
 
   @Override
-  public String name() {
-    return "pingpong";
-  }
-
-  @Override
-  public String description() {
-    return OPTIONS.description();
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out) throws Exception {
-    Flags f = OPTIONS.parse(args);
-    int pairs = f.intValue("pairs");
-    int throughput = f.intValue("throughput");
-    String executor = f.text("executor");
-    Result r = measure(pairs, throughput, executor, f.intValue("seconds"), f.intValue("in-flight"), out);
+  protected int run(PrintStream out) throws Exception {
+    atLeast("--pairs", pairs, 1);
+    atLeast("--throughput", throughput, 1);
+    atLeast("--seconds", seconds, 1);
+    atLeast("--in-flight", inFlight, 1);
+    Result r = measure(pairs, throughput, executor.toString(), seconds, inFlight, out);
     out.printf("%d pairs, throughput %d, %s executor: %,.0f messages/s on average%n",
         pairs, throughput, executor, r.messagesPerSecond());
     return 0;

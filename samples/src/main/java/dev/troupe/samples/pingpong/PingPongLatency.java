@@ -8,7 +8,7 @@ import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
-import dev.troupe.samples.Flags;
+import dev.troupe.samples.Durations;
 import dev.troupe.samples.Sample;
 import java.awt.Font;
 import java.io.PrintStream;
@@ -23,6 +23,8 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler.LegendLayout;
 import org.knowm.xchart.style.Styler.LegendPosition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The latency study: one pinger/ponger pair with one message in flight, its round-trip
@@ -40,14 +42,22 @@ import org.knowm.xchart.style.Styler.LegendPosition;
  * the point) divided by the round trips. For comparable numbers over many runs use {@code
  * RoundTripLatency} in the JMH suite ({@code bench}).
  */
-public final class PingPongLatency implements Sample {
-  private static final String NAME = "pingpong-latency";
+@Command(
+    name = PingPongLatency.NAME,
+    description = "round-trip latency percentiles and CPU per round trip, per idle CPU level and executor; PNG chart")
+public final class PingPongLatency extends Sample {
+  static final String NAME = "pingpong-latency";
 
-  private static final Flags.Spec OPTIONS =
-      Flags.spec(NAME, "round-trip latency percentiles and CPU per round trip, per idle CPU level and executor; PNG chart")
-          .text("duration", "TIME", "measured time per configuration, e.g. 500ms or 3s", "3s")
-          .text("warm-up", "TIME", "warm-up time per configuration", "1s")
-          .text("out", "PATH", "the PNG chart to write", "pingpong-latency.png");
+  @Option(names = "--duration", paramLabel = "TIME", converter = Durations.Converter.class, defaultValue = "3s",
+      description = "measured time per configuration, e.g. 500ms or 3s (default ${DEFAULT-VALUE})")
+  private Duration duration;
+
+  @Option(names = "--warm-up", paramLabel = "TIME", converter = Durations.Converter.class, defaultValue = "1s",
+      description = "warm-up time per configuration (default ${DEFAULT-VALUE})")
+  private Duration warmUp;
+
+  @Option(names = "--out", paramLabel = "PATH", description = "the PNG chart to write (default ${DEFAULT-VALUE})")
+  private Path png = Path.of(NAME + ".png");
 
   /** The configurations measured, in the table's order. */
   static final List<Setup> SETUPS =
@@ -139,20 +149,10 @@ public final class PingPongLatency implements Sample {
   }
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return OPTIONS.description();
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out) throws Exception {
-    Flags f = OPTIONS.parse(args);
-    Studies.Times times = Studies.Times.of(f, NAME);
-    Path png = Path.of(f.text("out"));
+  protected int run(PrintStream out) throws Exception {
+    Studies.Times times = new Studies.Times(
+        within("--warm-up", warmUp, Studies.SHORTEST, Studies.LONGEST),
+        within("--duration", duration, Studies.SHORTEST, Studies.LONGEST));
     Studies.headless();
     out.println(fmt("%s: one pinger/ponger pair, one message in flight, %d cores; per configuration a fresh system, %s",
         NAME, Runtime.getRuntime().availableProcessors(), times));

@@ -1,7 +1,7 @@
 package dev.troupe.samples.pingpong;
 
 import dev.troupe.actor.ActorSystem;
-import dev.troupe.samples.Flags;
+import dev.troupe.samples.Durations;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,11 +10,10 @@ import java.lang.management.OperatingSystemMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.internal.chartpart.Chart;
@@ -26,7 +25,7 @@ import org.knowm.xchart.internal.chartpart.Chart;
  */
 final class Studies {
   /** The executors compared, as {@link PingPong#dispatcherConfig} names them. */
-  static final List<String> EXECUTORS = List.of("affinity", "fork-join", "thread-pool");
+  static final List<String> EXECUTORS = Arrays.stream(PingPong.Executor.values()).map(String::valueOf).toList();
 
   /** The dispatcher the measured actors run on (configured by {@link PingPong#dispatcherConfig}). */
   static final String DISPATCHER = "pingpong-dispatcher";
@@ -36,9 +35,13 @@ final class Studies {
 
   static final int HEIGHT = 500;
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s)");
-
   private Studies() {}
+
+  /** The shortest time option the measuring samples take. */
+  static final Duration SHORTEST = Duration.ofMillis(1);
+
+  /** The longest time option the measuring samples take. */
+  static final Duration LONGEST = Duration.ofHours(1);
 
   /**
    * The time of each configuration: unmeasured, then measured.
@@ -47,53 +50,11 @@ final class Studies {
    * @param measured the {@code --duration} option
    */
   record Times(Duration warmUp, Duration measured) {
-    /**
-     * Reads {@code --warm-up} and {@code --duration}.
-     *
-     * @param f the parsed options
-     * @param sample the sample's name, for the message
-     * @return the times
-     * @throws Flags.Exit with {@link Flags#USAGE_ERROR} for a malformed one
-     */
-    static Times of(Flags f, String sample) {
-      return new Times(duration(f, "warm-up", sample), duration(f, "duration", sample));
-    }
-
     /** @return e.g. {@code 1s warm-up, 3s measured} */
     @Override
     public String toString() {
-      return text(warmUp) + " warm-up, " + text(measured) + " measured";
+      return Durations.format(warmUp) + " warm-up, " + Durations.format(measured) + " measured";
     }
-  }
-
-  /**
-   * Reads a time option such as {@code 300ms} or {@code 3s}.
-   *
-   * @param f the parsed options
-   * @param name the option
-   * @param sample the sample's name, for the message
-   * @return the time, at least 1 ms
-   * @throws Flags.Exit with {@link Flags#USAGE_ERROR} for anything else
-   */
-  private static Duration duration(Flags f, String name, String sample) {
-    String v = f.text(name);
-    Matcher m = DURATION.matcher(v);
-    Duration d = null;
-    if (m.matches()) {
-      try {
-        long n = Long.parseLong(m.group(1));
-        d = m.group(2).equals("ms") ? Duration.ofMillis(n) : Duration.ofSeconds(n);
-      } catch (NumberFormatException e) {
-        d = null; // too many digits
-      }
-    }
-    if (d == null || d.toMillis() < 1 || d.compareTo(Duration.ofHours(1)) > 0) {
-      throw new Flags.Exit(
-          Flags.USAGE_ERROR,
-          "--" + name + " must be a time from 1ms to 3600s, like 300ms or 3s, got '" + v + "'\n("
-              + sample + " --help lists the options)");
-    }
-    return d;
   }
 
   /**
@@ -149,15 +110,6 @@ final class Studies {
     } catch (IOException e) {
       throw new UncheckedIOException("could not write the chart to " + file, e);
     }
-  }
-
-  /**
-   * @param d a time
-   * @return it as the time options write it ({@code 300ms}, {@code 3s})
-   */
-  static String text(Duration d) {
-    long ms = d.toMillis();
-    return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
   }
 
   /**

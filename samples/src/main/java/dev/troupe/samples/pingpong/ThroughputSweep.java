@@ -5,10 +5,11 @@ import static dev.troupe.samples.pingpong.Studies.fmt;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
-import dev.troupe.samples.Flags;
+import dev.troupe.samples.Durations;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,8 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle;
 import org.knowm.xchart.style.Styler.LegendPosition;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Messages per second of ping-ponging actor pairs, swept over the dispatcher's {@code throughput}
@@ -37,22 +40,42 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * machine shows in the lines; for numbers to compare use {@code PingPongThroughput} in the JMH
  * suite ({@code bench}).
  */
-public final class ThroughputSweep implements Sample {
-  private static final String NAME = "throughput-sweep";
+@Command(
+    name = ThroughputSweep.NAME,
+    description = "messages/s versus the dispatcher's throughput and versus actor pairs, per executor; PNG charts")
+public final class ThroughputSweep extends Sample {
+  static final String NAME = "throughput-sweep";
   private static final int CORES = Runtime.getRuntime().availableProcessors();
 
   /** The {@code throughput} values of the first sweep. */
   static final List<Integer> THROUGHPUTS = List.of(1, 2, 5, 10, 20, 50, 100, 200, 1000);
 
-  private static final Flags.Spec OPTIONS =
-      Flags.spec(NAME, "messages/s versus the dispatcher's throughput and versus actor pairs, per executor; PNG charts")
-          .text("duration", "TIME", "measured time per point, e.g. 300ms or 2s", "300ms")
-          .text("warm-up", "TIME", "warm-up time per point", "150ms")
-          .number("pairs", "actor pairs in the throughput sweep, 1 per core", CORES, 1)
-          .number("throughput", "the dispatcher's throughput in the pairs sweep", 5, 1)
-          .number("max-pairs", "the pairs sweep doubles from 1 up to this, 4 per core", 4 * CORES, 1)
-          .number("in-flight", "messages in flight per pair", 100, 1)
-          .text("out-dir", "DIR", "folder for " + NAME + "-throughput.png and " + NAME + "-pairs.png", ".");
+  @Option(names = "--duration", paramLabel = "TIME", converter = Durations.Converter.class, defaultValue = "300ms",
+      description = "measured time per point, e.g. 300ms or 2s (default ${DEFAULT-VALUE})")
+  private Duration duration;
+
+  @Option(names = "--warm-up", paramLabel = "TIME", converter = Durations.Converter.class, defaultValue = "150ms",
+      description = "warm-up time per point (default ${DEFAULT-VALUE})")
+  private Duration warmUp;
+
+  @Option(names = "--pairs", paramLabel = "N",
+      description = "actor pairs in the throughput sweep, 1 per core (default ${DEFAULT-VALUE})")
+  private int pairs = CORES;
+
+  @Option(names = "--throughput", paramLabel = "N",
+      description = "the dispatcher's throughput in the pairs sweep (default ${DEFAULT-VALUE})")
+  private int throughput = 5;
+
+  @Option(names = "--max-pairs", paramLabel = "N",
+      description = "the pairs sweep doubles from 1 up to this, 4 per core (default ${DEFAULT-VALUE})")
+  private int maxPairs = 4 * CORES;
+
+  @Option(names = "--in-flight", paramLabel = "N", description = "messages in flight per pair (default ${DEFAULT-VALUE})")
+  private int inFlight = 100;
+
+  @Option(names = "--out-dir", paramLabel = "DIR",
+      description = "folder for " + NAME + "-throughput.png and " + NAME + "-pairs.png (default ${DEFAULT-VALUE})")
+  private Path dir = Path.of(".");
 
   /**
    * One sweep's measurements.
@@ -64,23 +87,14 @@ public final class ThroughputSweep implements Sample {
   record Sweep(String x, List<Integer> xs, Map<String, List<Double>> messagesPerSecond) {}
 
   @Override
-  public String name() {
-    return NAME;
-  }
-
-  @Override
-  public String description() {
-    return OPTIONS.description();
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out) throws Exception {
-    Flags f = OPTIONS.parse(args);
-    Studies.Times times = Studies.Times.of(f, NAME);
-    int pairs = f.intValue("pairs");
-    int throughput = f.intValue("throughput");
-    int inFlight = f.intValue("in-flight");
-    Path dir = Path.of(f.text("out-dir"));
+  protected int run(PrintStream out) throws Exception {
+    Studies.Times times = new Studies.Times(
+        within("--warm-up", warmUp, Studies.SHORTEST, Studies.LONGEST),
+        within("--duration", duration, Studies.SHORTEST, Studies.LONGEST));
+    atLeast("--pairs", pairs, 1);
+    atLeast("--throughput", throughput, 1);
+    atLeast("--max-pairs", maxPairs, 1);
+    atLeast("--in-flight", inFlight, 1);
     Studies.headless();
     out.println(fmt("%s: %d cores, %d messages in flight per pair; per point a fresh system, %s",
         NAME, CORES, inFlight, times));
@@ -96,7 +110,7 @@ public final class ThroughputSweep implements Sample {
     }
     print(byThroughput, fmt("by the dispatcher's throughput, %d pairs", pairs), out);
 
-    Sweep byPairs = new Sweep("pairs", pairCounts(f.intValue("max-pairs")), new LinkedHashMap<>());
+    Sweep byPairs = new Sweep("pairs", pairCounts(maxPairs), new LinkedHashMap<>());
     for (String e : Studies.EXECUTORS) {
       byPairs.messagesPerSecond().put(e, new ArrayList<>());
     }

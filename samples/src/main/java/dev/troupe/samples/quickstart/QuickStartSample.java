@@ -1,27 +1,14 @@
 package dev.troupe.samples.quickstart;
 
-import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
+import picocli.CommandLine.Command;
 
-/** Runs the README's quick start. */
-public final class QuickStartSample implements Sample {
-  private static final Flags.Spec OPTIONS =
-      Flags.spec("quickstart", "the README's quick start: an actor, tell, ask, stop");
-
+/** Runs the README's quick start; it has no options but {@code --help}. */
+@Command(name = "quickstart", description = "the README's quick start: an actor, tell, ask, stop")
+public final class QuickStartSample extends Sample {
   @Override
-  public String name() {
-    return "quickstart";
-  }
-
-  @Override
-  public String description() {
-    return OPTIONS.description();
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out) throws Exception {
-    OPTIONS.parse(args); // no options: --help, or an error for anything given
+  protected int run(PrintStream out) throws Exception {
     out.println(QuickStart.run());
     return 0;
   }

@@ -11,19 +11,19 @@ import dev.troupe.actor.Address;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.pattern.Patterns;
-import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Looks a remote echo up by path, sends it N messages keeping K in flight, and prints the round
@@ -42,9 +42,34 @@ import org.HdrHistogram.Histogram;
  * This is a demo, not a benchmark: for numbers to compare, use {@code RemotePingPong} in the JMH
  * suite ({@code bench}), which runs the same exchange on Apache Pekko side by side.
  */
-public final class RemoteEchoClient implements Sample {
-  private static final Set<String> FLAGS =
-      Set.of("target", "messages", "in-flight", "payload-bytes", "deploy", "watch", "help");
+@Command(
+    name = "remote-echo-client",
+    description = "sends N messages to a remote echo; prints round-trip percentiles and messages/s")
+public final class RemoteEchoClient extends Sample {
+  // Not picocli's required = true: that error would hide an unknown option's (see run).
+  @Option(names = "--target", paramLabel = "PATH",
+      description = "the echo actor's full path, required (no default): remote-echo-server prints it;"
+          + " with --deploy the node's address")
+  private String target;
+
+  @Option(names = "--messages", paramLabel = "N", description = "messages to send; each comes back (default ${DEFAULT-VALUE})")
+  private int messages = 10_000;
+
+  @Option(names = "--in-flight", paramLabel = "K", description = "messages outstanding at any time (default ${DEFAULT-VALUE})")
+  private int inFlight = 1;
+
+  @Option(names = "--payload-bytes", paramLabel = "B", description = "bytes of payload in each message (default ${DEFAULT-VALUE})")
+  private int payloadBytes = 100;
+
+  @Option(names = "--deploy", paramLabel = "W",
+      description = "deploy W echo actors onto the target's node (by configuration) and send to them instead;"
+          + " 0 = none (default ${DEFAULT-VALUE})")
+  private int deploy;
+
+  @Option(names = "--watch", paramLabel = "S",
+      description = "then watch the echoes up to S seconds and print when and how their node is lost (kill the server);"
+          + " 0 = not at all (default ${DEFAULT-VALUE})")
+  private int watch;
 
   /** How long the lookup may take, and how long the client waits for a reply before giving up. */
   static final Duration PATIENCE = Duration.ofSeconds(10);
@@ -224,55 +249,15 @@ public final class RemoteEchoClient implements Sample {
   }
 
   @Override
-  public String name() {
-    return "remote-echo-client";
-  }
-
-  @Override
-  public String description() {
-    return "sends N messages to a remote echo; prints round-trip percentiles and messages/s";
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out) throws Exception {
-    Flags f;
-    String target;
-    int messages;
-    int inFlight;
-    int payloadBytes;
-    int deploy;
-    int watch;
-    try {
-      f = new Flags(args, FLAGS);
-      target = f.text("target", null);
-      messages = f.intValue("messages", 10_000, 1);
-      inFlight = f.intValue("in-flight", 1, 1);
-      payloadBytes = f.intValue("payload-bytes", 100, 0);
-      deploy = f.intValue("deploy", 0, 0);
-      watch = f.intValue("watch", 0, 0);
-    } catch (IllegalArgumentException e) {
-      out.println(e.getMessage());
-      return 2;
-    }
-    if (f.help()) {
-      out.println(
-          "remote-echo-client --target troupe://echo@127.0.0.1:2552/user/echo [--messages 10000]"
-              + " [--in-flight 1] [--payload-bytes 100] [--deploy W]");
-      out.println("  --target PATH        the echo actor's full path, required (remote-echo-server prints it)");
-      out.println("  --messages N         messages to send; each comes back (default 10000)");
-      out.println("  --in-flight K        messages outstanding at any time (default 1)");
-      out.println("  --payload-bytes B    bytes of payload in each message (default 100)");
-      out.println("  --deploy W           deploy W echo actors onto the target's node (by configuration; default 0: none)");
-      out.println("                       and send to them instead; --target then names the node,");
-      out.println("                       e.g. troupe://echo@127.0.0.1:2552");
-      out.println("  --watch S            then watch the echoes up to S seconds (default 0: not at all)");
-      out.println("                       and print when and how their node is lost (kill the server)");
-      return 0;
-    }
+  protected int run(PrintStream out) throws Exception {
     if (target == null) {
-      out.println("--target is required, e.g. --target troupe://echo@127.0.0.1:2552/user/echo");
-      return 2;
+      throw usageError("--target is required, e.g. --target troupe://echo@127.0.0.1:2552/user/echo");
     }
+    atLeast("--messages", messages, 1);
+    atLeast("--in-flight", inFlight, 1);
+    atLeast("--payload-bytes", payloadBytes, 0);
+    atLeast("--deploy", deploy, 0);
+    atLeast("--watch", watch, 0);
     if (deploy > 0) {
       return deployAndRun(target, deploy, new Run(messages, inFlight, payloadBytes), watch, out);
     }

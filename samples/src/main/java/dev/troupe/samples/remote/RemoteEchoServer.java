@@ -3,11 +3,11 @@ package dev.troupe.samples.remote;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
-import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * A node with one actor, {@code /user/echo}, that sends every {@link EchoMessage} back to its
@@ -19,8 +19,15 @@ import java.util.concurrent.TimeUnit;
  * java -jar samples/target/troupe-samples.jar remote-echo-server --port 2552
  * </pre>
  */
-public final class RemoteEchoServer implements Sample {
-  private static final Set<String> FLAGS = Set.of("port", "host", "help");
+@Command(name = "remote-echo-server", description = "a remote node with /user/echo; runs until Ctrl-C (flags: --port --host)")
+public final class RemoteEchoServer extends Sample {
+  @Option(names = "--port", paramLabel = "P",
+      description = "TCP port to listen on, 0 = any free port (default ${DEFAULT-VALUE})")
+  private int port = 2552;
+
+  @Option(names = "--host", paramLabel = "H",
+      description = "address other nodes reach this one at (default ${DEFAULT-VALUE})")
+  private String host = "127.0.0.1";
 
   /** Replies to each echo message with the message itself. */
   static final class Echo extends AbstractActor {
@@ -33,34 +40,8 @@ public final class RemoteEchoServer implements Sample {
   }
 
   @Override
-  public String name() {
-    return "remote-echo-server";
-  }
-
-  @Override
-  public String description() {
-    return "a remote node with /user/echo; runs until Ctrl-C (flags: --port --host)";
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out) throws Exception {
-    Flags f;
-    int port;
-    String host;
-    try {
-      f = new Flags(args, FLAGS);
-      port = f.intValue("port", 2552, 0);
-      host = f.text("host", "127.0.0.1");
-    } catch (IllegalArgumentException e) {
-      out.println(e.getMessage());
-      return 2;
-    }
-    if (f.help()) {
-      out.println("remote-echo-server [--port 2552] [--host 127.0.0.1]");
-      out.println("  --port P   TCP port to listen on, 0 = any free port (default 2552)");
-      out.println("  --host H   address other nodes reach this one at (default 127.0.0.1)");
-      return 0;
-    }
+  protected int run(PrintStream out) throws Exception {
+    within("--port", port, 0, 65_535);
     ActorSystem system = start(host, port, out);
     Thread hook =
         new Thread(

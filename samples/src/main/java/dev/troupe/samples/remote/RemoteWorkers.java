@@ -11,16 +11,18 @@ import dev.troupe.actor.Props;
 import dev.troupe.routing.ActorRefRoutee;
 import dev.troupe.routing.Routee;
 import dev.troupe.routing.Routees;
-import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import dev.troupe.samples.routing.WatchTheRoutees;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
  * The {@code watch-the-routees} job with its workers on other nodes: the master's pool stays on the
@@ -40,8 +42,40 @@ import java.util.stream.Collectors;
  * troupe.remote.deployment.allowed-classes} (the {@code remote-workers-node} section of the samples'
  * configuration) says.
  */
-public final class RemoteWorkers implements Sample {
-  private static final Set<String> FLAGS = Set.of("serve", "nodes", "tasks", "workers", "poison-task", "help");
+@Command(
+    name = "remote-workers",
+    description = "watch-the-routees with the workers deployed onto other nodes (target.nodes)")
+public final class RemoteWorkers extends Sample {
+  @Option(names = "--serve", paramLabel = "PORT",
+      description = "run a worker node on PORT until Ctrl-C, 0 = any free port (default: none)")
+  private Integer serve;
+
+  @Option(names = "--nodes", paramLabel = "ADDRESS", split = ",", converter = AddressConverter.class,
+      description = "the worker nodes to deploy onto (default: two started in this JVM)")
+  private List<Address> nodes;
+
+  @Option(names = "--tasks", paramLabel = "N", description = "the job's tasks: squares of 1..N (default ${DEFAULT-VALUE})")
+  private int tasks = 10;
+
+  @Option(names = "--workers", paramLabel = "W",
+      description = "the pool's size, spread over the nodes in turn (default ${DEFAULT-VALUE})")
+  private int workers = 4;
+
+  @Option(names = "--poison-task", paramLabel = "N",
+      description = "the number of a task that always fails, -1 for none (default ${DEFAULT-VALUE})")
+  private int poison = -1;
+
+  /** Reads a node's address, {@code troupe://system@host:port}. */
+  static final class AddressConverter implements ITypeConverter<Address> {
+    @Override
+    public Address convert(String value) {
+      try {
+        return Address.parse(value.trim());
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
+  }
 
   /** Completes with the pool's routees when the master tells it. */
   static final class Observer extends AbstractActor {
@@ -66,46 +100,12 @@ public final class RemoteWorkers implements Sample {
   }
 
   @Override
-  public String name() {
-    return "remote-workers";
-  }
-
-  @Override
-  public String description() {
-    return "watch-the-routees with the workers deployed onto other nodes (target.nodes)";
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out) throws Exception {
-    Flags f;
-    int serve;
-    String nodes;
-    int tasks;
-    int workers;
-    int poison;
-    try {
-      f = new Flags(args, FLAGS);
-      serve = f.intValue("serve", -1, 0);
-      nodes = f.text("nodes", null);
-      tasks = f.intValue("tasks", 10, 1);
-      workers = f.intValue("workers", 4, 1);
-      poison = f.intValue("poison-task", -1, -1);
-    } catch (IllegalArgumentException e) {
-      out.println(e.getMessage());
-      return 2;
-    }
-    if (f.help()) {
-      out.println("remote-workers [--nodes ADDRESS,ADDRESS...] [--tasks 10] [--workers 4] [--poison-task N]");
-      out.println("remote-workers --serve PORT");
-      out.println("  --serve PORT   run a worker node on PORT until Ctrl-C (0 = any free port; default: none)");
-      out.println("  --nodes A,B    the worker nodes to deploy onto (default: two started in this JVM)");
-      out.println("  --tasks N      the job's tasks: squares of 1..N (default 10)");
-      out.println("  --workers W    the pool's size, spread over the nodes in turn (default 4)");
-      out.println("  --poison-task  the number of a task that always fails (default -1: none)");
-      return 0;
-    }
-    if (serve >= 0) {
-      ActorSystem node = startWorkerNode(serve, out);
+  protected int run(PrintStream out) throws Exception {
+    atLeast("--tasks", tasks, 1);
+    atLeast("--workers", workers, 1);
+    atLeast("--poison-task", poison, -1);
+    if (serve != null) {
+      ActorSystem node = startWorkerNode(within("--serve", serve, 0, 65_535), out);
       Runtime.getRuntime().addShutdownHook(new Thread(() -> terminate(node), "remote-workers-shutdown"));
       out.println("Ctrl-C to stop");
       node.getWhenTerminated().toCompletableFuture().join();
@@ -121,14 +121,7 @@ public final class RemoteWorkers implements Sample {
           targets.add(n.address());
         }
       } else {
-        try {
-          for (String a : nodes.split(",")) {
-            targets.add(Address.parse(a.trim()));
-          }
-        } catch (IllegalArgumentException e) {
-          out.println("--nodes: " + e.getMessage());
-          return 2;
-        }
+        targets.addAll(nodes);
       }
       return runJob(targets, tasks, workers, poison, out);
     } finally {

@@ -10,11 +10,12 @@ import dev.troupe.routing.DefaultResizer;
 import dev.troupe.routing.GetRoutees;
 import dev.troupe.routing.RoundRobinPool;
 import dev.troupe.routing.Routees;
-import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * A resizable pool under a burst of slow tasks: it grows while every worker has tasks waiting, and
@@ -27,12 +28,16 @@ import java.util.concurrent.TimeUnit;
  * The first half of the run sends tasks far faster than two workers can do them; the second half
  * sends one task at a time, so most workers idle and the resizer backs off.
  */
-public final class ResizerSample implements Sample {
-  private static final Flags.Spec OPTIONS =
-      Flags.spec("resizer", "a resizable pool growing under a burst of slow tasks and shrinking after")
-          .number("seconds", "length of the run: half burst, half calm", 5, 2)
-          .number("upper", "the pool's upper bound (its lower bound is 2)", 8, 3)
-          .number("task-ms", "milliseconds each task takes", 40, 1);
+@Command(name = "resizer", description = "a resizable pool growing under a burst of slow tasks and shrinking after")
+public final class ResizerSample extends Sample {
+  @Option(names = "--seconds", paramLabel = "N", description = "length of the run: half burst, half calm (default ${DEFAULT-VALUE})")
+  private int seconds = 5;
+
+  @Option(names = "--upper", paramLabel = "N", description = "the pool's upper bound (its lower bound is 2) (default ${DEFAULT-VALUE})")
+  private int upper = 8;
+
+  @Option(names = "--task-ms", paramLabel = "N", description = "milliseconds each task takes (default ${DEFAULT-VALUE})")
+  private int taskMs = 40;
 
   /** Simulates slow work (blocking, on a dispatcher of its own). */
   static final class SlowWorker extends AbstractActor {
@@ -54,21 +59,10 @@ public final class ResizerSample implements Sample {
   }
 
   @Override
-  public String name() {
-    return "resizer";
-  }
-
-  @Override
-  public String description() {
-    return OPTIONS.description();
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out) throws Exception {
-    Flags f = OPTIONS.parse(args);
-    int seconds = f.intValue("seconds");
-    int upper = f.intValue("upper");
-    int taskMs = f.intValue("task-ms");
+  protected int run(PrintStream out) throws Exception {
+    atLeast("--seconds", seconds, 2);
+    atLeast("--upper", upper, 3);
+    atLeast("--task-ms", taskMs, 1);
     ActorSystem system = ActorSystem.create(
         "resizer",
         ConfigFactory.parseString(

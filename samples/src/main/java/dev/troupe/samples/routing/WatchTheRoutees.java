@@ -15,7 +15,6 @@ import dev.troupe.routing.GetRoutees;
 import dev.troupe.routing.RoundRobinPool;
 import dev.troupe.routing.Routee;
 import dev.troupe.routing.Routees;
-import dev.troupe.samples.Flags;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -24,6 +23,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * The classic job pattern: a master splits a job into tasks for workers behind a round-robin pool,
@@ -40,12 +41,17 @@ import java.util.concurrent.TimeUnit;
  * java -jar samples/target/troupe-samples.jar watch-the-routees --tasks 10 --poison-task 4
  * </pre>
  */
-public final class WatchTheRoutees implements Sample {
-  private static final Flags.Spec OPTIONS =
-      Flags.spec("watch-the-routees", "a master splits a job over a watched worker pool; aborts if a worker dies")
-          .number("tasks", "tasks in the job (task i squares i)", 10, 1)
-          .number("workers", "workers in the round-robin pool", 3, 1)
-          .number("poison-task", "the task that always fails (0-based), -1 for none", -1, -1);
+@Command(name = "watch-the-routees", description = "a master splits a job over a watched worker pool; aborts if a worker dies")
+public final class WatchTheRoutees extends Sample {
+  @Option(names = "--tasks", paramLabel = "N", description = "tasks in the job (task i squares i) (default ${DEFAULT-VALUE})")
+  private int tasks = 10;
+
+  @Option(names = "--workers", paramLabel = "N", description = "workers in the round-robin pool (default ${DEFAULT-VALUE})")
+  private int workers = 3;
+
+  @Option(names = "--poison-task", paramLabel = "N",
+      description = "the task that always fails (0-based), -1 for none (default ${DEFAULT-VALUE})")
+  private int poison = -1;
 
   /** A job: square each input and add the squares up. */
   public record Job(String id, List<Integer> inputs, int poisonedTask) {}
@@ -167,21 +173,10 @@ public final class WatchTheRoutees implements Sample {
   }
 
   @Override
-  public String name() {
-    return "watch-the-routees";
-  }
-
-  @Override
-  public String description() {
-    return OPTIONS.description();
-  }
-
-  @Override
-  public int run(String[] args, PrintStream out) throws Exception {
-    Flags f = OPTIONS.parse(args);
-    int tasks = f.intValue("tasks");
-    int workers = f.intValue("workers");
-    int poison = f.intValue("poison-task");
+  protected int run(PrintStream out) throws Exception {
+    atLeast("--tasks", tasks, 1);
+    atLeast("--workers", workers, 1);
+    atLeast("--poison-task", poison, -1);
     ActorSystem system = ActorSystem.create("watch-the-routees");
     try {
       out.println(runJob(system, tasks, workers, poison, null));
