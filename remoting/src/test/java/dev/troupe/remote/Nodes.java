@@ -30,6 +30,9 @@ final class Nodes {
   /** The magic number that opens Troupe's handshake and its acknowledgement. */
   static final int MAGIC = 0x54525550;
 
+  /** The protocol version this build speaks. */
+  static final int VERSION = 2;
+
   private Nodes() {}
 
   /** Looks {@code path} (e.g. {@code /user/echo}) up on {@code target} from {@code from}. */
@@ -39,13 +42,18 @@ final class Nodes {
 
   /** A handshake frame (ordinary lane, from {@code troupe://raw@127.0.0.1:1}), written by hand from the protocol's description. */
   static byte[] handshake(int magic, int version, String target) throws IOException {
+    return handshake(magic, version, 1, "troupe://raw@127.0.0.1:1", 42, target);
+  }
+
+  /** A handshake frame on {@code lane} (0 control, 1 ordinary) claiming {@code origin} and {@code uid}. */
+  static byte[] handshake(int magic, int version, int lane, String origin, long uid, String target) throws IOException {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(body);
     out.writeInt(magic);
     out.writeByte(version);
-    out.writeByte(1); // the ordinary lane
-    writeString(out, "troupe://raw@127.0.0.1:1");
-    out.writeLong(42);
+    out.writeByte(lane);
+    writeString(out, origin);
+    out.writeLong(uid);
     writeString(out, target);
     ByteArrayOutputStream frame = new ByteArrayOutputStream();
     DataOutputStream f = new DataOutputStream(frame);
@@ -59,7 +67,7 @@ final class Nodes {
     DataInputStream in = new DataInputStream(stream);
     assertEquals(13, in.readInt(), "length of the handshake acknowledgement");
     assertEquals(MAGIC, in.readInt(), "magic of the acknowledgement");
-    assertEquals(1, in.readByte(), "protocol version of the acknowledgement");
+    assertEquals(VERSION, in.readByte(), "protocol version of the acknowledgement");
     in.readLong(); // the node's uid
   }
 

@@ -107,7 +107,7 @@ class RemoteBadInputTest {
   @Test
   void aHandshakeForAnotherSystemNameIsRefused() throws IOException {
     String wrong = b.address().toString().replace(b.name(), "someone-else");
-    assertClosedByTheNode(Nodes.handshake(0x54525550, 1, wrong));
+    assertClosedByTheNode(Nodes.handshake(0x54525550, Nodes.VERSION, wrong));
     assertTheNodeStillServes();
   }
 
@@ -120,7 +120,7 @@ class RemoteBadInputTest {
   @Test
   void aHandshakeForAnotherPortOfTheRightSystemIsRefused() throws IOException {
     String wrong = b.address().toString().replace(":" + b.address().port().orElseThrow(), ":1");
-    assertClosedByTheNode(Nodes.handshake(0x54525550, 1, wrong));
+    assertClosedByTheNode(Nodes.handshake(0x54525550, Nodes.VERSION, wrong));
     assertTheNodeStillServes();
   }
 
@@ -133,11 +133,11 @@ class RemoteBadInputTest {
   @Test
   void aFrameTooLargeAfterAnAcceptedHandshakeClosesThatConnection() throws IOException {
     try (Socket s = connect()) {
-      s.getOutputStream().write(Nodes.handshake(0x54525550, 1, b.address().toString()));
+      s.getOutputStream().write(Nodes.handshake(0x54525550, Nodes.VERSION, b.address().toString()));
       DataInputStream in = new DataInputStream(s.getInputStream());
       assertEquals(13, in.readInt(), "length of the handshake acknowledgement");
       assertEquals(0x54525550, in.readInt(), "magic of the acknowledgement");
-      assertEquals(1, in.readByte(), "protocol version of the acknowledgement");
+      assertEquals(Nodes.VERSION, in.readByte(), "protocol version of the acknowledgement");
       in.readLong(); // the node's uid
       // a frame above troupe.remote.maximum-frame-size (256KiB here)
       s.getOutputStream().write(new byte[] {0x00, 0x10, 0x00, 0x00, 1, 2, 3});

@@ -143,7 +143,7 @@ class RemoteTlsTest {
       s.startHandshake();
       assertEquals("TLSv1.3", s.getSession().getProtocol(), "the node picks TLS 1.3 even when 1.2 is offered too");
       assertEquals("CN=node-b", s.getSession().getPeerPrincipal().getName());
-      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, 1, b.address().toString()));
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, b.address().toString()));
       s.getOutputStream().flush();
       Nodes.readAck(s.getInputStream());
     }
@@ -165,7 +165,7 @@ class RemoteTlsTest {
       // in TLS 1.3 the client may finish its side before the server checks the client's certificate
       try {
         s.startHandshake();
-        s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, 1, target.address().toString()));
+        s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, target.address().toString()));
         s.getOutputStream().flush();
         assertClosedWithoutAnswer(s.getInputStream());
       } catch (SSLException refused) {
@@ -229,7 +229,7 @@ class RemoteTlsTest {
   void rawPlaintextBytesOnTheTlsPortCloseThatConnectionOnly() throws IOException {
     for (byte[] bytes :
         List.of(
-            Nodes.handshake(Nodes.MAGIC, 1, a.address().toString()),
+            Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, a.address().toString()),
             "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII))) {
       try (Socket s = rawSocket(a)) {
         s.getOutputStream().write(bytes);

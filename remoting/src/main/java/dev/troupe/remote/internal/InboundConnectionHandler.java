@@ -14,8 +14,8 @@ import java.util.function.Function;
 
 /**
  * The last handler of an accepted connection: checks the peer's handshake and acknowledges it,
- * then reads envelopes ({@link Wire}) and hands each to the provider, and control frames
- * (heartbeats, their responses, a leaving notice) to the provider's watch of nodes. On the control
+ * then reads envelopes ({@link Wire}) and hands each to the provider, answers heartbeats on this
+ * connection, and hands a leaving notice to the provider. On the control
  * lane every envelope is a sequenced system message: the association delivers it only if it is the
  * next one expected from the peer's incarnation, and each batch of reads is answered with one
  * cumulative acknowledgement on this connection. Bytes that break the
@@ -32,6 +32,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private Wire.Handshake handshake; // null until the peer's handshake was accepted
   private Association association;
   private boolean ackDue;
+  private boolean heartbeatDue;
   private long ackUpTo;
   private boolean refused;
 
@@ -58,6 +59,13 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
             throw new Wire.ProtocolException("system message number " + seq);
           }
           envelope(frame, seq);
+        } else if (kind == Wire.HEARTBEAT) {
+          if (handshake.lane() != Lane.CONTROL) {
+            throw new Wire.ProtocolException("a heartbeat on the ordinary lane");
+          }
+          heartbeatDue = true; // answered on this connection, once per batch of reads
+        } else if (kind == Wire.HEARTBEAT_RESPONSE) {
+          throw new Wire.ProtocolException("a heartbeat response on an accepted connection (answers come back on the heartbeat's own connection)");
         } else {
           provider.control(kind, handshake.origin());
         }
@@ -91,7 +99,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     association = a;
     handshake = h;
     a.inboundOpened(ctx.channel(), h.originUid());
-    ctx.pipeline().remove(NettyTransport.HANDSHAKE_TIMEOUT);
+    provider.transport().handshakeAccepted(ctx);
     ctx.writeAndFlush(Wire.encodeAck(ctx.alloc(), provider.uid()));
   }
 
@@ -150,6 +158,12 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       ackDue = false;
       ctx.writeAndFlush(Wire.encodeSystemAck(ctx.alloc(), ackUpTo), ctx.voidPromise());
     }
+    if (heartbeatDue && ctx.channel().isOpen()) {
+      heartbeatDue = false;
+      if (ctx.channel().isWritable()) { // a peer that does not read gets no more answers queued
+        ctx.writeAndFlush(Wire.encodeControl(ctx.alloc(), Wire.HEARTBEAT_RESPONSE), ctx.voidPromise());
+      }
+    }
     ctx.fireChannelReadComplete();
   }
 
@@ -171,7 +185,13 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     if (!ctx.channel().isOpen()) {
       return; // already refused: the rest of its bytes tell nothing new
     }
-    refuse(ctx, cause instanceof ReadTimeoutException ? "no handshake in time" : FailureReasons.describe(cause));
+    if (cause instanceof ReadTimeoutException) { // the idle timeout: an ordinary end, the peer reconnects when it needs to
+      log.logger().debug("closing the connection from {} ({}): nothing read for {}", ctx.channel().remoteAddress(),
+          handshake == null ? "?" : handshake.origin() + ", " + handshake.lane() + " lane", provider.transport().settings().inboundIdleTimeout());
+      ctx.close();
+      return;
+    }
+    refuse(ctx, cause instanceof HandshakeDeadline.Expired ? cause.getMessage() : FailureReasons.describe(cause));
   }
 
   @Override

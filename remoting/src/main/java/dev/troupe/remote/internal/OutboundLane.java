@@ -295,6 +295,13 @@ final class OutboundLane {
     }
   }
 
+  /** The peer answered a heartbeat on {@code ch} (the control lane's connection). */
+  void heartbeatResponse(Channel ch) {
+    if (ch == channel) {
+      transport.heartbeatResponse(association.remote);
+    }
+  }
+
   /** Any thread: closes the current connection if it leads to incarnation {@code uid} (quarantined). */
   void closeIfPeer(long uid) {
     try {

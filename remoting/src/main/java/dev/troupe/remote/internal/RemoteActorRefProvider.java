@@ -104,6 +104,10 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     return transport.boundPort();
   }
 
+  NettyTransport transport() {
+    return transport;
+  }
+
   WatchedNodes watchedNodes() {
     return watchedNodes;
   }
@@ -297,11 +301,12 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     }
   }
 
-  /** A control frame arrived from {@code origin}. */
+  /**
+   * A control frame other than a heartbeat arrived from {@code origin} (heartbeats are answered by
+   * the connection they came in on, and their answers arrive on this node's own connections).
+   */
   void control(int kind, Address origin) {
     switch (kind) {
-      case Wire.HEARTBEAT -> association(origin).lane(Lane.CONTROL).send(ControlFrame.HEARTBEAT_RESPONSE);
-      case Wire.HEARTBEAT_RESPONSE -> watchedNodes.heartbeatResponse(origin);
       case Wire.LEAVING -> {
         watchedNodes.forget(origin);
         Association a = association(origin);

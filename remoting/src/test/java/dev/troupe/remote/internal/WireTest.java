@@ -128,7 +128,7 @@ class WireTest {
             Lane.ORDINARY, Address.parse("troupe://a@127.0.0.1:1234"), 1L, Address.parse("troupe://b@127.0.0.1:2552"));
     ByteBuf good = Wire.encodeHandshake(ALLOC, h);
     try {
-      for (int[] patch : new int[][] {{0, 0x00}, {4, 2}, {5, 9}}) {
+      for (int[] patch : new int[][] {{0, 0x00}, {4, Wire.VERSION + 1}, {5, 9}}) {
         ByteBuf bad = good.copy();
         bad.setByte(patch[0], patch[1]);
         assertThrows(Wire.ProtocolException.class, () -> Wire.decodeHandshake(bad), "patched byte " + patch[0]);
