@@ -93,7 +93,16 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       throw new Wire.ProtocolException("handshake from this node's own address " + self);
     }
     Association a = provider.association(h.origin());
-    if (!a.connectionUp(h.originUid())) {
+    boolean up = a != null && a.connectionUp(h.originUid());
+    if (!up && a != null && a.retired()) { // retired just now: the association that replaces it takes the connection
+      a = provider.association(h.origin());
+      up = a != null && a.connectionUp(h.originUid());
+    }
+    if (a == null) {
+      throw new Wire.ProtocolException("this node keeps " + provider.transport().settings().maximumAssociations()
+          + " associations already, none idle (troupe.remote.advanced.maximum-associations)");
+    }
+    if (!up) {
       throw new Wire.ProtocolException("its incarnation (uid " + h.originUid() + ") is quarantined here, or was replaced by a newer one");
     }
     association = a;
@@ -172,18 +181,21 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       return; // one line per connection: a failed TLS handshake also arrives as its exception
     }
     refused = true;
+    ctx.close(); // first: logging may fail too when the cause was an Error
     log.warn(
         "closing the connection from {}{}: {}",
         ctx.channel().remoteAddress(),
         handshake == null ? "" : " (" + handshake.origin() + ", " + handshake.lane() + " lane)",
         why);
-    ctx.close();
   }
 
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (!ctx.channel().isOpen()) {
       return; // already refused: the rest of its bytes tell nothing new
+    }
+    if (cause instanceof Error) { // out of memory, a stack overflow: close this connection, whatever else fails
+      ctx.close();
     }
     if (cause instanceof ReadTimeoutException) { // the idle timeout: an ordinary end, the peer reconnects when it needs to
       log.logger().debug("closing the connection from {} ({}): nothing read for {}", ctx.channel().remoteAddress(),

@@ -15,7 +15,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
@@ -80,7 +79,7 @@ final class NettyTransport {
     this.settings = settings;
     this.log = log;
     this.tls = settings.tls().enabled() ? TlsContexts.create(settings.tls(), settings.handshakeTimeout()) : null;
-    this.loops = new EventLoops(systemName, settings.eventLoopThreads());
+    this.loops = new EventLoops(systemName, settings.eventLoopThreads(), log);
     this.inboundConnections =
         new InboundConnections(settings.maximumInboundConnections(), settings.maximumInboundConnectionsPerHost(), log);
     this.resolver =
@@ -123,7 +122,7 @@ final class NettyTransport {
       f =
           new ServerBootstrap()
               .group(loops.acceptor(), loops.inbound())
-              .channel(NioServerSocketChannel.class)
+              .channelFactory(GuardedServerSocketChannel::new)
               .option(ChannelOption.AUTO_READ, false)
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childHandler(
