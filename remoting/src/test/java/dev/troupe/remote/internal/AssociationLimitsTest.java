@@ -35,6 +35,7 @@ import java.nio.channels.SelectableChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -204,27 +205,55 @@ class AssociationLimitsTest {
   void anErrorThrownWhileALoopProcessesIoDoesNotEndTheLoop() throws Exception {
     EventLoops loops =
         new EventLoops("guarded", 1, new RateLimitedLog(LoggerFactory.getLogger(AssociationLimitsTest.class), 1_000_000_000L, 10));
-    Pipe pipe = Pipe.open();
+    Pipe failing = Pipe.open();
+    Pipe healthy = Pipe.open();
     try {
-      pipe.source().configureBlocking(false);
       IoEventLoop loop = loops.next();
-      IoRegistration r = loop.register(new Throwing(pipe.source())).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-      loop.submit(() -> r.submit(NioIoOps.READ)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      Reader once = new Reader(failing.source(), true);
+      Reader next = new Reader(healthy.source(), false);
+      IoRegistration r1 = register(loop, once);
+      IoRegistration r2 = register(loop, next);
 
-      pipe.sink().write(ByteBuffer.wrap(new byte[] {1})); // the loop's IO processing throws now
+      failing.sink().write(ByteBuffer.wrap(new byte[] {1})); // its IO processing throws an Error
+      assertTrue(once.read.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the failing channel was processed");
+      healthy.sink().write(ByteBuffer.wrap(new byte[] {2}));
 
-      assertEquals(42, loop.submit(() -> 42).get(WAIT.toSeconds(), TimeUnit.SECONDS), "a task after the error ran");
-      assertTrue(!loop.isTerminated() && !loop.isShuttingDown(), "the loop goes on");
-      loop.submit(r::cancel).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      assertTrue(next.read.await(WAIT.toSeconds(), TimeUnit.SECONDS), "the loop went on processing IO after the Error");
+      assertEquals(42, loop.submit(() -> 42).get(WAIT.toSeconds(), TimeUnit.SECONDS), "and tasks");
+      loop.submit(() -> {
+        r1.cancel();
+        r2.cancel();
+      }).get(WAIT.toSeconds(), TimeUnit.SECONDS);
     } finally {
-      pipe.sink().close();
-      pipe.source().close();
+      for (Pipe p : List.of(failing, healthy)) {
+        p.sink().close();
+        p.source().close();
+      }
       loops.shutdown(Duration.ofSeconds(1));
     }
   }
 
-  /** A handle whose IO processing throws an {@link OutOfMemoryError}, as under a flood. */
-  private record Throwing(SelectableChannel channel) implements NioIoHandle {
+  private static IoRegistration register(IoEventLoop loop, Reader handle) throws Exception {
+    handle.channel.configureBlocking(false);
+    IoRegistration r = loop.register(handle).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    loop.submit(() -> r.submit(NioIoOps.READ)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    return r;
+  }
+
+  /**
+   * A handle that reads what arrives; the first time, with {@code throwFirst}, it throws an {@link
+   * OutOfMemoryError} instead, as IO processing may under a flood.
+   */
+  private static final class Reader implements NioIoHandle {
+    final Pipe.SourceChannel channel;
+    final CountDownLatch read = new CountDownLatch(1);
+    private boolean throwFirst;
+
+    Reader(Pipe.SourceChannel channel, boolean throwFirst) {
+      this.channel = channel;
+      this.throwFirst = throwFirst;
+    }
+
     @Override
     public SelectableChannel selectableChannel() {
       return channel;
@@ -232,7 +261,16 @@ class AssociationLimitsTest {
 
     @Override
     public void handle(IoRegistration registration, IoEvent event) {
-      throw new OutOfMemoryError("thrown by the test");
+      read.countDown();
+      if (throwFirst) {
+        throwFirst = false;
+        throw new OutOfMemoryError("thrown by the test");
+      }
+      try {
+        channel.read(ByteBuffer.allocate(16));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
 
     @Override
