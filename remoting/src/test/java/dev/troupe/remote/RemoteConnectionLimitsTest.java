@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
@@ -39,14 +38,6 @@ class RemoteConnectionLimitsTest {
   /** How many accepted connections the victim keeps open from 127.0.0.1. */
   static final int PER_HOST = 6;
 
-  /** Replies to strings with "echo:" and the string. */
-  static final class Echo extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().match(String.class, s -> getSender().tell("echo:" + s, getSelf())).build();
-    }
-  }
-
   @RegisterExtension
   static final ActorSystemExtension TROUPE = ActorSystemExtension.perClass(Nodes.REMOTE);
 
@@ -64,7 +55,7 @@ class RemoteConnectionLimitsTest {
         TROUPE.createSystem(
             "troupe.remote.advanced { " + advanced + " }\n"
                 + "troupe.remote.watch-failure-detector.heartbeat-interval = 100ms\n");
-    victim.actorOf(Props.create(Echo.class), "echo");
+    victim.actorOf(Props.create(RemoteBadInputTest.Echo.class), "echo");
   }
 
   @Test
