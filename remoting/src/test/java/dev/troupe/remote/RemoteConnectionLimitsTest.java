@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What an accepted connection may cost a node: a handshake has a deadline from accept that
@@ -35,8 +37,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * a peer claims.
  */
 class RemoteConnectionLimitsTest {
-  /** How many accepted connections the victim keeps open from 127.0.0.1. */
-  static final int PER_HOST = 6;
+  /** How many accepted connections the victim keeps open (in all, or from 127.0.0.1). */
+  static final int CAP = 6;
 
   @RegisterExtension
   static final ActorSystemExtension TROUPE = ActorSystemExtension.perClass(Nodes.REMOTE);
@@ -105,14 +107,15 @@ class RemoteConnectionLimitsTest {
     assertThePeerStillGetsItsRoundTrips();
   }
 
-  @Test
-  void connectionsBeyondThePerHostCapAreClosedAtOnceWhileAnEstablishedPeerGoesOn() throws IOException {
-    victim("maximum-inbound-connections-per-host = " + PER_HOST);
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"maximum-inbound-connections", "maximum-inbound-connections-per-host"})
+  void connectionsBeyondTheCapAreClosedAtOnceWhileAnEstablishedPeerGoesOn(String key) throws IOException {
+    victim(key + " = " + CAP);
     assertThePeerStillGetsItsRoundTrips(); // its connection to the victim is established first
     List<Socket> held = new ArrayList<>();
     try {
       Socket refused = null;
-      for (int i = 0; i < PER_HOST + 1 && refused == null; i++) {
+      for (int i = 0; i < CAP + 1 && refused == null; i++) {
         Socket s = connect();
         s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, victim.address().toString()));
         try {
@@ -122,9 +125,9 @@ class RemoteConnectionLimitsTest {
           refused = s;
         }
       }
-      assertTrue(refused != null, "all of " + (PER_HOST + 1) + " connections from 127.0.0.1 were accepted with a cap of " + PER_HOST);
+      assertTrue(refused != null, "all of " + (CAP + 1) + " connections were accepted with " + key + " = " + CAP);
       refused.close();
-      assertTrue(held.size() < PER_HOST, "the peer's established connection counts against the cap too");
+      assertTrue(held.size() < CAP, "the peer's established connection counts against the cap too");
       assertThePeerStillGetsItsRoundTrips();
 
       held.remove(0).close(); // a slot frees up: a next connection is accepted
