@@ -18,9 +18,7 @@ import dev.troupe.serialization.Serialized;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
 import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -66,8 +64,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   private final Address address;
   private final LocalActorRefProvider local;
   private final ConcurrentHashMap<Address, Association> associations = new ConcurrentHashMap<>();
-  /** What retired associations left, oldest first; at most {@code maximum-retired-associations}. */
-  private final LinkedHashMap<Address, Association.Remembered> retired; // guarded by itself
+  private final RetiredAssociations retired;
   private final AtomicBoolean pressureSweep = new AtomicBoolean();
   private final LongSupplier clock = System::nanoTime;
   private final WatchedNodes watchedNodes;
@@ -85,14 +82,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
       u = new SecureRandom().nextLong();
     } while (u == 0);
     this.uid = u;
-    int keep = settings.maximumRetiredAssociations();
-    this.retired =
-        new LinkedHashMap<>() {
-          @Override
-          protected boolean removeEldestEntry(Map.Entry<Address, Association.Remembered> eldest) {
-            return size() > keep;
-          }
-        };
+    this.retired = new RetiredAssociations(settings.maximumRetiredAssociations());
     this.transport = new NettyTransport(this, system.name(), settings, log);
     this.watchedNodes = new WatchedNodes(settings, clock, this::unreachable, this::association, transport::nextLoop);
     int port = transport.bind();
@@ -260,10 +250,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
         remote,
         r -> {
           Association n = new Association(r, transport, system.eventStream(), this, clock);
-          Association.Remembered left;
-          synchronized (retired) {
-            left = retired.remove(r);
-          }
+          Association.Remembered left = retired.take(r);
           if (left != null) {
             n.restore(left);
           }
@@ -278,9 +265,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
 
   /** @return the retired associations whose records are kept, for tests */
   int retiredRecordCount() {
-    synchronized (retired) {
-      return retired.size();
-    }
+    return retired.size();
   }
 
   /** Retires the associations idle for {@code idleNanos} or longer; each on its own loop. */

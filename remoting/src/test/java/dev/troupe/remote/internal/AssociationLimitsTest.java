@@ -35,6 +35,7 @@ import java.nio.channels.SelectableChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -161,6 +162,20 @@ class AssociationLimitsTest {
 
     a.stop(secondFromA); // number 2, from a new association: b must not take it for a resend of 1
     onB.expectTerminated(WAIT, second);
+  }
+
+  @Test
+  void handshakesFromMadeUpNodesCannotPushOutTheRecordOfARealPeersSystemMessageNumbering() {
+    RetiredAssociations records = new RetiredAssociations(3);
+    Address real = Address.parse("troupe://real@127.0.0.1:1");
+    records.put(real, new Association.Remembered(5, Set.of(), Set.of(), 17, new InboundSystemSequence.State(5, 3, Set.of())));
+    for (int i = 0; i < 100; i++) {
+      records.put(
+          Address.parse("troupe://made-up@127.0.0.1:" + (10 + i)),
+          new Association.Remembered(i + 1, Set.of(), Set.of(), 1, new InboundSystemSequence.State(0, 0, Set.of())));
+    }
+    assertEquals(4, records.size(), "the real peer's record and the 3 newest others");
+    assertEquals(17, records.take(real).nextSeq());
   }
 
   @Test
