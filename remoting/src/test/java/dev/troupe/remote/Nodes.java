@@ -42,13 +42,18 @@ final class Nodes {
 
   /** A handshake frame (ordinary lane, from {@code troupe://raw@127.0.0.1:1}), written by hand from the protocol's description. */
   static byte[] handshake(int magic, int version, String target) throws IOException {
+    return handshake(magic, version, 1, "troupe://raw@127.0.0.1:1", 42, target);
+  }
+
+  /** A handshake frame on {@code lane} (0 control, 1 ordinary) claiming {@code origin} and {@code uid}. */
+  static byte[] handshake(int magic, int version, int lane, String origin, long uid, String target) throws IOException {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(body);
     out.writeInt(magic);
     out.writeByte(version);
-    out.writeByte(1); // the ordinary lane
-    writeString(out, "troupe://raw@127.0.0.1:1");
-    out.writeLong(42);
+    out.writeByte(lane);
+    writeString(out, origin);
+    out.writeLong(uid);
     writeString(out, target);
     ByteArrayOutputStream frame = new ByteArrayOutputStream();
     DataOutputStream f = new DataOutputStream(frame);

@@ -5,6 +5,7 @@ import dev.troupe.actor.EventStream;
 import dev.troupe.remote.AssociatedEvent;
 import dev.troupe.remote.DisassociatedEvent;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,6 +29,15 @@ import java.util.function.LongSupplier;
  * and the system-message sequences start again. An incarnation whose system messages could not be
  * delivered exactly once is quarantined ({@link #quarantine}): no connection with that uid is
  * accepted or kept, and nothing more is sent to it.
+ *
+ * <p>Both lanes, the resend timer and the retirement check run on one event loop, the
+ * association's. An association that stays idle (no connection, nothing queued, nothing waiting
+ * for acknowledgement; the provider also checks that nothing is watched there) is <b>retired</b>
+ * by its provider ({@link #retireIfIdle}): removed from the provider's table, and what must
+ * outlive it ({@link Remembered}: the peer's incarnation, quarantined and replaced ones, the
+ * system-message numbering both ways) kept in a bounded record that the next association with
+ * the same node starts from. A sender that still holds a retired association is not lost: its lane
+ * hands what it is given to the association that replaced it ({@link Hooks#successor}).
  */
 final class Association {
   /** What the association needs of its provider. */
@@ -40,13 +50,33 @@ final class Association {
 
     /** A system message could not be kept: dropped with {@code reason}. */
     void dropped(OutboundEnvelope e, String reason);
+
+    /**
+     * @return the association that now stands for {@code remote} (this one was retired), or null
+     *     when none can be created ({@code maximum-associations})
+     */
+    Association successor(Address remote);
   }
+
+  /**
+   * What a retired association leaves for the next one with the same node.
+   *
+   * @param uid the peer's incarnation as last told, 0 if none
+   * @param quarantined incarnations quarantined here: they stay refused
+   * @param replaced incarnations a restart replaced: they stay refused
+   * @param nextSeq the number the next system message to the peer gets
+   * @param inbound where the sequence of system messages from the peer stands
+   */
+  record Remembered(long uid, Set<Long> quarantined, Set<Long> replaced, long nextSeq, InboundSystemSequence.State inbound) {}
 
   final Address remote;
   private final EventStream events;
   private final Hooks hooks;
   private final RemoteSettings settings;
   private final LongSupplier clock;
+  private final EventLoop loop;
+  private volatile boolean retired;
+  private volatile long activeAt; // when a connection last opened or closed, or the association was made
   private final OutboundLane control;
   private final OutboundLane ordinary;
   private final SystemMessageOutbox outbox;
@@ -69,8 +99,78 @@ final class Association {
     this.settings = transport.settings();
     this.clock = clock;
     this.outbox = new SystemMessageOutbox(settings.systemMessageBufferSize());
+    this.loop = transport.nextLoop();
+    this.activeAt = clock.getAsLong();
     this.control = new OutboundLane(this, Lane.CONTROL, transport);
     this.ordinary = new OutboundLane(this, Lane.ORDINARY, transport);
+  }
+
+  /** @return the event loop of both lanes and the timers */
+  EventLoop loop() {
+    return loop;
+  }
+
+  /** A connection opened or closed, or a lane started to connect: the idle time starts again. */
+  void touch() {
+    activeAt = clock.getAsLong();
+  }
+
+  /** @return when a connection last opened or closed (the clock's nanoseconds) */
+  long activeAt() {
+    return activeAt;
+  }
+
+  /** @return whether the provider removed this association (see {@link #retireIfIdle}) */
+  boolean retired() {
+    return retired;
+  }
+
+  /** @return the association that stands for the node now (this one is retired), or null */
+  Association successor() {
+    Association next = hooks.successor(remote);
+    return next == this ? null : next;
+  }
+
+  /**
+   * On {@link #loop()}: retires this association if it has been idle for {@code idleNanos} (no
+   * connection in either direction, both lanes idle with empty queues, no system message waiting
+   * for acknowledgement). The caller has checked that no actor there is watched, and removes it
+   * from its table.
+   *
+   * @return what the next association with the node must know (null when there is nothing: the
+   *     peer never completed a handshake and no system message ever crossed), or {@link
+   *     #NOT_RETIRED}
+   */
+  Remembered retireIfIdle(long nowNanos, long idleNanos) {
+    if (nowNanos - activeAt < idleNanos || !control.quiet() || !ordinary.quiet()) {
+      return NOT_RETIRED;
+    }
+    synchronized (this) {
+      if (retired || connections > 0 || !inbound.isEmpty() || resendTimer != null || outbox.waiting() || outbox.hasUnwritten()) {
+        return NOT_RETIRED;
+      }
+      retired = true;
+      InboundSystemSequence.State in = inboundSequence.state();
+      long next = outbox.nextSeq();
+      if (uid == 0 && quarantinedUids.isEmpty() && next == 1 && in.uid() == 0) {
+        return null;
+      }
+      return new Remembered(uid, Set.copyOf(quarantinedUids), Set.copyOf(replacedUids), next, in);
+    }
+  }
+
+  /** Returned by {@link #retireIfIdle} when the association stays. */
+  static final Remembered NOT_RETIRED = new Remembered(0, Set.of(), Set.of(), 0, null);
+
+  /** Before first use: goes on from what a retired association with the same node left. */
+  void restore(Remembered r) {
+    synchronized (this) {
+      uid = r.uid();
+      quarantinedUids.addAll(r.quarantined());
+      replacedUids.addAll(r.replaced());
+    }
+    outbox.continueAt(r.nextSeq());
+    inboundSequence.restore(r.inbound());
   }
 
   OutboundLane lane(Lane lane) {
@@ -90,9 +190,13 @@ final class Association {
   boolean connectionUp(long peerUid) {
     long previous;
     synchronized (this) {
+      if (retired) {
+        return false; // the caller takes the connection to the successor
+      }
       if (quarantinedUids.contains(peerUid) || replacedUids.contains(peerUid)) {
         return false; // a late connection of an incarnation that is over must not switch back to it
       }
+      activeAt = clock.getAsLong();
       previous = uid;
       if (previous != 0 && previous != peerUid) {
         replacedUids.add(previous);
@@ -166,6 +270,7 @@ final class Association {
   /** A connection with this node that had completed its handshake closed. */
   void connectionDown() {
     synchronized (this) {
+      activeAt = clock.getAsLong();
       if (--connections == 0) {
         if (!down) {
           events.publish(new DisassociatedEvent(remote));
@@ -259,7 +364,22 @@ final class Association {
       hooks.incarnationGone(this, 0, "it is quarantined"); // a watch just made hears it at once
       return;
     }
-    if (!outbox.offer(e, clock.getAsLong())) {
+    boolean wasRetired;
+    boolean offered;
+    synchronized (this) { // retireIfIdle checks the outbox under this lock: an offer cannot slip past it
+      wasRetired = retired;
+      offered = !wasRetired && outbox.offer(e, clock.getAsLong());
+    }
+    if (wasRetired) {
+      Association next = successor();
+      if (next == null) {
+        hooks.dropped(e, "no association with " + remote + " can be made now (troupe.remote.advanced.maximum-associations)");
+      } else {
+        next.sendSystem(e);
+      }
+      return;
+    }
+    if (!offered) {
       hooks.dropped(e, "more than " + settings.systemMessageBufferSize() + " system messages to " + remote
           + " wait for acknowledgement (troupe.remote.advanced.system-message-buffer-size)");
       quarantine("its system-message buffer overflowed (" + settings.systemMessageBufferSize()

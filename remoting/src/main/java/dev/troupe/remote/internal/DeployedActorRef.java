@@ -47,8 +47,8 @@ final class DeployedActorRef extends RemoteActorRef {
 
   private record Held(Object message, ActorRef sender) {}
 
-  DeployedActorRef(RemoteActorRefProvider provider, ActorPath path, Association association, int holdLimit) {
-    super(provider, path, association);
+  DeployedActorRef(RemoteActorRefProvider provider, ActorPath path, int holdLimit) {
+    super(provider, path);
     this.provider = provider;
     this.holdLimit = holdLimit;
   }

@@ -16,16 +16,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Standalone loops rather than Netty's {@code MultiThreadIoEventLoopGroup}: the group
  * aggregates its children's termination through Netty's process-wide {@code GlobalEventExecutor},
  * whose thread (named after no system) would start on every system's termination.
+ *
+ * <p>Each loop's IO handler is {@linkplain GuardedIoHandler guarded}: an {@link Error} thrown
+ * while it processes IO does not end its thread.
  */
 final class EventLoops {
   private final IoEventLoop[] loops;
   private final AtomicInteger turn = new AtomicInteger();
 
-  EventLoops(String systemName, int threads) {
+  /** @param log where an {@link Error} that a loop survived is reported ({@link GuardedIoHandler}) */
+  EventLoops(String systemName, int threads, RateLimitedLog log) {
     DefaultThreadFactory threadFactory = new DefaultThreadFactory(systemName + "-remote-io", true);
     loops = new IoEventLoop[threads];
     for (int i = 0; i < threads; i++) {
-      loops[i] = new SingleThreadIoEventLoop(null, threadFactory, NioIoHandler.newFactory());
+      loops[i] = new SingleThreadIoEventLoop(null, threadFactory, GuardedIoHandler.guard(NioIoHandler.newFactory(), log));
     }
   }
 

@@ -15,8 +15,8 @@ import java.util.function.Function;
 /**
  * The last handler of an accepted connection: checks the peer's handshake and acknowledges it,
  * then reads envelopes ({@link Wire}) and hands each to the provider (a selection goes to this
- * connection's {@link InboundSelections}, to be resolved off the event loop), and control frames
- * (heartbeats, their responses, a leaving notice) to the provider's watch of nodes. On the control
+ * connection's {@link InboundSelections}, to be resolved off the event loop), answers heartbeats on
+ * this connection, and hands a leaving notice to the provider. On the control
  * lane every envelope is a sequenced system message: the association delivers it only if it is the
  * next one expected from the peer's incarnation, and each batch of reads is answered with one
  * cumulative acknowledgement on this connection. Bytes that break the
@@ -34,6 +34,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private Association association;
   private InboundSelections selections; // with the handshake
   private boolean ackDue;
+  private boolean heartbeatDue;
   private long ackUpTo;
   private boolean refused;
 
@@ -60,6 +61,13 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
             throw new Wire.ProtocolException("system message number " + seq);
           }
           envelope(frame, seq);
+        } else if (kind == Wire.HEARTBEAT) {
+          if (handshake.lane() != Lane.CONTROL) {
+            throw new Wire.ProtocolException("a heartbeat on the ordinary lane");
+          }
+          heartbeatDue = true; // answered on this connection, once per batch of reads
+        } else if (kind == Wire.HEARTBEAT_RESPONSE) {
+          throw new Wire.ProtocolException("a heartbeat response on an accepted connection (answers come back on the heartbeat's own connection)");
         } else {
           provider.control(kind, handshake.origin());
         }
@@ -87,14 +95,23 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       throw new Wire.ProtocolException("handshake from this node's own address " + self);
     }
     Association a = provider.association(h.origin());
-    if (!a.connectionUp(h.originUid())) {
+    boolean up = a != null && a.connectionUp(h.originUid());
+    if (!up && a != null && a.retired()) { // retired just now: the association that replaces it takes the connection
+      a = provider.association(h.origin());
+      up = a != null && a.connectionUp(h.originUid());
+    }
+    if (a == null) {
+      throw new Wire.ProtocolException("this node keeps " + provider.transport().settings().maximumAssociations()
+          + " associations already, none idle (troupe.remote.advanced.maximum-associations)");
+    }
+    if (!up) {
       throw new Wire.ProtocolException("its incarnation (uid " + h.originUid() + ") is quarantined here, or was replaced by a newer one");
     }
     association = a;
     handshake = h;
     selections = provider.inboundSelections(ctx.channel());
     a.inboundOpened(ctx.channel(), h.originUid());
-    ctx.pipeline().remove(NettyTransport.HANDSHAKE_TIMEOUT);
+    provider.transport().handshakeAccepted(ctx);
     ctx.writeAndFlush(Wire.encodeAck(ctx.alloc(), provider.uid()));
   }
 
@@ -153,6 +170,12 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       ackDue = false;
       ctx.writeAndFlush(Wire.encodeSystemAck(ctx.alloc(), ackUpTo), ctx.voidPromise());
     }
+    if (heartbeatDue && ctx.channel().isOpen()) {
+      heartbeatDue = false;
+      if (ctx.channel().isWritable()) { // a peer that does not read gets no more answers queued
+        ctx.writeAndFlush(Wire.encodeControl(ctx.alloc(), Wire.HEARTBEAT_RESPONSE), ctx.voidPromise());
+      }
+    }
     ctx.fireChannelReadComplete();
   }
 
@@ -161,12 +184,12 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
       return; // one line per connection: a failed TLS handshake also arrives as its exception
     }
     refused = true;
+    ctx.close(); // first: logging may fail too when the cause was an Error
     log.warn(
         "closing the connection from {}{}: {}",
         ctx.channel().remoteAddress(),
         handshake == null ? "" : " (" + handshake.origin() + ", " + handshake.lane() + " lane)",
         why);
-    ctx.close();
   }
 
   @Override
@@ -174,7 +197,16 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     if (!ctx.channel().isOpen()) {
       return; // already refused: the rest of its bytes tell nothing new
     }
-    refuse(ctx, cause instanceof ReadTimeoutException ? "no handshake in time" : FailureReasons.describe(cause));
+    if (cause instanceof Error) { // out of memory, a stack overflow: close this connection, whatever else fails
+      ctx.close();
+    }
+    if (cause instanceof ReadTimeoutException) { // the idle timeout: an ordinary end, the peer reconnects when it needs to
+      log.logger().debug("closing the connection from {} ({}): nothing read for {}", ctx.channel().remoteAddress(),
+          handshake == null ? "?" : handshake.origin() + ", " + handshake.lane() + " lane", provider.transport().settings().inboundIdleTimeout());
+      ctx.close();
+      return;
+    }
+    refuse(ctx, cause instanceof HandshakeDeadline.Expired ? cause.getMessage() : FailureReasons.describe(cause));
   }
 
   @Override

@@ -50,6 +50,26 @@ final class InboundSystemSequence {
     return delivered;
   }
 
+  /**
+   * Where the sequence stands, kept when an idle association is removed.
+   *
+   * @param uid the sender's incarnation, 0 if none yet
+   * @param delivered the last number delivered from it
+   * @param retired the incarnations it replaced
+   */
+  record State(long uid, long delivered, Set<Long> retired) {}
+
+  synchronized State state() {
+    return new State(uid, delivered, Set.copyOf(retired));
+  }
+
+  /** Goes on from {@code s} (a fresh sequence of a new association for the same peer). */
+  synchronized void restore(State s) {
+    uid = s.uid();
+    delivered = s.delivered();
+    retired.addAll(s.retired());
+  }
+
   /** @return system messages delivered (all incarnations), for tests and diagnostics */
   synchronized long deliveries() {
     return deliveries;

@@ -15,7 +15,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
@@ -32,6 +31,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
@@ -45,13 +45,16 @@ import org.slf4j.Logger;
  *
  * <p>With {@code troupe.remote.tls.enabled = on}, an {@link SslHandler} ({@link TlsContexts}) is the
  * first handler of every connection, accepted or outbound, on both lanes; everything after it sees
- * only decrypted bytes. The handshake timeout sits after it, so it bounds the TLS handshake and
- * Troupe's handshake together. Without TLS, an accepted connection that opens with a TLS record is
+ * only decrypted bytes. The handshake deadline sits after it, so it bounds the TLS handshake and
+ * Troupe's handshake together. Accepted connections are capped ({@link InboundConnections}) and,
+ * once handshaken, closed when idle for {@code inbound-idle-timeout}. Without TLS, an accepted connection that opens with a TLS record is
  * refused with a reason that says so ({@link TlsOnPlainPort}).
  */
 final class NettyTransport {
   /** Name of the handler that closes a connection whose handshake does not come in time. */
   static final String HANDSHAKE_TIMEOUT = "handshake-timeout";
+  /** Name of the handler that closes an accepted connection that read nothing for {@code inbound-idle-timeout}. */
+  static final String IDLE_TIMEOUT = "idle-timeout";
   /** Frames an outbound connection reads: only the handshake acknowledgement. */
   private static final int ACK_FRAME_LIMIT = 60;
   private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024);
@@ -62,6 +65,7 @@ final class NettyTransport {
   /** null when TLS is off. */
   private final TlsContexts tls;
   private final EventLoops loops;
+  private final InboundConnections inboundConnections;
   private Channel server;
   /** Name lookups: one daemon thread at most, started on demand and gone after 10 s idle. */
   private final ThreadPoolExecutor resolver;
@@ -75,7 +79,9 @@ final class NettyTransport {
     this.settings = settings;
     this.log = log;
     this.tls = settings.tls().enabled() ? TlsContexts.create(settings.tls(), settings.handshakeTimeout()) : null;
-    this.loops = new EventLoops(systemName, settings.eventLoopThreads());
+    this.loops = new EventLoops(systemName, settings.eventLoopThreads(), log);
+    this.inboundConnections =
+        new InboundConnections(settings.maximumInboundConnections(), settings.maximumInboundConnectionsPerHost(), log);
     this.resolver =
         new ThreadPoolExecutor(
             0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new DefaultThreadFactory(systemName + "-remote-dns", true));
@@ -116,14 +122,15 @@ final class NettyTransport {
       f =
           new ServerBootstrap()
               .group(loops.acceptor(), loops.inbound())
-              .channel(NioServerSocketChannel.class)
+              .channelFactory(GuardedServerSocketChannel::new)
               .option(ChannelOption.AUTO_READ, false)
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childHandler(
                   pipeline(
                       settings.maximumFrameSize(),
                       ch -> tls != null ? tls.forAccepted(ch.alloc()) : new TlsOnPlainPort(),
-                      () -> new ChannelHandler[] {new InboundConnectionHandler(provider, log)}))
+                      () -> new ChannelHandler[] {new InboundConnectionHandler(provider, log)},
+                      inboundConnections::admit))
               .bind(new InetSocketAddress(settings.bindHost(), settings.bindPort()));
     } catch (RuntimeException e) {
       shutdown();
@@ -202,33 +209,53 @@ final class NettyTransport {
                     new ChannelHandler[] {
                       new EnvelopeEncoder(settings.maximumFrameSize(), provider.drops()),
                       new OutboundConnectionHandler(lane)
-                    }))
+                    },
+                    ch -> true))
         .connect(to);
   }
 
   /**
-   * A connection's pipeline: {@code first} (TLS, or the check for TLS on a plain port; none when
-   * it gives null), then closed if the handshake does not come within {@code handshake-timeout},
+   * A connection's pipeline, unless {@code admit} refuses (and closes) the connection: {@code
+   * first} (TLS, or the check for TLS on a plain port; none when it gives null), then closed if the
+   * handshake is not done within {@code handshake-timeout} of the start ({@link HandshakeDeadline}),
    * frames of at most {@code readLimit} bytes in, length-prefixed frames out, then {@code last}.
    */
   private ChannelInitializer<SocketChannel> pipeline(
-      int readLimit, Function<SocketChannel, ChannelHandler> first, Supplier<ChannelHandler[]> last) {
+      int readLimit, Function<SocketChannel, ChannelHandler> first, Supplier<ChannelHandler[]> last, Predicate<Channel> admit) {
     long timeout = settings.handshakeTimeout().toMillis();
     return new ChannelInitializer<>() {
       @Override
       protected void initChannel(SocketChannel ch) {
+        if (!admit.test(ch)) {
+          return;
+        }
         ChannelHandler head = first.apply(ch);
         if (head != null) {
           ch.pipeline().addLast(head);
         }
         // after TLS: it sees a read only once decrypted bytes come, so it bounds both handshakes
         ch.pipeline()
-            .addLast(HANDSHAKE_TIMEOUT, new ReadTimeoutHandler(timeout, TimeUnit.MILLISECONDS))
+            .addLast(HANDSHAKE_TIMEOUT, new HandshakeDeadline(timeout))
             .addLast(new LengthFieldBasedFrameDecoder(readLimit + 4, 0, 4, 0, 4, true))
             .addLast(new LengthFieldPrepender(4))
             .addLast(last.get());
       }
     };
+  }
+
+  /**
+   * An accepted connection completed its handshake: from now on it is closed after {@code
+   * inbound-idle-timeout} without reading anything (heartbeats keep a watched peer's control lane
+   * busy; the peer's lanes reconnect when they next have something to send).
+   */
+  void handshakeAccepted(ChannelHandlerContext ctx) {
+    ctx.pipeline()
+        .replace(HANDSHAKE_TIMEOUT, IDLE_TIMEOUT, new ReadTimeoutHandler(settings.inboundIdleTimeout().toMillis(), TimeUnit.MILLISECONDS));
+  }
+
+  /** @return accepted connections open now, for tests */
+  int inboundConnections() {
+    return inboundConnections.open();
   }
 
   /** Logs at debug the protocol, cipher suite and peer certificate of a connection whose TLS handshake completed. */
@@ -245,6 +272,11 @@ final class NettyTransport {
       peer = "(none)";
     }
     log.debug("TLS connection {} {}: {}, {}, peer certificate {}", direction, ctx.channel().remoteAddress(), s.getProtocol(), s.getCipherSuite(), peer);
+  }
+
+  /** {@code remote}, dialled by this node, answered a heartbeat: its failure detector hears of it. */
+  void heartbeatResponse(Address remote) {
+    provider.watchedNodes().heartbeatResponse(remote);
   }
 
   ByteBuf handshake(ByteBufAllocator alloc, OutboundLane lane) {

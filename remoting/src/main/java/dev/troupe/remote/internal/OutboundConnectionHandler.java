@@ -4,12 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
-import io.netty.handler.timeout.ReadTimeoutException;
 
 /**
  * The last handler of an outbound connection: waits for the peer's handshake acknowledgement, then
- * passes on the acknowledgements of system messages (the only other frames a peer sends on a
- * connection, and only on the control lane), and tells its {@link OutboundLane} of writability
+ * passes on the acknowledgements of system messages and the answers to heartbeats (the only other
+ * frames a peer sends on a connection, and only on the control lane), and tells its {@link OutboundLane} of writability
  * changes and of the connection's end. A failed TLS handshake ends the connection with its reason,
  * which the lane logs before it backs off as after any failed connect.
  */
@@ -30,7 +29,11 @@ final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
         if (lane.lane() != Lane.CONTROL) {
           throw new Wire.ProtocolException("a frame after the handshake acknowledgement on the ordinary lane");
         }
-        lane.systemAck(ctx.channel(), Wire.decodeSystemAck(frame));
+        if (Wire.isHeartbeatResponse(frame)) {
+          lane.heartbeatResponse(ctx.channel());
+        } else {
+          lane.systemAck(ctx.channel(), Wire.decodeSystemAck(frame));
+        }
         return;
       }
       long peerUid = Wire.decodeAck(frame);
@@ -54,7 +57,7 @@ final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
   @Override
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     if (failure == null) {
-      failure = cause instanceof ReadTimeoutException ? "no handshake acknowledgement in time" : FailureReasons.describe(cause);
+      failure = cause instanceof HandshakeDeadline.Expired ? "no handshake acknowledgement in time: " + cause.getMessage() : FailureReasons.describe(cause);
     }
     ctx.close();
   }

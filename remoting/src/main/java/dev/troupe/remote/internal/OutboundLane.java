@@ -67,7 +67,7 @@ final class OutboundLane {
     this.association = association;
     this.lane = lane;
     this.transport = transport;
-    this.loop = transport.nextLoop();
+    this.loop = association.loop();
     RemoteSettings s = transport.settings();
     this.capacity = lane == Lane.CONTROL ? s.controlQueueSize() : s.messageQueueSize();
     int max = Math.max(4, capacity); // the queue's smallest bound; it grows in chunks up to it
@@ -126,6 +126,14 @@ final class OutboundLane {
     }
   }
 
+  /**
+   * On the loop: whether the lane is idle, not connected, with nothing queued or about to be
+   * (a sender's wake-up is scheduled before its drain runs), so that its association may retire.
+   */
+  boolean quiet() {
+    return state == State.IDLE && !scheduled.get() && queue.isEmpty();
+  }
+
   /** @return whether something waits to be written */
   private boolean pending() {
     return !queue.isEmpty() || (outbox != null && outbox.hasUnwritten());
@@ -146,7 +154,9 @@ final class OutboundLane {
   private void wake() {
     switch (state) {
       case IDLE -> {
-        if (!pending()) {
+        if (association.retired()) {
+          forward();
+        } else if (!pending()) {
           idle();
         } else {
           connect();
@@ -158,7 +168,28 @@ final class OutboundLane {
     }
   }
 
+  /**
+   * The association was retired while a sender still held it: what was queued here goes to the
+   * association that stands for the node now.
+   */
+  private void forward() {
+    Association next = association.successor();
+    Outbound o;
+    while ((o = queue.relaxedPoll()) != null) {
+      if (next != null) {
+        next.lane(lane).send(o);
+      } else if (o instanceof OutboundEnvelope e) {
+        transport.drops().dropped(
+            e, "no association with " + association.remote + " can be made now (troupe.remote.advanced.maximum-associations)");
+      } else {
+        ((ControlFrame) o).finished();
+      }
+    }
+    idle();
+  }
+
   private void connect() {
+    association.touch();
     state = State.CONNECTING;
     channel = null;
     transport.resolve(association.remote, loop, this::resolved);
@@ -229,7 +260,7 @@ final class OutboundLane {
       case ACTIVE -> {
         channel = null;
         state = State.IDLE;
-        association.connectionDown();
+        association.connectionDown(); // the idle time starts again
         transport.log().logger().info("{} lane to {} closed{}", lane, association.remote, reason == null ? "" : ": " + reason);
         if (pending() || (outbox != null && outbox.waiting())) { // unacknowledged: resend on a new connection
           connect();
@@ -258,6 +289,7 @@ final class OutboundLane {
     if (failures >= attempts) {
       failures = 0;
       state = State.IDLE;
+      association.touch(); // idle from now: a node that was never reached goes after association-idle-timeout
       String why = "cannot reach " + association.remote + " (" + lane + " lane) after " + attempts + " attempts: " + reason;
       transport.log().warn("{}; dropping the messages waiting for it", why);
       dropAll(why);
@@ -292,6 +324,13 @@ final class OutboundLane {
   void systemAck(Channel ch, long upTo) {
     if (ch == channel && outbox != null) {
       association.acked(upTo);
+    }
+  }
+
+  /** The peer answered a heartbeat on {@code ch} (the control lane's connection). */
+  void heartbeatResponse(Channel ch) {
+    if (ch == channel) {
+      transport.heartbeatResponse(association.remote);
     }
   }
 

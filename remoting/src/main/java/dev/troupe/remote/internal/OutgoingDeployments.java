@@ -98,9 +98,7 @@ final class OutgoingDeployments {
           what + ": the request with its constructor arguments is " + size + " bytes, above"
               + " troupe.remote.maximum-frame-size (" + settings.maximumFrameSize() + " bytes)");
     }
-    Association association = provider.association(target);
-    DeployedActorRef child =
-        new DeployedActorRef(provider, remotePath, association, settings.messageQueueSize());
+    DeployedActorRef child = new DeployedActorRef(provider, remotePath, settings.messageQueueSize());
     pending.put(remotePath.toSerializationFormat(), new Pending(child, parent));
     provider.watchedNodes().watched(child, parent); // the parent hears if the target's node goes
     daemonAt(target).sendSystemMessage(request);

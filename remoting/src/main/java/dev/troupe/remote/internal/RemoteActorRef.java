@@ -19,18 +19,23 @@ import dev.troupe.actor.internal.dispatch.SystemMessage;
  * and deployment and supervision: see {@link #carried}) take the control lane. Neither blocks nor
  * throws (beyond a null message): what cannot be sent is published as a {@code Dropped} event.
  * {@link DeployedActorRef} is the kind the deploying parent holds for a child it created elsewhere.
+ *
+ * <p>Naming a node costs nothing more than the ref: the {@link Association} with its node is
+ * looked up (created if need be) when the ref first sends, and again once the one it holds was
+ * retired, so that paths arriving from peers (recipients, senders, refs inside messages) create no
+ * per-node state here.
  */
 class RemoteActorRef extends InternalActorRef {
   private final RemoteActorRefProvider provider;
   private final ActorPath path;
-  private final Association association;
   private final String serializedPath;
+  // The node's association once this ref sent; a racy cache (an Association is safe to publish so)
+  private Association association;
 
-  RemoteActorRef(RemoteActorRefProvider provider, ActorPath path, Association association) {
+  RemoteActorRef(RemoteActorRefProvider provider, ActorPath path) {
     super(provider.system());
     this.provider = provider;
     this.path = path;
-    this.association = association;
     this.serializedPath = path.toSerializationFormat();
   }
 
@@ -44,8 +49,17 @@ class RemoteActorRef extends InternalActorRef {
     return serializedPath;
   }
 
+  /**
+   * @return the association with this ref's node, created on first use; null when none can be
+   *     created ({@code maximum-associations} reached, nothing idle to retire)
+   */
   Association association() {
-    return association;
+    Association a = association;
+    if (a == null || a.retired()) {
+      a = provider.association(path.address());
+      association = a;
+    }
+    return a;
   }
 
   @Override

@@ -30,6 +30,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,13 @@ import org.slf4j.LoggerFactory;
  * when it says it leaves (a leaving notice at its termination) or when {@link WatchedNodes}' failure
  * detector gives up on it, which also quarantines that incarnation; system messages to a node go
  * through its {@link Association}'s exactly-once sequence.
+ *
+ * <p>Associations are bounded: one exists only for a node that this node sends to or that
+ * connected here (naming a node in a path creates none, see {@link RemoteActorRef}); one idle for
+ * {@code association-idle-timeout} (no connection, nothing queued or unacknowledged, no watch) is
+ * retired, what must outlive it kept in a bounded record ({@code maximum-retired-associations});
+ * at {@code maximum-associations} idle ones are retired at once, and while none is, a new node's
+ * handshake is refused and messages to a new node are dropped.
  */
 final class RemoteActorRefProvider implements ActorRefProvider, Association.Hooks {
   /**
@@ -68,6 +77,9 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   private final Address address;
   private final LocalActorRefProvider local;
   private final ConcurrentHashMap<Address, Association> associations = new ConcurrentHashMap<>();
+  private final RetiredAssociations retired;
+  private final AtomicBoolean pressureSweep = new AtomicBoolean();
+  private final LongSupplier clock = System::nanoTime;
   private final WatchedNodes watchedNodes;
   private final RemoteDaemon daemon; // remote deployment: /remote
   private final InboundSelections.Target selectionTarget = new SelectionTarget();
@@ -84,8 +96,9 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
       u = new SecureRandom().nextLong();
     } while (u == 0);
     this.uid = u;
-    this.watchedNodes = new WatchedNodes(settings, System::nanoTime, this::unreachable);
+    this.retired = new RetiredAssociations(settings.maximumRetiredAssociations());
     this.transport = new NettyTransport(this, system.name(), settings, log);
+    this.watchedNodes = new WatchedNodes(settings, clock, this::unreachable, this::association, transport::nextLoop);
     int port = transport.bind();
     try {
       this.address =
@@ -118,6 +131,10 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     return transport.boundPort();
   }
 
+  NettyTransport transport() {
+    return transport;
+  }
+
   WatchedNodes watchedNodes() {
     return watchedNodes;
   }
@@ -147,6 +164,9 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     local.init();
     system.subscribeAddressTerminated(daemon); // hosted children stop when their parents' node goes
     transport.startAccepting();
+    long idle = settings.associationIdleTimeout().toNanos();
+    long every = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(idle / 4, TimeUnit.SECONDS.toNanos(1)));
+    transport.nextLoop().scheduleAtFixedRate(() -> sweep(idle), every, every, TimeUnit.NANOSECONDS);
     logger.info("remoting of {} listens at {} (uid {})", system.name(), address, uid);
   }
 
@@ -161,7 +181,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
           ? resolveActorRef(path.withAddress(address))
           : local.resolveActorRef(path); // another system without an address: unreachable
     }
-    return new RemoteActorRef(this, path, association(a));
+    return new RemoteActorRef(this, path);
   }
 
   @Override
@@ -169,7 +189,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     if (a.equals(address) || (a.hasLocalScope() && a.system().equals(system.name()))) {
       return local.rootGuardian();
     }
-    return a.hasGlobalScope() ? new RemoteActorRef(this, ActorPath.root(a), association(a)) : local.rootGuardianAt(a);
+    return a.hasGlobalScope() ? new RemoteActorRef(this, ActorPath.root(a)) : local.rootGuardianAt(a);
   }
 
   @Override
@@ -222,10 +242,99 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     }
   }
 
-  /** The association with {@code remote}, created on first use (it connects only when sent to). */
+  /**
+   * The association with {@code remote}, created on first use (it connects only when sent to),
+   * from what a retired one left if there is such a record.
+   *
+   * @return null when {@code maximum-associations} exist (idle ones are being retired meanwhile)
+   */
   Association association(Address remote) {
     Association a = associations.get(remote);
-    return a != null ? a : associations.computeIfAbsent(remote, r -> new Association(r, transport, system.eventStream(), this, System::nanoTime));
+    if (a != null && !a.retired()) {
+      return a;
+    }
+    if (a != null) {
+      associations.remove(remote, a); // its retirement removes it too, a moment later
+    }
+    if (associations.size() >= settings.maximumAssociations()) {
+      sweepNow();
+      return associations.get(remote); // another thread may have made it meanwhile
+    }
+    return associations.computeIfAbsent(
+        remote,
+        r -> {
+          Association n = new Association(r, transport, system.eventStream(), this, clock);
+          Association.Remembered left = retired.take(r);
+          if (left != null) {
+            n.restore(left);
+          }
+          return n;
+        });
+  }
+
+  /** @return the associations that exist now, for tests */
+  int associationCount() {
+    return associations.size();
+  }
+
+  /** @return the retired associations whose records are kept, for tests */
+  int retiredRecordCount() {
+    return retired.size();
+  }
+
+  /** Retires the associations idle for {@code idleNanos} or longer; each on its own loop. */
+  private void sweep(long idleNanos) {
+    long now = clock.getAsLong();
+    for (Association a : associations.values()) {
+      if (now - a.activeAt() >= idleNanos && !a.retired() && !watchedNodes.watches(a.remote)) {
+        try {
+          a.loop().execute(() -> retire(a, idleNanos));
+        } catch (RejectedExecutionException terminated) {
+          return;
+        }
+      }
+    }
+  }
+
+  /** At {@code maximum-associations}: retires every idle association, once at a time. */
+  private void sweepNow() {
+    if (pressureSweep.compareAndSet(false, true)) {
+      try {
+        transport.nextLoop().execute(() -> {
+          pressureSweep.set(false);
+          sweep(0);
+        });
+      } catch (RejectedExecutionException terminated) {
+        // shut down
+      }
+    }
+  }
+
+  /** On {@code a}'s loop. */
+  private void retire(Association a, long idleNanos) {
+    if (watchedNodes.watches(a.remote)) {
+      return;
+    }
+    Association.Remembered left;
+    // under the records' lock: whoever sees the association retired finds its record
+    synchronized (retired) {
+      left = a.retireIfIdle(clock.getAsLong(), idleNanos);
+      if (left == Association.NOT_RETIRED) {
+        return;
+      }
+      if (left != null) {
+        retired.put(a.remote, left);
+      }
+    }
+    associations.remove(a.remote, a);
+    logger.debug("{} idle: its association is removed", a.remote);
+  }
+
+  // ------------------------------------------------------------------ Association.Hooks
+
+  @Override
+  public Association successor(Address remote) {
+    return association(remote);
   }
 
   // ------------------------------------------------------------------ out
@@ -249,6 +358,12 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
       return;
     }
     OutboundEnvelope e = new OutboundEnvelope(recipient, sender, message, payload);
+    Association association = recipient.association();
+    if (association == null) {
+      drops.dropped(e, "no association with " + recipient.path().address() + " can be made now: "
+          + settings.maximumAssociations() + " exist (troupe.remote.advanced.maximum-associations)");
+      return;
+    }
     if (lane == Lane.CONTROL) {
       // a sequenced message must never be dropped by the encoder (its number would leave a gap):
       // the frame's bound is checked here with the paths in full, as on a new connection
@@ -258,9 +373,9 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
         drops.dropped(e, "the system message's frame could exceed troupe.remote.maximum-frame-size");
         return;
       }
-      recipient.association().sendSystem(e);
+      association.sendSystem(e);
     } else {
-      recipient.association().lane(lane).send(e);
+      association.lane(lane).send(e);
     }
   }
 
@@ -364,14 +479,18 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     }
   }
 
-  /** A control frame arrived from {@code origin}. */
+  /**
+   * A control frame other than a heartbeat arrived from {@code origin} (heartbeats are answered by
+   * the connection they came in on, and their answers arrive on this node's own connections).
+   */
   void control(int kind, Address origin) {
     switch (kind) {
-      case Wire.HEARTBEAT -> association(origin).lane(Lane.CONTROL).send(ControlFrame.HEARTBEAT_RESPONSE);
-      case Wire.HEARTBEAT_RESPONSE -> watchedNodes.heartbeatResponse(origin);
       case Wire.LEAVING -> {
         watchedNodes.forget(origin);
         Association a = association(origin);
+        if (a == null) {
+          return; // none at the cap: nothing here to tell
+        }
         a.left(); // its unacknowledged system messages are given up once it can no longer be reached
         if (a.declareGone()) {
           logger.info("{} leaves (its system terminates): its actors count as terminated for their watchers", origin);
@@ -392,14 +511,14 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     String why =
         "no heartbeat response for " + silentMillis + " ms (phi " + String.format(java.util.Locale.ROOT, "%.1f", phi)
             + " above troupe.remote.watch-failure-detector.threshold = " + settings.failureThreshold() + ")";
-    if (a.declareGone()) {
+    if (a == null || a.declareGone()) {
       logger.warn("{} is unreachable: {}; its actors count as terminated for their watchers", node, why);
     }
     system.addressTerminated(node); // even when told before: the watches made since then hear it too
-    a.quarantine("it is unreachable: " + why);
+    if (a != null) {
+      a.quarantine("it is unreachable: " + why);
+    }
   }
-
-  // ------------------------------------------------------------------ Association.Hooks
 
   @Override
   public void incarnationGone(Association a, long oldUid, String why) {

@@ -23,7 +23,15 @@ import java.util.Set;
  * @param messageQueueSize bound of a peer's ordinary-lane queue
  * @param controlQueueSize bound of a peer's control-lane queue
  * @param connectionTimeout how long a TCP connect may take
- * @param handshakeTimeout how long either side waits for the other's handshake
+ * @param handshakeTimeout how long a new connection has, from accept or connect, to complete its handshake
+ * @param inboundIdleTimeout how long an accepted, handshaken connection may read nothing before it is closed
+ * @param maximumInboundConnections accepted connections open at once at most
+ * @param maximumInboundConnectionsPerHost accepted connections from one IP address at most
+ * @param associationIdleTimeout how long an association stays idle (no connection, nothing queued or
+ *     unacknowledged, no watch) before it is removed
+ * @param maximumAssociations associations (peers this node knows) at once at most
+ * @param maximumRetiredAssociations removed associations whose peer's incarnation, quarantines and
+ *     system-message numbering are remembered, at most (of each kind, see {@link RetiredAssociations})
  * @param minBackoff the first delay before reconnecting
  * @param maxBackoff the longest delay between reconnects
  * @param reconnectAttempts failed connects in a row before a peer's queued messages are dropped
@@ -50,6 +58,12 @@ record RemoteSettings(
     int controlQueueSize,
     Duration connectionTimeout,
     Duration handshakeTimeout,
+    Duration inboundIdleTimeout,
+    int maximumInboundConnections,
+    int maximumInboundConnectionsPerHost,
+    Duration associationIdleTimeout,
+    int maximumAssociations,
+    int maximumRetiredAssociations,
     Duration minBackoff,
     Duration maxBackoff,
     int reconnectAttempts,
@@ -108,6 +122,14 @@ record RemoteSettings(
           "invalid configuration value at '" + a + ".reconnect-max-backoff': must be >= reconnect-min-backoff ("
               + minBackoff + "), was " + maxBackoff);
     }
+    Duration heartbeatInterval = positive(watch, w, "heartbeat-interval");
+    Duration inboundIdle = positive(adv, a, "inbound-idle-timeout");
+    if (inboundIdle.compareTo(heartbeatInterval.multipliedBy(2)) < 0) {
+      throw new ConfigurationException(
+          "invalid configuration value at '" + a + ".inbound-idle-timeout': must be at least twice " + w
+              + ".heartbeat-interval (" + heartbeatInterval + "), or a watched peer's heartbeats would not keep its"
+              + " connection open; was " + inboundIdle);
+    }
     return new RemoteSettings(
         canonicalHost,
         canonicalPort,
@@ -120,11 +142,17 @@ record RemoteSettings(
         Settings.intAtLeast(adv, a, "outbound-control-queue-size", 1),
         positive(adv, a, "connection-timeout"),
         positive(adv, a, "handshake-timeout"),
+        inboundIdle,
+        Settings.intAtLeast(adv, a, "maximum-inbound-connections", 1),
+        Settings.intAtLeast(adv, a, "maximum-inbound-connections-per-host", 1),
+        positive(adv, a, "association-idle-timeout"),
+        Settings.intAtLeast(adv, a, "maximum-associations", 1),
+        Settings.intAtLeast(adv, a, "maximum-retired-associations", 0),
         minBackoff,
         maxBackoff,
         Settings.intAtLeast(adv, a, "reconnect-attempts", 1),
         positive(adv, a, "shutdown-timeout"),
-        positive(watch, w, "heartbeat-interval"),
+        heartbeatInterval,
         threshold,
         Settings.durationAtLeastZero(watch, w, "acceptable-heartbeat-pause"),
         Settings.intAtLeast(adv, a, "system-message-buffer-size", 1),

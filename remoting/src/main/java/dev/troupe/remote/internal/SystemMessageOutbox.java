@@ -145,6 +145,22 @@ final class SystemMessageOutbox {
     return lost;
   }
 
+  /** @return the number the next message gets */
+  synchronized long nextSeq() {
+    return nextSeq;
+  }
+
+  /**
+   * An empty outbox goes on with a sequence that an earlier one (of an association removed while
+   * idle) left off: the peer's incarnation expects {@code seq} next.
+   */
+  synchronized void continueAt(long seq) {
+    if (size == 0) {
+      nextSeq = seq;
+      nextToWrite = seq;
+    }
+  }
+
   /** @return how many messages the peer acknowledged so far (all incarnations), for tests and diagnostics */
   synchronized long acknowledged() {
     return acknowledged;

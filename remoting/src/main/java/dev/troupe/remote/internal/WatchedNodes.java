@@ -13,7 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 /**
  * The other nodes where some local actor watches an actor, and the failure detection of each.
@@ -36,14 +39,14 @@ final class WatchedNodes {
   private record Watch(ActorRef watchee, ActorRef watcher) {}
 
   private final class Node {
-    final Association association;
+    final Address address;
     final Set<Watch> watches = new HashSet<>();
     final PhiAccrualFailureDetector detector;
     long lastHeartbeatNanos;
     ScheduledFuture<?> timer;
 
-    Node(Association association) {
-      this.association = association;
+    Node(Address address) {
+      this.address = address;
       this.detector =
           new PhiAccrualFailureDetector(
               settings.failureThreshold(), settings.acceptableHeartbeatPause(), settings.heartbeatInterval(), clock);
@@ -51,31 +54,49 @@ final class WatchedNodes {
     }
   }
 
+  /** Heartbeat counts kept for nodes no longer watched, at most (they are for tests and diagnostics). */
+  private static final int MAX_COUNTED = 1024;
+
   private final RemoteSettings settings;
   private final LongSupplier clock;
   private final Verdict verdict;
+  private final Function<Address, Association> associations;
+  private final Supplier<? extends EventExecutor> timers;
   private final Map<Address, Node> nodes = new HashMap<>(); // guarded by this
   private boolean stopped; // guarded by this
   // heartbeats sent per node, ever (kept after a node is forgotten): for tests and diagnostics
   private final Map<Address, AtomicLong> heartbeatsSent = new ConcurrentHashMap<>();
 
-  WatchedNodes(RemoteSettings settings, LongSupplier clock, Verdict verdict) {
+  /**
+   * @param associations the association with a node (null when none can be made now), looked up
+   *     at each heartbeat: a watched node's association is never retired, but a ref may have
+   *     found a newer one
+   * @param timers where a node's heartbeat timer runs (an event loop)
+   */
+  WatchedNodes(
+      RemoteSettings settings,
+      LongSupplier clock,
+      Verdict verdict,
+      Function<Address, Association> associations,
+      Supplier<? extends EventExecutor> timers) {
     this.settings = settings;
     this.clock = clock;
     this.verdict = verdict;
+    this.associations = associations;
+    this.timers = timers;
   }
 
   /** A local {@code watcher} sent a {@code Watch} to {@code watchee}; any thread. */
   void watched(RemoteActorRef watchee, ActorRef watcher) {
-    Association association = watchee.association();
+    Address node = watchee.path().address();
     synchronized (this) {
       if (stopped) {
         return;
       }
-      Node n = nodes.get(association.remote);
+      Node n = nodes.get(node);
       if (n == null) {
-        n = new Node(association);
-        nodes.put(association.remote, n);
+        n = new Node(node);
+        nodes.put(node, n);
         start(n);
       }
       n.watches.add(new Watch(watchee, watcher));
@@ -118,6 +139,11 @@ final class WatchedNodes {
     }
   }
 
+  /** @return whether some local actor watches an actor on {@code node} */
+  synchronized boolean watches(Address node) {
+    return nodes.containsKey(node);
+  }
+
   /** @return heartbeats sent so far, for tests */
   long heartbeatsSent(Address node) {
     AtomicLong sent = heartbeatsSent.get(node);
@@ -130,32 +156,37 @@ final class WatchedNodes {
   }
 
   private void start(Node n) {
-    OutboundLane control = n.association.lane(Lane.CONTROL);
     long every = settings.heartbeatInterval().toNanos();
     try {
-      n.timer = control.loop().scheduleAtFixedRate(() -> tick(n), every, every, TimeUnit.NANOSECONDS);
+      n.timer = timers.get().scheduleAtFixedRate(() -> tick(n), every, every, TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException terminated) {
-      nodes.remove(n.association.remote); // the network threads are gone: nothing to watch with
+      nodes.remove(n.address); // the network threads are gone: nothing to watch with
     }
   }
 
-  /** On the node's control lane's event loop, every heartbeat interval. */
+  /** On an event loop, every heartbeat interval. */
   private void tick(Node n) {
     double phi;
     long silentMillis;
     synchronized (this) {
-      if (nodes.get(n.association.remote) != n) {
+      if (nodes.get(n.address) != n) {
         return; // forgotten in the meantime
       }
       phi = n.detector.phi();
       if (phi <= settings.failureThreshold()) {
-        heartbeatsSent.computeIfAbsent(n.association.remote, x -> new AtomicLong()).incrementAndGet();
-        n.association.lane(Lane.CONTROL).send(ControlFrame.HEARTBEAT);
+        if (heartbeatsSent.size() > MAX_COUNTED) {
+          heartbeatsSent.keySet().retainAll(nodes.keySet());
+        }
+        heartbeatsSent.computeIfAbsent(n.address, x -> new AtomicLong()).incrementAndGet();
+        Association a = associations.apply(n.address);
+        if (a != null) { // none at the cap: the silence counts, as when the node cannot be reached
+          a.lane(Lane.CONTROL).send(ControlFrame.HEARTBEAT);
+        }
         return;
       }
       silentMillis = TimeUnit.NANOSECONDS.toMillis(clock.getAsLong() - n.lastHeartbeatNanos);
-      forget(n.association.remote);
+      forget(n.address);
     }
-    verdict.unreachable(n.association.remote, phi, silentMillis);
+    verdict.unreachable(n.address, phi, silentMillis);
   }
 }

@@ -23,7 +23,8 @@ import java.nio.charset.StandardCharsets;
  * The accepting side checks magic, version, lane and that the target is its own address (system
  * name, host and port), then answers with the only frame it ever sends, the <b>acknowledgement</b>
  * {@code int32 magic | int8 version | int64 uid}; on any mismatch it logs and closes. (Later it
- * sends only acknowledgements of system messages, on the control lane.) After the
+ * sends only acknowledgements of system messages and answers to heartbeats, both on the control
+ * lane.) After the
  * acknowledgement every frame from the connecting side is an <b>envelope</b>:
  *
  * <pre>
@@ -34,9 +35,12 @@ import java.nio.charset.StandardCharsets;
  * An envelope always names its recipient, so a frame whose first byte is {@code 0} is instead a
  * <b>control frame</b> of the transport itself, sent on the control lane: {@code int8 0 | int8
  * kind}, where kind is {@value #HEARTBEAT} (a heartbeat, sent every {@code heartbeat-interval} to a
- * node with watched actors), {@value #HEARTBEAT_RESPONSE} (its answer, on the answering node's own
- * control lane) or {@value #LEAVING} (the sending node terminates: its actors are gone). Control
- * frames do not touch the string table.
+ * node with watched actors), {@value #HEARTBEAT_RESPONSE} (its answer) or {@value #LEAVING} (the
+ * sending node terminates: its actors are gone). Control frames do not touch the string table. A
+ * heartbeat is answered on the connection it came in on, from the accepting side (at most one
+ * answer per batch of reads, and none while the connection's outbound buffer is full): a node
+ * never connects anywhere because a peer's frame named an address. (Version 1 answered on the
+ * answering node's own control lane, dialling whatever origin the heartbeat's connection claimed.)
  *
  * <p>System messages are delivered exactly once and in order ({@link SystemMessageOutbox}): on the
  * control lane each one is an envelope behind a sequence number, {@code int8 0 | int8 }{@value
@@ -215,6 +219,16 @@ final class Wire {
     b.writeByte(SYSTEM_ACK);
     writeVarLong(b, seq);
     return b;
+  }
+
+  /**
+   * @param b a whole frame that the accepting side sent after its handshake acknowledgement
+   * @return whether it is the answer to a heartbeat (else it must be an acknowledgement of system
+   *     messages)
+   */
+  static boolean isHeartbeatResponse(ByteBuf b) {
+    int at = b.readerIndex();
+    return b.readableBytes() == 2 && b.getByte(at) == REF_NONE && b.getByte(at + 1) == HEARTBEAT_RESPONSE;
   }
 
   /**
