@@ -39,12 +39,17 @@ final class Nodes {
 
   /** A handshake frame (ordinary lane, from {@code troupe://raw@127.0.0.1:1}), written by hand from the protocol's description. */
   static byte[] handshake(int magic, int version, String target) throws IOException {
+    return handshake(magic, version, "troupe://raw@127.0.0.1:1", target);
+  }
+
+  /** A handshake frame on the ordinary lane from {@code origin} (uid 42), written by hand from the protocol's description. */
+  static byte[] handshake(int magic, int version, String origin, String target) throws IOException {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(body);
     out.writeInt(magic);
     out.writeByte(version);
     out.writeByte(1); // the ordinary lane
-    writeString(out, "troupe://raw@127.0.0.1:1");
+    writeString(out, origin);
     out.writeLong(42);
     writeString(out, target);
     ByteArrayOutputStream frame = new ByteArrayOutputStream();

@@ -1,8 +1,5 @@
 package dev.troupe.remote.internal;
 
-import java.util.HashSet;
-import java.util.Set;
-
 /**
  * The receiving half of exactly-once delivery of system messages from one peer (see {@link
  * SystemMessageOutbox} for the sending half): delivers a message only if its number is the next
@@ -13,12 +10,18 @@ import java.util.Set;
  * <p>Numbers are per incarnation of the sender (its uid): a new uid starts again at 1, and the
  * incarnation it replaces is retired for good, so that a late frame of a dead incarnation (from a
  * connection not yet closed) can never switch back to it and make the new incarnation's messages
- * count as undelivered. Any thread (each accepted connection reads on an event loop); one lock.
+ * count as undelivered. The retired incarnations are the last {@value RecentUids#CAPACITY}
+ * ({@link RecentUids}), so a peer that claims a new uid per connection costs no memory.
+ *
+ * <p>Only the accepted control connection that holds the peer's current incarnation feeds it
+ * ({@link Association#ownsControl}): a second connection claiming the same node cannot number
+ * messages ahead and so make the real ones count as duplicates. Any thread (each accepted
+ * connection reads on an event loop); one lock.
  */
 final class InboundSystemSequence {
   private long uid; // guarded by this
   private long delivered; // guarded by this
-  private final Set<Long> retired = new HashSet<>(); // guarded by this
+  private final RecentUids retired = new RecentUids(); // guarded by this
   private long duplicates; // guarded by this
   private long deliveries; // guarded by this
 
@@ -48,6 +51,11 @@ final class InboundSystemSequence {
       duplicates++;
     }
     return delivered;
+  }
+
+  /** @return how many retired incarnations are remembered, for tests and diagnostics */
+  synchronized int retiredCount() {
+    return retired.size();
   }
 
   /** @return system messages delivered (all incarnations), for tests and diagnostics */

@@ -200,7 +200,7 @@ final class OutboundLane {
     if (ch != channel || state != State.HANDSHAKING) {
       return;
     }
-    if (!association.connectionUp(peerUid)) {
+    if (!association.outboundUp(peerUid)) {
       failed(ch, "its incarnation (uid " + peerUid + ") is quarantined or was replaced: nothing more goes to it; a restarted node is reached again");
       return;
     }
@@ -211,6 +211,21 @@ final class OutboundLane {
       outbox.rewind(); // whatever the last connection may have swallowed goes again
     }
     drain();
+  }
+
+  /**
+   * Any thread: an accepted connection claimed that the peer restarted, which only this lane's own
+   * connection can confirm: connects now if the lane is idle (connecting, backing off or connected
+   * already, it learns the peer's uid anyway). Never dials an address the association was not
+   * already dialling: the caller asks only when the current incarnation was confirmed this way.
+   */
+  void verify() {
+    execute(
+        () -> {
+          if (state == State.IDLE) {
+            connect();
+          }
+        });
   }
 
   /** The connection became writable again. */
@@ -229,7 +244,7 @@ final class OutboundLane {
       case ACTIVE -> {
         channel = null;
         state = State.IDLE;
-        association.connectionDown();
+        association.connectionDown(peerUid);
         transport.log().logger().info("{} lane to {} closed{}", lane, association.remote, reason == null ? "" : ": " + reason);
         if (pending() || (outbox != null && outbox.waiting())) { // unacknowledged: resend on a new connection
           connect();

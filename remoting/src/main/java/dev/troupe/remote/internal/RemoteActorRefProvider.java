@@ -95,6 +95,10 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     return drops;
   }
 
+  RemoteSettings settings() {
+    return settings;
+  }
+
   long uid() {
     return uid;
   }
@@ -297,21 +301,28 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     }
   }
 
-  /** A control frame arrived from {@code origin}. */
+  /** A control frame (a heartbeat or its response; leaving notices go to {@link #leaving}) arrived from {@code origin}. */
   void control(int kind, Address origin) {
     switch (kind) {
       case Wire.HEARTBEAT -> association(origin).lane(Lane.CONTROL).send(ControlFrame.HEARTBEAT_RESPONSE);
       case Wire.HEARTBEAT_RESPONSE -> watchedNodes.heartbeatResponse(origin);
-      case Wire.LEAVING -> {
-        watchedNodes.forget(origin);
-        Association a = association(origin);
-        a.left(); // its unacknowledged system messages are given up once it can no longer be reached
-        if (a.declareGone()) {
-          logger.info("{} leaves (its system terminates): its actors count as terminated for their watchers", origin);
-          system.addressTerminated(origin);
-        }
-      }
       default -> throw new Wire.ProtocolException("unknown control frame kind " + kind);
+    }
+  }
+
+  /**
+   * Incarnation {@code peerUid} of the node of {@code a} said it leaves, on the connection that owns
+   * its control stream ({@link InboundConnectionHandler} checked that): its actors count as
+   * terminated. Ignored when that incarnation is not the node's current one.
+   */
+  void leaving(Association a, long peerUid) {
+    if (!a.left(peerUid)) { // its unacknowledged system messages are given up once it can no longer be reached
+      return;
+    }
+    watchedNodes.forget(a.remote);
+    if (a.declareGone()) {
+      logger.info("{} leaves (its system terminates): its actors count as terminated for their watchers", a.remote);
+      system.addressTerminated(a.remote);
     }
   }
 

@@ -1,0 +1,55 @@
+package dev.troupe.remote.internal;
+
+/**
+ * The last {@value #CAPACITY} incarnation uids added, oldest forgotten first: the bounded memory
+ * of a peer's incarnations that are over (replaced by a restart, quarantined, retired from the
+ * system-message sequence). A peer can make this node add a uid (a new incarnation per
+ * connection, without TLS, is one way), so the set must not grow with what it is told; forgetting
+ * an old incarnation only means that a connection of an incarnation {@value #CAPACITY} restarts
+ * ago is judged like any other restart claim again. Uid 0 (no incarnation) is never added. Not
+ * thread-safe: its owner's lock guards it; a ring scanned in full, as it is read only on a
+ * handshake or when an incarnation changes.
+ */
+final class RecentUids {
+  /** Uids kept per set. */
+  static final int CAPACITY = 64;
+
+  private final long[] ring = new long[CAPACITY];
+  private int next;
+  private int size;
+
+  /** @return whether {@code uid} was added and not forgotten since */
+  boolean contains(long uid) {
+    if (uid == 0) {
+      return false;
+    }
+    for (int i = 0; i < size; i++) {
+      if (ring[i] == uid) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Adds {@code uid}, forgetting the oldest when full.
+   *
+   * @return false when it was there already (or is 0)
+   */
+  boolean add(long uid) {
+    if (uid == 0 || contains(uid)) {
+      return false;
+    }
+    ring[next] = uid;
+    next = (next + 1) % CAPACITY;
+    if (size < CAPACITY) {
+      size++;
+    }
+    return true;
+  }
+
+  /** @return how many uids are kept, at most {@value #CAPACITY} */
+  int size() {
+    return size;
+  }
+}
