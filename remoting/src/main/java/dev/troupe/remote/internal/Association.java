@@ -55,7 +55,9 @@ import java.util.function.LongSupplier;
  * refused. Only the owner's sequence numbers ({@link InboundSystemSequence}) and leaving notice
  * count ({@link #ownsControl}), so a second connection claiming the same node can neither
  * number system messages ahead of the real ones (which would then be dropped as duplicates) nor
- * say the node leaves.
+ * say the node leaves. Each refused second connection makes the owner repeat its last
+ * acknowledgement, so that an owner the peer has lost without a close reaching this node fails on
+ * that write and makes room for the peer's new connection.
  */
 final class Association {
   /** What the association needs of its provider. */
@@ -151,6 +153,7 @@ final class Association {
     long previous;
     String refused = null;
     boolean verify = false;
+    Channel owner = null;
     synchronized (this) {
       previous = uid;
       boolean restart = previous != 0 && previous != peerUid;
@@ -166,6 +169,7 @@ final class Association {
         refused = "it claims that " + remote + " restarted (uid " + previous + " is now " + peerUid + ") while a connection"
             + " of uid " + previous + " is open";
       } else if (!restart && lane == Lane.CONTROL && controlOwner != null) {
+        owner = controlOwner;
         refused = "a control connection of " + remote + " (uid " + peerUid + ") is open already: a second one is refused";
       }
       if (refused == null) {
@@ -181,6 +185,12 @@ final class Association {
     }
     if (verify) {
       control.verify();
+    }
+    if (owner != null) {
+      // The owner may be a connection that the peer lost without this end noticing (no close
+      // arrived), and the peer now reconnects. A harmless write (the last acknowledgement again)
+      // makes such a connection fail and close, so that the peer's next try gets through.
+      owner.writeAndFlush(Wire.encodeSystemAck(owner.alloc(), inboundSequence.delivered(peerUid)), owner.voidPromise());
     }
     if (refused == null && previous != 0 && previous != peerUid) {
       restarted(previous, peerUid);

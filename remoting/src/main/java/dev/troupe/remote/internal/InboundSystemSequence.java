@@ -8,7 +8,7 @@ package dev.troupe.remote.internal;
  * delivered again; one after a gap waits for the sender to resend the gap.
  *
  * <p>Numbers are per incarnation of the sender (its uid): a new uid starts again at 1, and the
- * incarnation it replaces is retired for good, so that a late frame of a dead incarnation (from a
+ * incarnation it replaces is retired, so that a late frame of a dead incarnation (from a
  * connection not yet closed) can never switch back to it and make the new incarnation's messages
  * count as undelivered. The retired incarnations are the last {@value RecentUids#CAPACITY}
  * ({@link RecentUids}), so a peer that claims a new uid per connection costs no memory.
@@ -51,6 +51,11 @@ final class InboundSystemSequence {
       duplicates++;
     }
     return delivered;
+  }
+
+  /** @return the last number delivered from incarnation {@code originUid} (0 when it is not the current one) */
+  synchronized long delivered(long originUid) {
+    return originUid == uid ? delivered : 0;
   }
 
   /** @return how many retired incarnations are remembered, for tests and diagnostics */

@@ -215,15 +215,20 @@ final class OutboundLane {
 
   /**
    * Any thread: an accepted connection claimed that the peer restarted, which only this lane's own
-   * connection can confirm: connects now if the lane is idle (connecting, backing off or connected
-   * already, it learns the peer's uid anyway). Never dials an address the association was not
-   * already dialling: the caller asks only when the current incarnation was confirmed this way.
+   * connection can confirm. Idle, the lane connects now, and the acknowledgement tells who lives
+   * at the address; connected, it sends a heartbeat, so that a connection whose far end is gone
+   * without a close having arrived fails on that write and the next claim finds the lane idle
+   * (connecting or backing off, it learns the uid anyway). Never dials an address the association
+   * was not already dialling: the caller asks only when the current incarnation was confirmed this
+   * way.
    */
   void verify() {
     execute(
         () -> {
           if (state == State.IDLE) {
             connect();
+          } else if (state == State.ACTIVE) {
+            send(ControlFrame.HEARTBEAT);
           }
         });
   }

@@ -3,7 +3,6 @@ package dev.troupe.remote.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.AbstractActor;
@@ -89,14 +88,18 @@ class PeerIdentityTest {
     await(victim, "the 20 watches acknowledged", () -> toPeer.outbox().acknowledged() == 20 && toPeer.outbox().size() == 0);
     long peerUid = provider(peer).uid();
 
+    List<Lane> acknowledged = new ArrayList<>();
     for (Lane lane : Lane.values()) {
       try (RawPeer spoof = new RawPeer(victim)) {
         spoof.handshake(lane, peer.address(), new Random().nextLong() | 1, victim.address());
-        spoof.expectClosedWithoutAck("a restart claim of a live peer that the victim dialled itself");
+        if (spoof.ack().isPresent()) {
+          acknowledged.add(lane);
+        }
       }
     }
 
     probe.expectNoMessage(QUIET); // no Terminated(addressTerminated) for any of the 20
+    assertEquals(List.of(), acknowledged, "restart claims acknowledged (telling the victim's uid) on these lanes");
     assertEquals(peerUid, toPeer.uid(), "the victim still speaks to the peer's real incarnation");
     probe.watch(watched.get(20)); // a later watch is numbered on, not lost
     await(victim, "the later watch acknowledged", () -> toPeer.outbox().acknowledged() == 21 && toPeer.outbox().size() == 0);
@@ -301,13 +304,6 @@ class PeerIdentityTest {
         return OptionalLong.empty();
       } catch (SocketTimeoutException e) {
         throw new AssertionError("the node neither acknowledged nor closed within " + WAIT, e);
-      }
-    }
-
-    void expectClosedWithoutAck(String what) throws IOException {
-      OptionalLong uid = ack();
-      if (uid.isPresent()) {
-        fail("acknowledged (telling its uid " + uid.getAsLong() + ") " + what);
       }
     }
 
