@@ -302,7 +302,7 @@ final class Association {
   /** A connection with this node, of incarnation {@code peerUid}, that had completed its handshake closed. */
   void connectionDown(long peerUid) {
     synchronized (this) {
-      if (peerUid == uid) {
+      if (peerUid == uid && ofCurrent > 0) {
         ofCurrent--;
       }
       if (--connections == 0) {

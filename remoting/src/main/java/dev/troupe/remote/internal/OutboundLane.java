@@ -270,7 +270,10 @@ final class OutboundLane {
     if (ch != null) {
       ch.close();
     }
-    if (outbox != null) {
+    if (outbox != null && state != State.HANDSHAKING) {
+      // Only a connect that fails means that a node which said it leaves is gone. A handshake that
+      // something at the address refused is no proof: the node that left may live on and refuse a
+      // second control connection until it has seen the close of the first (Association).
       association.unreachableAfterLeaving();
     }
     failures++;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
-import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
@@ -57,14 +56,6 @@ class PeerIdentityTest {
   @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(BASE);
 
   private final List<ActorSystem> named = new ArrayList<>();
-
-  /** Does nothing but live. */
-  public static final class Idle extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().build();
-    }
-  }
 
   @AfterEach
   void shutDownNamed() {
@@ -122,7 +113,7 @@ class PeerIdentityTest {
     Terminated t = probe.expectTerminated(WAIT, old);
     assertTrue(t.existenceConfirmed() || t.addressTerminated(), t.toString());
     ActorSystem second = named("restarting", port);
-    victim.actorOf(Props.create(Idle.class), "here");
+    victim.actorOf(Props.create(NodeLossTest.Idle.class), "here");
 
     // the new incarnation speaks first: its claim is checked by the victim's own connection
     ActorRef here = second.actorSelection(victim.address() + "/user/here").resolveOne(WAIT).toCompletableFuture().join();
@@ -189,7 +180,7 @@ class PeerIdentityTest {
   @Test
   void madeUpUidsDoNotGrowTheRememberedIncarnationsPastTheBound() throws IOException {
     ActorSystem victim = troupe.system();
-    victim.actorOf(Props.create(Idle.class), "anchor");
+    victim.actorOf(Props.create(NodeLossTest.Idle.class), "anchor");
     Address ghost = Address.parse("troupe://ghost@127.0.0.1:1"); // never dialled: its incarnations are claims only
     Association toGhost = provider(victim).association(ghost);
     int claims = RecentUids.CAPACITY * 2 + 10;
@@ -256,7 +247,7 @@ class PeerIdentityTest {
     List<ActorRef> out = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String name = n == 1 && prefix.equals("anchor") ? prefix : prefix + i;
-      on.actorOf(Props.create(Idle.class), name);
+      on.actorOf(Props.create(NodeLossTest.Idle.class), name);
       out.add(from.actorSelection(on.address() + "/user/" + name).resolveOne(WAIT).toCompletableFuture().join());
     }
     return out;
