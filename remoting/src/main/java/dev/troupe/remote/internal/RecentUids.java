@@ -1,5 +1,7 @@
 package dev.troupe.remote.internal;
 
+import java.util.Arrays;
+
 /**
  * The last {@value #CAPACITY} incarnation uids added, oldest forgotten first: the bounded memory
  * of a peer's incarnations that are over (replaced by a restart, quarantined, retired from the
@@ -8,14 +10,17 @@ package dev.troupe.remote.internal;
  * an old incarnation only means that a connection of an incarnation {@value #CAPACITY} restarts
  * ago is judged like any other restart claim again. Uid 0 (no incarnation) is never added. Not
  * thread-safe: its owner's lock guards it; a ring scanned in full, as it is read only on a
- * handshake or when an incarnation changes.
+ * handshake or when an incarnation changes, allocated on the first add and grown by doubling, so
+ * that the many peers that never restart cost nothing here.
  */
 final class RecentUids {
   /** Uids kept per set. */
   static final int CAPACITY = 64;
 
-  private final long[] ring = new long[CAPACITY];
-  private int next;
+  private static final long[] NONE = new long[0];
+
+  private long[] ring = NONE;
+  private int next; // where the next uid goes once the ring is full
   private int size;
 
   /** @return whether {@code uid} was added and not forgotten since */
@@ -40,10 +45,14 @@ final class RecentUids {
     if (uid == 0 || contains(uid)) {
       return false;
     }
-    ring[next] = uid;
-    next = (next + 1) % CAPACITY;
-    if (size < CAPACITY) {
-      size++;
+    if (size < ring.length) {
+      ring[size++] = uid;
+    } else if (ring.length < CAPACITY) {
+      ring = Arrays.copyOf(ring, Math.max(4, ring.length * 2));
+      ring[size++] = uid;
+    } else {
+      ring[next] = uid; // full: overwrite the oldest
+      next = (next + 1) % CAPACITY;
     }
     return true;
   }
