@@ -3,6 +3,7 @@ package dev.troupe.remote.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorRef;
@@ -20,7 +21,9 @@ import io.netty.buffer.Unpooled;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -178,14 +181,56 @@ class PeerIdentityTest {
   // ------------------------------------------------------------------ bounded memory
 
   @Test
-  void madeUpUidsDoNotGrowTheRememberedIncarnationsPastTheBound() throws IOException {
+  void anIncarnationNeverDialledIsReplacedOnlyOnceNoneOfItsConnectionsIsOpen() throws IOException {
     ActorSystem victim = troupe.system();
-    victim.actorOf(Props.create(NodeLossTest.Idle.class), "anchor");
     Address ghost = Address.parse("troupe://ghost@127.0.0.1:1"); // never dialled: its incarnations are claims only
     Association toGhost = provider(victim).association(ghost);
+
+    try (RawPeer first = new RawPeer(victim)) {
+      first.handshake(Lane.ORDINARY, ghost, 1, victim.address());
+      assertTrue(first.ack().isPresent(), "the first uid heard for an address is taken");
+      try (RawPeer second = new RawPeer(victim)) {
+        second.handshake(Lane.ORDINARY, ghost, 2, victim.address());
+        assertFalse(second.ack().isPresent(), "a new uid while a connection of the current one is open");
+      }
+    }
+    await(victim, "the first connection closed", () -> !toGhost.associated());
+    try (RawPeer third = new RawPeer(victim)) {
+      third.handshake(Lane.ORDINARY, ghost, 2, victim.address());
+      assertTrue(third.ack().isPresent(), "the new uid once no connection of the old one is open");
+    }
+    assertEquals(2, toGhost.uid());
+    assertFalse(toGhost.confirmed());
+  }
+
+  @Test
+  void madeUpUidsNeitherGrowTheRememberedIncarnationsPastTheBoundNorMakeTheNodeDial() throws IOException {
+    ActorSystem victim = troupe.system();
+    victim.actorOf(Props.create(NodeLossTest.Idle.class), "anchor");
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
+      // an address where something listens, that the victim has never dialled
+      Address ghost = Address.parse("troupe://ghost@127.0.0.1:" + listener.getLocalPort());
+      Association toGhost = provider(victim).association(ghost);
+      int accepted = claimManyUids(victim, ghost, toGhost);
+
+      assertTrue(accepted > RecentUids.CAPACITY, "enough claims were believed to reach the bound: " + accepted);
+      assertTrue(toGhost.retainedUids() <= RecentUids.CAPACITY, "replaced and quarantined uids kept: " + toGhost.retainedUids());
+      assertTrue(
+          toGhost.inbound().retiredCount() <= RecentUids.CAPACITY,
+          "retired sequences kept: " + toGhost.inbound().retiredCount());
+      listener.setSoTimeout(200);
+      try (Socket dialled = listener.accept()) {
+        fail("the victim dialled the claimed address from " + dialled.getRemoteSocketAddress());
+      } catch (SocketTimeoutException expected) {
+        // nobody connected
+      }
+    }
+  }
+
+  /** Claims {@code 2 * CAPACITY + 10} incarnations of {@code ghost}, one connection each, one after the other. */
+  private static int claimManyUids(ActorSystem victim, Address ghost, Association toGhost) throws IOException {
     int claims = RecentUids.CAPACITY * 2 + 10;
     int accepted = 0;
-
     for (long uid = 1; uid <= claims; uid++) {
       try (RawPeer spoof = new RawPeer(victim)) {
         spoof.handshake(Lane.CONTROL, ghost, uid, victim.address());
@@ -196,13 +241,7 @@ class PeerIdentityTest {
       }
       await(victim, "the connection of uid " + uid + " closed", () -> !toGhost.associated());
     }
-
-    assertTrue(accepted > RecentUids.CAPACITY, "enough claims were believed to reach the bound: " + accepted);
-    assertTrue(toGhost.retainedUids() <= RecentUids.CAPACITY, "replaced and quarantined uids kept: " + toGhost.retainedUids());
-    assertTrue(
-        toGhost.inbound().retiredCount() <= RecentUids.CAPACITY,
-        "retired sequences kept: " + toGhost.inbound().retiredCount());
-    assertFalse(toGhost.confirmed());
+    return accepted;
   }
 
   // ------------------------------------------------------------------ helpers
