@@ -45,6 +45,11 @@ final class Nodes {
     return handshake(magic, version, 1, "troupe://raw@127.0.0.1:1", 42, target);
   }
 
+  /** A handshake frame on the ordinary lane from {@code origin} (uid 42), written by hand from the protocol's description. */
+  static byte[] handshake(int magic, int version, String origin, String target) throws IOException {
+    return handshake(magic, version, 1, origin, 42, target);
+  }
+
   /** A handshake frame on {@code lane} (0 control, 1 ordinary) claiming {@code origin} and {@code uid}. */
   static byte[] handshake(int magic, int version, int lane, String origin, long uid, String target) throws IOException {
     ByteArrayOutputStream body = new ByteArrayOutputStream();

@@ -153,6 +153,7 @@ class RemoteNodeLifecycleTest {
         "troupe.remote.untrusted-mode | \"maybe\"",
         "troupe.remote.tls.enabled | \"maybe\"",
         "troupe.remote.tls.hostname-verification | \"sometimes\"",
+        "troupe.remote.tls.verify-peer-origin | \"sometimes\"",
         "troupe.remote.advanced.event-loop-threads | -1",
         "troupe.remote.advanced.outbound-message-queue-size | 0",
         "troupe.remote.advanced.outbound-control-queue-size | \"many\"",

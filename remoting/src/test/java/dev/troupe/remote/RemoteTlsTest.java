@@ -98,7 +98,7 @@ class RemoteTlsTest {
   @TempDir static Path dir;
 
   static TestKeyStores stores;
-  /** TLS with node-a's key (no host name in its certificate). */
+  /** TLS with node-a's key (a PKCS12 store, IP:127.0.0.1 in its certificate). */
   static ActorSystem a;
   /** TLS with node-b's key (a JKS store, a key password of its own, IP:127.0.0.1 in its certificate). */
   static ActorSystem b;
@@ -168,8 +168,8 @@ class RemoteTlsTest {
         s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, target.address().toString()));
         s.getOutputStream().flush();
         assertClosedWithoutAnswer(s.getInputStream());
-      } catch (SSLException refused) {
-        // refused during the handshake
+      } catch (SSLException | SocketException refused) {
+        // refused during the handshake (or closed before the bytes written after it went out)
       }
     }
     awaitLogged(target, log, "closing the connection from", "TLS handshake failed");
@@ -263,7 +263,45 @@ class RemoteTlsTest {
     Nodes.lookup(verifying, b, "/user/echo").tell("named", probe.getRef());
     probe.expectMsg(Nodes.WAIT, "echo:named", "node-b's certificate names IP:127.0.0.1");
 
-    assertNotFound(verifying, a.address() + "/user/echo"); // node-a's certificate names no host
+    ActorSystem elsewhere = tlsNode(stores.elsewhere); // trusted, but its certificate names another host
+    assertNotFound(verifying, elsewhere.address() + "/user/echo");
+  }
+
+  // ------------------------------------------------------------------ the origin a certificate may claim
+
+  @Test
+  void aTrustedClientWhoseCertificateNamesAnotherHostCannotClaimAnAddressOnThisOne() throws Exception {
+    ActorSystem target = tlsNode(stores.nodeB);
+    ListAppender<ILoggingEvent> log = captureLog(target);
+    try (SSLSocket s = tlsClient(target, stores.elsewhere, "TLSv1.3")) {
+      s.startHandshake(); // trusted: the TLS handshake succeeds
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, 1, a.address().toString(), target.address().toString()));
+      s.getOutputStream().flush();
+      assertClosedWithoutAnswer(s.getInputStream()); // no acknowledgement, so not the node's uid either
+    }
+    awaitLogged(target, log, "closing the connection from", "claims to be " + a.address(), "does not name 127.0.0.1");
+
+    try (SSLSocket s = tlsClient(target, stores.elsewhere, "TLSv1.3")) {
+      s.startHandshake();
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, 1, "troupe://far@192.0.2.1:2552", target.address().toString()));
+      s.getOutputStream().flush();
+      Nodes.readAck(s.getInputStream()); // an address on the host its certificate names is its to claim
+    }
+    assertServes(target);
+  }
+
+  @Test
+  void aTrustedNodeWhoseCertificateNamesAnotherHostIsRefusedUnlessOriginChecksAreOff() {
+    ActorSystem strict = tlsNode(stores.nodeB);
+    ActorSystem lax = TROUPE.createSystem(stores.tls(stores.nodeB) + "troupe.remote.tls.verify-peer-origin = off\n");
+    lax.actorOf(Props.create(Echo.class), "echo");
+    ActorSystem impostor = TROUPE.createSystem(stores.tls(stores.elsewhere) + QUICK_GIVE_UP);
+
+    assertNotFound(impostor, strict.address() + "/user/echo");
+
+    TestKit probe = new TestKit(impostor);
+    Nodes.lookup(impostor, lax, "/user/echo").tell("lax", probe.getRef());
+    probe.expectMsg(Nodes.WAIT, "echo:lax", "with verify-peer-origin = off a trusted chain alone is enough");
   }
 
   // ------------------------------------------------------------------ configuration errors

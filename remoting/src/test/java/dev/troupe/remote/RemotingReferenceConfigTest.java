@@ -35,6 +35,7 @@ class RemotingReferenceConfigTest {
     assertEquals("", r.getString("tls.trust-store"));
     assertEquals("", r.getString("tls.key-password"));
     assertFalse(r.getBoolean("tls.hostname-verification"));
+    assertTrue(r.getBoolean("tls.verify-peer-origin"));
   }
 
   @Test

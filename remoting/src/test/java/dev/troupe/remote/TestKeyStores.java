@@ -21,21 +21,25 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Key stores for the TLS tests, generated into a directory the test class owns (a JUnit
- * {@code @TempDir}): three identities, each a self-signed certificate made by the JDK's {@code
- * keytool} (the same tool the README tells users to run), and one trust store that trusts two of
- * them.
+ * {@code @TempDir}): four identities, each a self-signed certificate made by the JDK's {@code
+ * keytool} (the same tool the README tells users to run), and one trust store that trusts three of
+ * them. A node's certificate must name the host it claims to be on (subject alternative names,
+ * {@code troupe.remote.tls.verify-peer-origin}), so those of the nodes on 127.0.0.1 do.
  *
  * <ul>
- *   <li>{@link #nodeA}: PKCS12, an EC key, subject {@code CN=node-a}, no subject alternative name
- *       (so hostname verification must refuse it);
+ *   <li>{@link #nodeA}: PKCS12, an EC key, subject {@code CN=node-a}, alternative name {@code
+ *       IP:127.0.0.1};
  *   <li>{@link #nodeB}: JKS, an RSA key with a password of its own ({@link #NODE_B_KEY_PASSWORD}),
  *       subject {@code CN=node-b}, alternative name {@code IP:127.0.0.1};
+ *   <li>{@link #elsewhere}: PKCS12, an EC key, {@code CN=elsewhere}, trusted, but naming another
+ *       host only ({@code DNS:elsewhere.invalid, DNS:*.nodes.invalid, IP:192.0.2.1}): a trusted node that must not be
+ *       able to speak for 127.0.0.1, nor pass hostname verification there;
  *   <li>{@link #rogue}: PKCS12, an EC key, {@code CN=rogue}, {@code IP:127.0.0.1}, trusted by
  *       nobody;
- *   <li>{@link #trust}: PKCS12, the certificates of node-a and node-b.
+ *   <li>{@link #trust}: PKCS12, the certificates of node-a, node-b and elsewhere.
  * </ul>
  *
- * The three keytool runs go in parallel (each costs about half a second of a JVM start); the trust
+ * The four keytool runs go in parallel (each costs about half a second of a JVM start); the trust
  * store is assembled with {@link KeyStore}, as {@code keytool -exportcert} and {@code -importcert}
  * would, without four more JVM starts. Generate once per test class.
  */
@@ -47,12 +51,14 @@ public final class TestKeyStores {
 
   public final Path nodeA;
   public final Path nodeB;
+  public final Path elsewhere;
   public final Path rogue;
   public final Path trust;
 
   private TestKeyStores(Path dir) {
     nodeA = dir.resolve("node-a.p12");
     nodeB = dir.resolve("node-b.jks");
+    elsewhere = dir.resolve("elsewhere.p12");
     rogue = dir.resolve("rogue.p12");
     trust = dir.resolve("trust.p12");
   }
@@ -62,11 +68,14 @@ public final class TestKeyStores {
     TestKeyStores s = new TestKeyStores(dir);
     List<Process> runs = new ArrayList<>();
     runs.add(keytool(dir, "-genkeypair", "-alias", "node-a", "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=node-a", "-validity", "30", "-storetype", "PKCS12", "-keystore", s.nodeA.toString(),
+        "-dname", "CN=node-a", "-ext", "san=ip:127.0.0.1", "-validity", "30", "-storetype", "PKCS12", "-keystore", s.nodeA.toString(),
         "-storepass", PASSWORD));
     runs.add(keytool(dir, "-genkeypair", "-alias", "node-b", "-keyalg", "RSA", "-keysize", "2048",
         "-dname", "CN=node-b", "-ext", "san=ip:127.0.0.1", "-validity", "30", "-storetype", "JKS",
         "-keystore", s.nodeB.toString(), "-storepass", PASSWORD, "-keypass", NODE_B_KEY_PASSWORD));
+    runs.add(keytool(dir, "-genkeypair", "-alias", "elsewhere", "-keyalg", "EC", "-groupname", "secp256r1",
+        "-dname", "CN=elsewhere", "-ext", "san=dns:elsewhere.invalid,dns:*.nodes.invalid,ip:192.0.2.1", "-validity", "30",
+        "-storetype", "PKCS12", "-keystore", s.elsewhere.toString(), "-storepass", PASSWORD));
     runs.add(keytool(dir, "-genkeypair", "-alias", "rogue", "-keyalg", "EC", "-groupname", "secp256r1",
         "-dname", "CN=rogue", "-ext", "san=ip:127.0.0.1", "-validity", "30", "-storetype", "PKCS12",
         "-keystore", s.rogue.toString(), "-storepass", PASSWORD));
@@ -82,6 +91,7 @@ public final class TestKeyStores {
     trust.load(null, null);
     trust.setCertificateEntry("node-a", load(s.nodeA).getCertificate("node-a"));
     trust.setCertificateEntry("node-b", load(s.nodeB).getCertificate("node-b"));
+    trust.setCertificateEntry("elsewhere", load(s.elsewhere).getCertificate("elsewhere"));
     try (OutputStream out = Files.newOutputStream(s.trust)) {
       trust.store(out, PASSWORD.toCharArray());
     }

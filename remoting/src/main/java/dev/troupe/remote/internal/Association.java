@@ -7,11 +7,9 @@ import dev.troupe.remote.DisassociatedEvent;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -24,11 +22,43 @@ import java.util.function.LongSupplier;
  * of exactly-once delivery of system messages: the {@link SystemMessageOutbox} towards the peer
  * with its resend timer, and the {@link InboundSystemSequence} from the peer.
  *
- * <p>The peer's incarnation is its uid, told by every handshake. A new uid at the same address
- * means the peer restarted: the old incarnation's actors are gone ({@link Hooks#incarnationGone})
- * and the system-message sequences start again. An incarnation whose system messages could not be
- * delivered exactly once is quarantined ({@link #quarantine}): no connection with that uid is
- * accepted or kept, and nothing more is sent to it.
+ * <p><b>Whose word counts.</b> The peer's incarnation is its uid. A connection this node dialled
+ * (an outbound lane, to the peer's canonical address) learns the uid from the acknowledgement of
+ * whoever listens at that address: that is the node this association speaks to, so its word is
+ * taken ({@link #outboundUp}) and the incarnation counts as <em>confirmed</em>. An accepted
+ * connection only claims an origin and a uid in its handshake, and anyone who can reach the port
+ * can claim anything (unless TLS binds the origin to a certificate, see {@link
+ * InboundConnectionHandler}), so its claim is judged ({@link #inboundUp}):
+ *
+ * <ul>
+ *   <li>the first uid heard for the address, or the current one: accepted;
+ *   <li>a uid that is over (replaced by a restart, or quarantined): refused;
+ *   <li>a new uid while the current one is confirmed — a restart claim: refused, and the control
+ *       lane connects (when it is idle) so that the address itself tells which incarnation lives
+ *       there. If it acknowledges the new uid, that is the restart: the old incarnation is gone
+ *       ({@link Hooks#incarnationGone}, once), its connections are closed, and the real new node,
+ *       which retries with backoff, is accepted on its next try. If it acknowledges the old uid,
+ *       nothing changes. Nothing else ever makes this node dial: only an address it already
+ *       dialled on its own is dialled again;
+ *   <li>a new uid while the current one is not confirmed (only accepted connections ever named
+ *       it): believed only when no connection of the current incarnation is open any more —
+ *       nothing stronger was ever known of that incarnation either.
+ * </ul>
+ *
+ * A new incarnation starts the system-message sequences again. An incarnation whose system
+ * messages could not be delivered exactly once is quarantined ({@link #quarantine}): no
+ * connection with that uid is accepted or kept, and nothing more is sent to it. The incarnations
+ * that are over are remembered in bounded sets ({@link RecentUids}, the last {@value
+ * RecentUids#CAPACITY} of each), so uids made up by a peer cost no memory.
+ *
+ * <p><b>The owner of the control stream.</b> Of the accepted control-lane connections of the
+ * current incarnation, only one may be open: the first, its owner, until it closes; a second is
+ * refused. Only the owner's sequence numbers ({@link InboundSystemSequence}) and leaving notice
+ * count ({@link #ownsControl}), so a second connection claiming the same node can neither
+ * number system messages ahead of the real ones (which would then be dropped as duplicates) nor
+ * say the node leaves. Each refused second connection makes the owner repeat its last
+ * acknowledgement, so that an owner the peer has lost without a close reaching this node fails on
+ * that write and makes room for the peer's new connection.
  *
  * <p>Both lanes, the resend timer and the retirement check run on one event loop, the
  * association's. An association that stays idle (no connection, nothing queued, nothing waiting
@@ -40,6 +70,12 @@ import java.util.function.LongSupplier;
  * hands what it is given to the association that replaced it ({@link Hooks#successor}).
  */
 final class Association {
+  /**
+   * What {@link #inboundUp} answers (this very string) when the association was retired meanwhile:
+   * the caller offers the connection to the association that replaces it.
+   */
+  static final String RETIRED = "its association was retired while the handshake came in";
+
   /** What the association needs of its provider. */
   interface Hooks {
     /** The peer's incarnation {@code uid} is gone (restarted or quarantined): tell death watch. */
@@ -62,12 +98,15 @@ final class Association {
    * What a retired association leaves for the next one with the same node.
    *
    * @param uid the peer's incarnation as last told, 0 if none
-   * @param quarantined incarnations quarantined here: they stay refused
-   * @param replaced incarnations a restart replaced: they stay refused
+   * @param confirmed whether that incarnation was acknowledged on a connection this node dialled
+   *     (a later restart claim must then still be confirmed the same way)
+   * @param quarantined incarnations quarantined here, oldest first: they stay refused
+   * @param replaced incarnations a restart replaced, oldest first: they stay refused
    * @param nextSeq the number the next system message to the peer gets
    * @param inbound where the sequence of system messages from the peer stands
    */
-  record Remembered(long uid, Set<Long> quarantined, Set<Long> replaced, long nextSeq, InboundSystemSequence.State inbound) {}
+  record Remembered(
+      long uid, boolean confirmed, long[] quarantined, long[] replaced, long nextSeq, InboundSystemSequence.State inbound) {}
 
   final Address remote;
   private final EventStream events;
@@ -82,11 +121,14 @@ final class Association {
   private final SystemMessageOutbox outbox;
   private int connections; // guarded by this
   private long uid; // guarded by this; the peer's incarnation, 0 until a handshake told it
+  private boolean confirmed; // guarded by this: uid was acknowledged on a connection this node dialled
+  private int ofCurrent; // guarded by this: open handshaken connections of incarnation uid
+  private volatile Channel controlOwner; // written under this: the accepted control connection of uid
   private boolean down; // guarded by this; the failure detector gave up on the open connections
   private boolean goneDeclared; // guarded by this
   private long goneUid; // guarded by this
-  private final Set<Long> quarantinedUids = new HashSet<>(); // guarded by this
-  private final Set<Long> replacedUids = new HashSet<>(); // guarded by this: incarnations a restart replaced
+  private final RecentUids quarantinedUids = new RecentUids(); // guarded by this
+  private final RecentUids replacedUids = new RecentUids(); // guarded by this: incarnations a restart replaced
   private ScheduledFuture<?> resendTimer; // guarded by this
   private long leftUid; // guarded by this: the incarnation that said it leaves, 0 if none
   private final Map<Channel, Long> inbound = new ConcurrentHashMap<>(); // accepted connections from the peer, by uid
@@ -152,20 +194,21 @@ final class Association {
       retired = true;
       InboundSystemSequence.State in = inboundSequence.state();
       long next = outbox.nextSeq();
-      if (uid == 0 && quarantinedUids.isEmpty() && next == 1 && in.uid() == 0) {
+      if (uid == 0 && quarantinedUids.size() == 0 && next == 1 && in.uid() == 0) {
         return null;
       }
-      return new Remembered(uid, Set.copyOf(quarantinedUids), Set.copyOf(replacedUids), next, in);
+      return new Remembered(uid, confirmed, quarantinedUids.toArray(), replacedUids.toArray(), next, in);
     }
   }
 
   /** Returned by {@link #retireIfIdle} when the association stays. */
-  static final Remembered NOT_RETIRED = new Remembered(0, Set.of(), Set.of(), 0, null);
+  static final Remembered NOT_RETIRED = new Remembered(0, false, new long[0], new long[0], 0, null);
 
   /** Before first use: goes on from what a retired association with the same node left. */
   void restore(Remembered r) {
     synchronized (this) {
       uid = r.uid();
+      confirmed = r.confirmed();
       quarantinedUids.addAll(r.quarantined());
       replacedUids.addAll(r.replaced());
     }
@@ -182,30 +225,30 @@ final class Association {
   }
 
   /**
-   * A connection with this node completed its handshake.
+   * A connection this node dialled to the peer's canonical address completed its handshake: the
+   * acknowledgement's uid is the incarnation that lives at that address, so a new one there is a
+   * restart.
    *
-   * @param peerUid the uid of the node's incarnation, as its handshake or acknowledgement said
-   * @return false if that incarnation is quarantined: the caller closes the connection
+   * @param peerUid the uid of the peer's incarnation, as its acknowledgement said
+   * @return false if that incarnation is over (quarantined, or replaced): the caller closes the
+   *     connection
    */
-  boolean connectionUp(long peerUid) {
+  boolean outboundUp(long peerUid) {
     long previous;
     synchronized (this) {
       if (retired) {
         return false; // the caller takes the connection to the successor
       }
-      if (quarantinedUids.contains(peerUid) || replacedUids.contains(peerUid)) {
+      if (peerUid == 0 || quarantinedUids.contains(peerUid) || replacedUids.contains(peerUid)) {
         return false; // a late connection of an incarnation that is over must not switch back to it
       }
       activeAt = clock.getAsLong();
       previous = uid;
-      if (previous != 0 && previous != peerUid) {
-        replacedUids.add(previous);
+      if (previous != peerUid) {
+        become(peerUid);
       }
-      uid = peerUid;
-      if (connections++ == 0 || down) {
-        down = false;
-        events.publish(new AssociatedEvent(remote)); // under the lock: events keep their order
-      }
+      confirmed = true;
+      up();
     }
     if (previous != 0 && previous != peerUid) {
       restarted(previous, peerUid);
@@ -213,44 +256,151 @@ final class Association {
     return true;
   }
 
-  /** The peer restarted: what was sent to its old incarnation will never be delivered. */
+  /**
+   * An accepted connection's handshake claims that it comes from incarnation {@code peerUid} of
+   * the peer: judged as the class comment says. When accepted, the connection counts as up (the
+   * caller acknowledges it) and, on the control lane, owns the incarnation's control stream.
+   *
+   * @return null when accepted, else why it is refused (the caller closes the connection)
+   */
+  String inboundUp(Channel ch, Lane lane, long peerUid) {
+    long previous;
+    String refused = null;
+    boolean verify = false;
+    Channel owner = null;
+    synchronized (this) {
+      if (retired) {
+        return RETIRED; // the caller takes the connection to the successor
+      }
+      activeAt = clock.getAsLong();
+      previous = uid;
+      boolean restart = previous != 0 && previous != peerUid;
+      if (peerUid == 0) {
+        refused = "uid 0 names no incarnation";
+      } else if (quarantinedUids.contains(peerUid) || replacedUids.contains(peerUid)) {
+        refused = "its incarnation (uid " + peerUid + ") is quarantined here, or was replaced by a newer one";
+      } else if (restart && confirmed) {
+        verify = true;
+        refused = "it claims that " + remote + " restarted (uid " + previous + " is now " + peerUid + "), which is believed"
+            + " only once this node's own connection to that address confirms it (a restarted node gets through on a later try)";
+      } else if (restart && ofCurrent > 0) {
+        refused = "it claims that " + remote + " restarted (uid " + previous + " is now " + peerUid + ") while a connection"
+            + " of uid " + previous + " is open";
+      } else if (!restart && lane == Lane.CONTROL && controlOwner != null) {
+        owner = controlOwner;
+        refused = "a control connection of " + remote + " (uid " + peerUid + ") is open already: a second one is refused";
+      }
+      if (refused == null) {
+        if (previous != peerUid) {
+          become(peerUid);
+        }
+        if (lane == Lane.CONTROL) {
+          controlOwner = ch;
+        }
+        inbound.put(ch, peerUid);
+        up();
+      }
+    }
+    if (verify) {
+      control.verify();
+    }
+    if (owner != null) {
+      // The owner may be a connection that the peer lost without this end noticing (no close
+      // arrived), and the peer now reconnects. A harmless write (the last acknowledgement again)
+      // makes such a connection fail and close, so that the peer's next try gets through.
+      owner.writeAndFlush(Wire.encodeSystemAck(owner.alloc(), inboundSequence.delivered(peerUid)), owner.voidPromise());
+    }
+    if (refused == null && previous != 0 && previous != peerUid) {
+      restarted(previous, peerUid);
+    }
+    return refused;
+  }
+
+  /** Under this lock: incarnation {@code peerUid} is the peer's now. */
+  private void become(long peerUid) {
+    if (uid != 0) {
+      replacedUids.add(uid);
+    }
+    uid = peerUid;
+    confirmed = false;
+    ofCurrent = 0;
+    controlOwner = null;
+  }
+
+  /** Under this lock: a connection of the current incarnation completed its handshake. */
+  private void up() {
+    ofCurrent++;
+    if (connections++ == 0 || down) {
+      down = false;
+      events.publish(new AssociatedEvent(remote)); // under the lock: events keep their order
+    }
+  }
+
+  /**
+   * The peer restarted: what was sent to its old incarnation will never be delivered, and the old
+   * incarnation's connections that are still open are closed.
+   */
   private void restarted(long oldUid, long newUid) {
     for (OutboundEnvelope e : outbox.reset()) {
       hooks.dropped(e, remote + " restarted (uid " + oldUid + " is now " + newUid + ") before it acknowledged this system message");
     }
     hooks.incarnationGone(this, oldUid, "it restarted (uid " + oldUid + " is now " + newUid + ")");
+    closeConnectionsOf(oldUid);
   }
 
-  /** An accepted connection from incarnation {@code peerUid} completed its handshake. */
-  void inboundOpened(Channel ch, long peerUid) {
-    inbound.put(ch, peerUid);
-    if (isQuarantined(peerUid)) { // quarantined in between: the sweep above may have missed it
-      ch.close();
-    }
-  }
-
-  /** An accepted connection closed. */
-  void inboundClosed(Channel ch) {
-    inbound.remove(ch);
+  /** Closes every connection, either way, whose handshake named incarnation {@code peerUid}. */
+  private void closeConnectionsOf(long peerUid) {
+    control.closeIfPeer(peerUid);
+    ordinary.closeIfPeer(peerUid);
+    inbound.forEach(
+        (ch, u) -> {
+          if (u == peerUid) {
+            ch.close();
+          }
+        });
   }
 
   /**
-   * The peer said it leaves (its system terminates): the connections to it are closed. Its
-   * unacknowledged system messages are not
+   * @return whether {@code ch}, an accepted control connection, owns the current incarnation's
+   *     control stream: only its system messages and leaving notice count
+   */
+  boolean ownsControl(Channel ch) {
+    return controlOwner == ch;
+  }
+
+  /** An accepted connection closed (its handshake done or not). */
+  void inboundClosed(Channel ch) {
+    inbound.remove(ch);
+    if (controlOwner == ch) {
+      synchronized (this) {
+        if (controlOwner == ch) {
+          controlOwner = null;
+        }
+      }
+    }
+  }
+
+  /**
+   * The owner of the control stream of incarnation {@code peerUid} said it leaves (its system
+   * terminates): the connections to it are closed. Its unacknowledged system messages are not
    * thrown away yet: the numbering must go on for as long as that incarnation may still read them
    * (its actors stop after it said so); they are given up at the first failed connect instead.
+   *
+   * @return false, doing nothing, when {@code peerUid} is not the current incarnation
    */
-  void left() {
-    long gone;
+  boolean left(long peerUid) {
     synchronized (this) {
-      gone = uid;
-      leftUid = gone;
+      if (peerUid == 0 || peerUid != uid) {
+        return false;
+      }
+      leftUid = peerUid;
     }
     // Its end of every connection is closing: a message written into one now would be lost. The
     // closes are queued on the lanes' loops before the DisassociatedEvent is published, so whatever
     // is sent after that event goes on a new connection (to a restarted node, if there is one).
-    control.closeIfPeer(gone);
-    ordinary.closeIfPeer(gone);
+    control.closeIfPeer(peerUid);
+    ordinary.closeIfPeer(peerUid);
+    return true;
   }
 
   /**
@@ -267,10 +417,13 @@ final class Association {
     outbox.reset();
   }
 
-  /** A connection with this node that had completed its handshake closed. */
-  void connectionDown() {
+  /** A connection with this node, of incarnation {@code peerUid}, that had completed its handshake closed. */
+  void connectionDown(long peerUid) {
     synchronized (this) {
       activeAt = clock.getAsLong();
+      if (peerUid == uid && ofCurrent > 0) {
+        ofCurrent--;
+      }
       if (--connections == 0) {
         if (!down) {
           events.publish(new DisassociatedEvent(remote));
@@ -290,6 +443,16 @@ final class Association {
   /** @return the peer's current incarnation as last told by a handshake, 0 if none yet */
   synchronized long uid() {
     return uid;
+  }
+
+  /** @return whether the current incarnation was acknowledged on a connection this node dialled */
+  synchronized boolean confirmed() {
+    return confirmed;
+  }
+
+  /** @return how many replaced and quarantined incarnations are remembered, for tests and diagnostics */
+  synchronized int retainedUids() {
+    return replacedUids.size() + quarantinedUids.size();
   }
 
   /** @return whether incarnation {@code peerUid} is quarantined */
@@ -344,14 +507,7 @@ final class Association {
       return;
     }
     hooks.quarantined(this, q, why, lost);
-    control.closeIfPeer(q);
-    ordinary.closeIfPeer(q);
-    inbound.forEach(
-        (ch, peerUid) -> {
-          if (peerUid == q) {
-            ch.close();
-          }
-        });
+    closeConnectionsOf(q);
   }
 
   // ------------------------------------------------------------------ sending system messages

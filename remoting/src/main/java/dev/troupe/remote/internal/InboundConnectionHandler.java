@@ -8,9 +8,13 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.timeout.ReadTimeoutException;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.function.Function;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * The last handler of an accepted connection: checks the peer's handshake and acknowledges it,
@@ -24,6 +28,27 @@ import java.util.function.Function;
  * deserialized or delivered is dropped (a {@code Dropped} event) and the connection stays. A failed
  * TLS handshake (an untrusted certificate, a plaintext peer, a timeout) is logged the same way,
  * once per connection.
+ *
+ * <p><b>What a handshake may claim.</b> The handshake names the origin node and its incarnation
+ * (uid); nothing is acknowledged, so this node's uid is not told, before the claim passed:
+ *
+ * <ol>
+ *   <li>with TLS, the TLS handshake has completed, so the peer holds the key of a certificate that
+ *       chains to this node's trust store; and, with {@code tls.verify-peer-origin = on} (the
+ *       default), that certificate names the origin's host among its subject alternative names (an
+ *       IP address entry for an IP, a DNS entry, wildcards in the leftmost label as HTTPS allows,
+ *       for a name; {@link PeerCertificates}). A trusted node can claim only addresses on hosts
+ *       its certificate names (any system name and port there);
+ *   <li>the origin's {@link Association} judges the uid: a restart claim is believed only once
+ *       this node's own connection to that address confirms it, the second control connection of
+ *       an incarnation is refused, and incarnations that are over stay refused ({@link
+ *       Association}).
+ * </ol>
+ *
+ * After that, the system messages and the leaving notice of a control connection count only while
+ * it owns its incarnation's control stream ({@link Association#ownsControl}): a system message
+ * from a connection that does not closes it, a leaving notice from one is ignored (logged), as is
+ * a leaving notice on the ordinary lane.
  */
 final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private final RemoteActorRefProvider provider;
@@ -56,6 +81,9 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
           if (handshake.lane() != Lane.CONTROL) {
             throw new Wire.ProtocolException("a system message on the ordinary lane");
           }
+          if (!association.ownsControl(ctx.channel())) {
+            throw new Wire.ProtocolException("system messages from a connection that does not hold the control stream of uid " + handshake.originUid());
+          }
           long seq = Wire.readVarLong(frame);
           if (seq <= 0) {
             throw new Wire.ProtocolException("system message number " + seq);
@@ -68,8 +96,10 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
           heartbeatDue = true; // answered on this connection, once per batch of reads
         } else if (kind == Wire.HEARTBEAT_RESPONSE) {
           throw new Wire.ProtocolException("a heartbeat response on an accepted connection (answers come back on the heartbeat's own connection)");
+        } else if (kind == Wire.LEAVING) {
+          leaving(ctx);
         } else {
-          provider.control(kind, handshake.origin());
+          throw new Wire.ProtocolException("unknown control frame kind " + kind); // decodeControl knows no other
         }
       } else if (handshake.lane() == Lane.CONTROL) {
         throw new Wire.ProtocolException("a message without a sequence number on the control lane");
@@ -94,25 +124,72 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     if (h.origin().equals(self)) {
       throw new Wire.ProtocolException("handshake from this node's own address " + self);
     }
+    SslHandler tls = ctx.pipeline().get(SslHandler.class);
+    if (tls != null) {
+      checkCertificate(tls, h.origin());
+    }
     Association a = provider.association(h.origin());
-    boolean up = a != null && a.connectionUp(h.originUid());
-    if (!up && a != null && a.retired()) { // retired just now: the association that replaces it takes the connection
+    String refused = a == null ? null : a.inboundUp(ctx.channel(), h.lane(), h.originUid());
+    if (refused == Association.RETIRED) { // retired just now: the association that replaces it takes the connection
       a = provider.association(h.origin());
-      up = a != null && a.connectionUp(h.originUid());
+      refused = a == null ? null : a.inboundUp(ctx.channel(), h.lane(), h.originUid());
     }
     if (a == null) {
       throw new Wire.ProtocolException("this node keeps " + provider.transport().settings().maximumAssociations()
           + " associations already, none idle (troupe.remote.advanced.maximum-associations)");
     }
-    if (!up) {
-      throw new Wire.ProtocolException("its incarnation (uid " + h.originUid() + ") is quarantined here, or was replaced by a newer one");
+    if (refused != null) {
+      throw new Wire.ProtocolException(refused);
     }
     association = a;
     handshake = h;
     selections = provider.inboundSelections(ctx.channel());
-    a.inboundOpened(ctx.channel(), h.originUid());
     provider.transport().handshakeAccepted(ctx);
     ctx.writeAndFlush(Wire.encodeAck(ctx.alloc(), provider.uid()));
+  }
+
+  /**
+   * Refuses the handshake unless mutual TLS completed and, with {@code verify-peer-origin}, the
+   * peer's certificate names the host of the origin it claims.
+   */
+  private void checkCertificate(SslHandler tls, Address origin) {
+    if (!tls.handshakeFuture().isSuccess()) { // cannot happen: no byte is decrypted before; checked all the same
+      throw new Wire.ProtocolException("a handshake before the TLS handshake completed");
+    }
+    if (!provider.settings().tls().verifyPeerOrigin()) {
+      return;
+    }
+    String host = origin.host().orElseThrow(); // the handshake's decoding checked it
+    X509Certificate cert;
+    try {
+      Certificate[] chain = tls.engine().getSession().getPeerCertificates();
+      cert = chain.length > 0 && chain[0] instanceof X509Certificate x ? x : null;
+    } catch (SSLPeerUnverifiedException e) {
+      cert = null;
+    }
+    if (cert == null) {
+      throw new Wire.ProtocolException("it claims to be " + origin + " but presented no certificate");
+    }
+    if (!PeerCertificates.names(cert, host)) {
+      throw new Wire.ProtocolException(
+          "it claims to be " + origin + ", but its certificate (" + cert.getSubjectX500Principal().getName() + ", "
+              + PeerCertificates.describeNames(cert) + ") does not name " + host
+              + " (troupe.remote.tls.verify-peer-origin)");
+    }
+  }
+
+  /** A leaving notice: counts only from the owner of the incarnation's control stream. */
+  private void leaving(ChannelHandlerContext ctx) {
+    if (handshake.lane() != Lane.CONTROL || !association.ownsControl(ctx.channel())) {
+      log.warn(
+          "ignoring a leaving notice from {} ({}, uid {}, {} lane): not the connection that holds that node's control stream",
+          ctx.channel().remoteAddress(),
+          handshake.origin(),
+          handshake.originUid(),
+          handshake.lane());
+      return;
+    }
+    provider.leaving(association, handshake.originUid());
   }
 
   /** @param seq the system message's number on the control lane, 0 for a user message */
@@ -225,7 +302,7 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
   public void channelInactive(ChannelHandlerContext ctx) {
     if (association != null) {
       association.inboundClosed(ctx.channel());
-      association.connectionDown();
+      association.connectionDown(handshake.originUid());
       association = null;
     }
   }

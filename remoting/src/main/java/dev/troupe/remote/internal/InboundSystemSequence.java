@@ -1,8 +1,5 @@
 package dev.troupe.remote.internal;
 
-import java.util.HashSet;
-import java.util.Set;
-
 /**
  * The receiving half of exactly-once delivery of system messages from one peer (see {@link
  * SystemMessageOutbox} for the sending half): delivers a message only if its number is the next
@@ -11,14 +8,20 @@ import java.util.Set;
  * delivered again; one after a gap waits for the sender to resend the gap.
  *
  * <p>Numbers are per incarnation of the sender (its uid): a new uid starts again at 1, and the
- * incarnation it replaces is retired for good, so that a late frame of a dead incarnation (from a
+ * incarnation it replaces is retired, so that a late frame of a dead incarnation (from a
  * connection not yet closed) can never switch back to it and make the new incarnation's messages
- * count as undelivered. Any thread (each accepted connection reads on an event loop); one lock.
+ * count as undelivered. The retired incarnations are the last {@value RecentUids#CAPACITY}
+ * ({@link RecentUids}), so a peer that claims a new uid per connection costs no memory.
+ *
+ * <p>Only the accepted control connection that holds the peer's current incarnation feeds it
+ * ({@link Association#ownsControl}): a second connection claiming the same node cannot number
+ * messages ahead and so make the real ones count as duplicates. Any thread (each accepted
+ * connection reads on an event loop); one lock.
  */
 final class InboundSystemSequence {
   private long uid; // guarded by this
   private long delivered; // guarded by this
-  private final Set<Long> retired = new HashSet<>(); // guarded by this
+  private final RecentUids retired = new RecentUids(); // guarded by this
   private long duplicates; // guarded by this
   private long deliveries; // guarded by this
 
@@ -50,6 +53,16 @@ final class InboundSystemSequence {
     return delivered;
   }
 
+  /** @return the last number delivered from incarnation {@code originUid} (0 when it is not the current one) */
+  synchronized long delivered(long originUid) {
+    return originUid == uid ? delivered : 0;
+  }
+
+  /** @return how many retired incarnations are remembered, for tests and diagnostics */
+  synchronized int retiredCount() {
+    return retired.size();
+  }
+
   /**
    * Where the sequence stands, kept when an idle association is removed.
    *
@@ -57,10 +70,10 @@ final class InboundSystemSequence {
    * @param delivered the last number delivered from it
    * @param retired the incarnations it replaced
    */
-  record State(long uid, long delivered, Set<Long> retired) {}
+  record State(long uid, long delivered, long[] retired) {}
 
   synchronized State state() {
-    return new State(uid, delivered, Set.copyOf(retired));
+    return new State(uid, delivered, retired.toArray());
   }
 
   /** Goes on from {@code s} (a fresh sequence of a new association for the same peer). */

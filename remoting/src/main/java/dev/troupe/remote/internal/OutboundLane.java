@@ -231,7 +231,7 @@ final class OutboundLane {
     if (ch != channel || state != State.HANDSHAKING) {
       return;
     }
-    if (!association.connectionUp(peerUid)) {
+    if (!association.outboundUp(peerUid)) {
       failed(ch, "its incarnation (uid " + peerUid + ") is quarantined or was replaced: nothing more goes to it; a restarted node is reached again");
       return;
     }
@@ -242,6 +242,26 @@ final class OutboundLane {
       outbox.rewind(); // whatever the last connection may have swallowed goes again
     }
     drain();
+  }
+
+  /**
+   * Any thread: an accepted connection claimed that the peer restarted, which only this lane's own
+   * connection can confirm. Idle, the lane connects now, and the acknowledgement tells who lives
+   * at the address; connected, it sends a heartbeat, so that a connection whose far end is gone
+   * without a close having arrived fails on that write and the next claim finds the lane idle
+   * (connecting or backing off, it learns the uid anyway). Never dials an address the association
+   * was not already dialling: the caller asks only when the current incarnation was confirmed this
+   * way.
+   */
+  void verify() {
+    execute(
+        () -> {
+          if (state == State.IDLE) {
+            connect();
+          } else if (state == State.ACTIVE) {
+            send(ControlFrame.HEARTBEAT);
+          }
+        });
   }
 
   /** The connection became writable again. */
@@ -260,7 +280,7 @@ final class OutboundLane {
       case ACTIVE -> {
         channel = null;
         state = State.IDLE;
-        association.connectionDown(); // the idle time starts again
+        association.connectionDown(peerUid); // the idle time starts again
         transport.log().logger().info("{} lane to {} closed{}", lane, association.remote, reason == null ? "" : ": " + reason);
         if (pending() || (outbox != null && outbox.waiting())) { // unacknowledged: resend on a new connection
           connect();
@@ -281,7 +301,10 @@ final class OutboundLane {
     if (ch != null) {
       ch.close();
     }
-    if (outbox != null) {
+    if (outbox != null && state != State.HANDSHAKING) {
+      // Only a connect that fails means that a node which said it leaves is gone. A handshake that
+      // something at the address refused is no proof: the node that left may live on and refuse a
+      // second control connection until it has seen the close of the first (Association).
       association.unreachableAfterLeaving();
     }
     failures++;

@@ -122,6 +122,10 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     return drops;
   }
 
+  RemoteSettings settings() {
+    return settings;
+  }
+
   long uid() {
     return uid;
   }
@@ -480,24 +484,18 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   }
 
   /**
-   * A control frame other than a heartbeat arrived from {@code origin} (heartbeats are answered by
-   * the connection they came in on, and their answers arrive on this node's own connections).
+   * Incarnation {@code peerUid} of the node of {@code a} said it leaves, on the connection that owns
+   * its control stream ({@link InboundConnectionHandler} checked that): its actors count as
+   * terminated. Ignored when that incarnation is not the node's current one.
    */
-  void control(int kind, Address origin) {
-    switch (kind) {
-      case Wire.LEAVING -> {
-        watchedNodes.forget(origin);
-        Association a = association(origin);
-        if (a == null) {
-          return; // none at the cap: nothing here to tell
-        }
-        a.left(); // its unacknowledged system messages are given up once it can no longer be reached
-        if (a.declareGone()) {
-          logger.info("{} leaves (its system terminates): its actors count as terminated for their watchers", origin);
-          system.addressTerminated(origin);
-        }
-      }
-      default -> throw new Wire.ProtocolException("unknown control frame kind " + kind);
+  void leaving(Association a, long peerUid) {
+    if (!a.left(peerUid)) { // its unacknowledged system messages are given up once it can no longer be reached
+      return;
+    }
+    watchedNodes.forget(a.remote);
+    if (a.declareGone()) {
+      logger.info("{} leaves (its system terminates): its actors count as terminated for their watchers", a.remote);
+      system.addressTerminated(a.remote);
     }
   }
 

@@ -38,8 +38,10 @@ import javax.net.ssl.TrustManagerFactory;
  * are not part of it by default, since nodes are usually named by IP address or by names that the
  * certificates of a private CA need not carry; {@code hostname-verification = on} adds the HTTPS
  * rules (the certificate's subject alternative names must cover the host an outbound connection
- * dialled). Accepted connections are never checked against a name: who dialled in is not known
- * before the handshake, only that its certificate is trusted.
+ * dialled). An accepted connection is checked against a name once Troupe's handshake tells who
+ * it claims to be: with {@code verify-peer-origin = on} (the default) its certificate must name
+ * the host of the origin address it claims ({@link PeerCertificates}, checked by {@link
+ * InboundConnectionHandler}), so a trusted node cannot speak for a node on another host.
  */
 final class TlsContexts {
   /** The only protocol offered or accepted. */

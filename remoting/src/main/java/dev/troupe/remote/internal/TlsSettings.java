@@ -21,6 +21,8 @@ import dev.troupe.actor.internal.dispatch.Settings;
  * @param trustStorePassword the trust store's password
  * @param hostnameVerification whether an outbound connection also checks that the peer's
  *     certificate names the host it was dialled at
+ * @param verifyPeerOrigin whether an accepted connection's handshake is refused unless the peer's
+ *     certificate names the host of the origin address it claims
  */
 record TlsSettings(
     boolean enabled,
@@ -29,7 +31,8 @@ record TlsSettings(
     String keyPassword,
     String trustStore,
     String trustStorePassword,
-    boolean hostnameVerification) {
+    boolean hostnameVerification,
+    boolean verifyPeerOrigin) {
 
   static final String PATH = RemoteSettings.ROOT + ".tls";
 
@@ -47,6 +50,7 @@ record TlsSettings(
     String trustStore = Settings.string(t, PATH, "trust-store").trim();
     String trustStorePassword = Settings.string(t, PATH, "trust-store-password");
     boolean hostnameVerification = Settings.bool(t, PATH, "hostname-verification");
+    boolean verifyPeerOrigin = Settings.bool(t, PATH, "verify-peer-origin");
     if (enabled) {
       if (keyStore.isEmpty()) {
         throw bad("key-store", "must name this node's key store (a PKCS12 or JKS file with its private key and certificate) when troupe.remote.tls.enabled = on");
@@ -62,7 +66,8 @@ record TlsSettings(
         keyPassword,
         trustStore,
         trustStorePassword,
-        hostnameVerification);
+        hostnameVerification,
+        verifyPeerOrigin);
   }
 
   /** The full key of {@code key} in this section, for error messages. */
@@ -81,6 +86,7 @@ record TlsSettings(
   @Override
   public String toString() {
     return "TlsSettings[enabled=" + enabled + ", keyStore=" + keyStore + ", trustStore=" + trustStore
-        + ", hostnameVerification=" + hostnameVerification + ", passwords not shown]";
+        + ", hostnameVerification=" + hostnameVerification + ", verifyPeerOrigin=" + verifyPeerOrigin
+        + ", passwords not shown]";
   }
 }

@@ -168,11 +168,11 @@ class AssociationLimitsTest {
   void handshakesFromMadeUpNodesCannotPushOutTheRecordOfARealPeersSystemMessageNumbering() {
     RetiredAssociations records = new RetiredAssociations(3);
     Address real = Address.parse("troupe://real@127.0.0.1:1");
-    records.put(real, new Association.Remembered(5, Set.of(), Set.of(), 17, new InboundSystemSequence.State(5, 3, Set.of())));
+    records.put(real, new Association.Remembered(5, true, new long[0], new long[0], 17, new InboundSystemSequence.State(5, 3, new long[0])));
     for (int i = 0; i < 100; i++) {
       records.put(
           Address.parse("troupe://made-up@127.0.0.1:" + (10 + i)),
-          new Association.Remembered(i + 1, Set.of(), Set.of(), 1, new InboundSystemSequence.State(0, 0, Set.of())));
+          new Association.Remembered(i + 1, false, new long[0], new long[0], 1, new InboundSystemSequence.State(0, 0, new long[0])));
     }
     assertEquals(4, records.size(), "the real peer's record and the 3 newest others");
     assertEquals(17, records.take(real).nextSeq());
