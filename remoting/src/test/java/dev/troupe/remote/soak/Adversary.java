@@ -5,6 +5,9 @@ import dev.troupe.actor.ActorSystem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -64,6 +67,7 @@ abstract class Adversary implements Runnable {
   final AtomicLong ioErrors = new AtomicLong();
 
   private volatile long deadline;
+  private volatile RuntimeException failure;
 
   Adversary(String name, Target target, long seed, double defaultRate) {
     this.name = name;
@@ -115,16 +119,30 @@ abstract class Adversary implements Runnable {
         }
         ops.incrementAndGet();
       }
-    } finally {
-      close();
+    } catch (RuntimeException e) {
+      ioErrors.incrementAndGet(); // a bug of the harness's own: it ends this adversary, and shows in the summary
+      failure = e;
     }
   }
 
   /** One operation. */
   abstract void step() throws IOException;
 
-  /** Releases what the adversary holds (called once, on its thread, when it ends). */
+  /**
+   * Releases what the adversary holds (its idle connections, its listener). Called once after the
+   * run's last check, so that what it held still counts when a new peer tries the victim.
+   */
   void close() {}
+
+  /** @return what this adversary saw that the victim must never do, or null */
+  String violation() {
+    return null;
+  }
+
+  /** @return the exception that ended this adversary early, or null */
+  RuntimeException failure() {
+    return failure;
+  }
 
   /** @return what else the summary should say of this adversary, or "" */
   String detail() {
@@ -201,6 +219,13 @@ abstract class Adversary implements Runnable {
       }
     }
 
+    /** Waits until the victim closes the connection or the read timeout passes. */
+    void awaitClose() {
+      if (socket != null) {
+        Adversary.this.awaitClose(socket);
+      }
+    }
+
     /** Closes the connection; the next {@link #send} opens another. */
     void drop() {
       if (socket != null) {
@@ -215,6 +240,11 @@ abstract class Adversary implements Runnable {
 
     int opened() {
       return opened;
+    }
+
+    /** @return whether a connection is open (its string table holds what earlier frames added) */
+    boolean connected() {
+      return socket != null;
     }
   }
 
@@ -304,10 +334,14 @@ abstract class Adversary implements Runnable {
       named++;
       String sender =
           "troupe://n" + named + "@127.0.0." + (1 + (named >> 16) % 250) + ":" + (1 + named % 65_000) + "/user/x";
+      RawFrames.Body b = new RawFrames.Body();
+      if (link.connected()) {
+        b.writeVarInt(RawFrames.REF_FIRST_ENTRY); // entry 0: the recipient, as the connection's first frame named it
+      } else {
+        b.writeRef(RawFrames.REF_NEW, path("/user/watched")); // ignores what it gets: no reply, no dial
+      }
       byte[] frame =
-          new RawFrames.Body()
-              .writeRef(RawFrames.REF_LITERAL, path("/user/watched")) // ignores what it gets: no reply, no dial
-              .writeRef(RawFrames.REF_LITERAL, sender)
+          b.writeRef(RawFrames.REF_LITERAL, sender)
               .writeVarInt(RawFrames.zigZag(2)) // a String
               .writeVarInt(RawFrames.REF_NONE)
               .writeBytes("hello".getBytes(StandardCharsets.UTF_8))
@@ -353,9 +387,8 @@ abstract class Adversary implements Runnable {
     }
   }
 
-  /** One frame of {@code Identify} nested as deep as the victim's frame size allows. */
+  /** One frame of {@code Identify} nested as deep as the victim's frame size allows, on a new connection each time. */
   static final class Nested extends Adversary {
-    private final Link link = new Link(RawFrames.LANE_ORDINARY, false);
     private byte[] frame;
 
     Nested(Target target, long seed) {
@@ -367,15 +400,16 @@ abstract class Adversary implements Runnable {
       if (frame == null) {
         int maxFrame = (int) SoakSettings.longProperty("troupe.soak.nested.bytes", 256 * 1024 - 256);
         int depth = (int) SoakSettings.longProperty("troupe.soak.nested.depth", 100_000);
-        frame = RawFrames.envelope(
+        frame = RawFrames.firstEnvelope(
             path("/user/echo"), RawFrames.MESSAGES_SERIALIZER, RawFrames.IDENTIFY_MANIFEST, RawFrames.nestedIdentify(depth, maxFrame));
       }
-      link.send(frame);
-    }
-
-    @Override
-    void close() {
-      link.drop();
+      Link link = new Link(RawFrames.LANE_ORDINARY, false);
+      try {
+        link.send(frame);
+        link.awaitClose(); // the victim reads the frame before the connection goes
+      } finally {
+        link.drop();
+      }
     }
 
     @Override
@@ -384,17 +418,62 @@ abstract class Adversary implements Runnable {
     }
   }
 
-  /** Handshakes naming random nodes, each followed by a heartbeat and a LEAVING notice. */
+  /**
+   * Handshakes naming random nodes, each followed by a heartbeat and a LEAVING notice. Half of them
+   * name a port this adversary listens on: the victim must never connect there, since only a
+   * handshake named it.
+   */
   static final class Identities extends Adversary {
+    private final ServerSocket listener;
+    private final AtomicLong dialled = new AtomicLong();
+
     Identities(Target target, long seed) {
       super("identity", target, seed, 5);
+      try {
+        listener = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      Thread acceptor = new Thread(this::accept, "soak-adversary-identity-listener");
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    private void accept() {
+      while (!listener.isClosed()) {
+        try (Socket dialledBack = listener.accept()) {
+          dialled.incrementAndGet();
+        } catch (IOException closed) {
+          // the listener closed, or the victim gave up
+        }
+      }
     }
 
     @Override
     void step() throws IOException {
-      String origin =
-          "troupe://" + "node" + random.nextInt(1_000_000) + "@127.0.0.1:" + (1 + random.nextInt(1023));
-      claim(this, origin, random.nextLong());
+      int port = random.nextBoolean() ? listener.getLocalPort() : 1 + random.nextInt(1023);
+      claim(this, "troupe://node" + random.nextInt(1_000_000) + "@127.0.0.1:" + port, random.nextLong());
+    }
+
+    @Override
+    void close() {
+      try {
+        listener.close();
+      } catch (IOException ignored) {
+        // closing
+      }
+    }
+
+    @Override
+    String detail() {
+      return "the victim dialled back " + dialled.get() + " times";
+    }
+
+    @Override
+    String violation() {
+      return dialled.get() == 0
+          ? null
+          : "the victim connected " + dialled.get() + " times to an address that only a handshake named";
     }
   }
 
@@ -426,7 +505,7 @@ abstract class Adversary implements Runnable {
 
   /** Connections dropped after one byte, and idle ones kept open up to a cap. */
   static final class Churn extends Adversary {
-    private final int idleCap = (int) SoakSettings.longProperty("troupe.soak.churn.idle", 200);
+    private final int idleCap = (int) SoakSettings.longProperty("troupe.soak.churn.idle", 240);
     private final List<Socket> trickling = new ArrayList<>();
     private final List<Socket> idle = new ArrayList<>();
     private long lastTrickle = System.nanoTime();
@@ -434,7 +513,7 @@ abstract class Adversary implements Runnable {
     private int peak;
 
     Churn(Target target, long seed) {
-      super("churn", target, seed, 10);
+      super("churn", target, seed, 15);
     }
 
     @Override

@@ -131,15 +131,16 @@ final class RawFrames {
   }
 
   /**
-   * @return a user message for {@code recipient} (a full path), of no sender, carrying {@code
-   *     payload} as the given serializer and manifest, every string a literal
+   * @return the first user message on a connection, for {@code recipient} (a full path), of no
+   *     sender, carrying {@code payload} as the given serializer and manifest; the recipient and
+   *     the manifest become the string table's entries 0 and 1
    */
-  static byte[] envelope(String recipient, int serializerId, String manifest, byte[] payload) {
+  static byte[] firstEnvelope(String recipient, int serializerId, String manifest, byte[] payload) {
     return new Body()
-        .writeRef(REF_LITERAL, recipient)
+        .writeRef(REF_NEW, recipient)
         .writeVarInt(REF_NONE)
         .writeVarInt(zigZag(serializerId))
-        .writeRef(REF_LITERAL, manifest)
+        .writeRef(REF_NEW, manifest)
         .writeBytes(payload)
         .frame();
   }
@@ -189,7 +190,6 @@ final class RawFrames {
   static Socket connect(int port, int readTimeoutMs) throws IOException {
     Socket s = new Socket();
     try {
-      s.setSoLinger(true, 0); // a reset on close: no TIME_WAIT pile-up on the harness's side
       s.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
       s.setSoTimeout(readTimeoutMs);
       return s;

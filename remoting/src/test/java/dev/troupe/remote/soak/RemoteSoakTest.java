@@ -52,14 +52,14 @@ import org.junit.jupiter.api.Test;
  *
  * <pre>
  *   troupe.soak.duration=20s        troupe.soak.warmup=4s           troupe.soak.seed=&lt;now&gt;
- *   troupe.soak.adversaries=random,frames,nested   (or all, none, any of {@link Adversary#NAMES})
+ *   troupe.soak.adversaries=random,frames   (or all, none, any of {@link Adversary#NAMES})
  *   troupe.soak.ask-rate=50         troupe.soak.ask-timeout=5s      troupe.soak.max-p99=1s
  *   troupe.soak.victim-heap=128m    troupe.soak.victim-fd-limit=256
  *   troupe.soak.heap-margin-mib=24  troupe.soak.fd-margin=64
  *   troupe.soak.victim.&lt;key&gt;=&lt;value&gt;   the victim's configuration, e.g.
  *       -Dtroupe.soak.victim.troupe.remote.advanced.handshake-timeout=2s
  *   troupe.soak.&lt;adversary&gt;.rate, .count   operations a second, in all
- *   troupe.soak.selection.depth=24  troupe.soak.nested.bytes  troupe.soak.churn.idle=200
+ *   troupe.soak.selection.depth=24  troupe.soak.nested.bytes  troupe.soak.churn.idle=240
  * </pre>
  */
 class RemoteSoakTest {
@@ -74,6 +74,7 @@ class RemoteSoakTest {
     int freshActors = (int) Math.min(5_000, s.warmup().plus(s.duration()).toSeconds() + 10);
     long gcEverySeconds = Math.max(1, Math.min(10, s.warmup().toSeconds() / 2));
     List<ActorSystem> systems = new ArrayList<>();
+    List<Adversary> adversaries = new ArrayList<>();
     try (VictimProcess victim = VictimProcess.start(s, freshActors, gcEverySeconds)) {
       String address = victim.awaitAddress(Duration.ofSeconds(60));
       ActorSystem legitimate = peer("soak-legitimate", systems);
@@ -84,7 +85,6 @@ class RemoteSoakTest {
               address,
               legitimate.address().toString(),
               attacker);
-      List<Adversary> adversaries = new ArrayList<>();
       for (String name : s.adversaries()) {
         adversaries.add(Adversary.create(name, target, s.seed()));
       }
@@ -105,13 +105,21 @@ class RemoteSoakTest {
         }
         for (Thread t : threads) {
           t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(attackStart + s.duration().toNanos() - System.nanoTime()) + 15_000));
-          t.interrupt(); // if still running past its deadline (a socket timeout pending)
+          if (t.isAlive()) {
+            t.interrupt(); // still running past its deadline (a socket timeout pending)
+            t.join(5_000);
+          }
         }
         phase(Duration.ofNanos(attackStart + s.duration().toNanos() - System.nanoTime())); // adversaries with a count may end early
         long attackEnd = System.nanoTime();
         peer.stopAndDrain();
 
-        String freshPeer = freshPeerAsks(peer("soak-fresh-peer", systems), address, s.askTimeout());
+        String freshPeer;
+        try {
+          freshPeer = freshPeerAsks(peer("soak-fresh-peer", systems), address, s.askTimeout());
+        } finally {
+          adversaries.forEach(Adversary::close); // only now: held connections count against the new peer
+        }
         Verdict v = new Verdict(s, victim, peer, adversaries, warmStart, attackStart, attackEnd, freshPeer);
         String summary = v.summary();
         System.out.println(summary);
@@ -123,6 +131,7 @@ class RemoteSoakTest {
         assertTrue(v.violations.isEmpty(), summary);
       }
     } finally {
+      adversaries.forEach(Adversary::close); // again, if the run ended early: closing twice is harmless
       systems.forEach(TestKit::shutdownActorSystem);
     }
   }
@@ -221,7 +230,9 @@ class RemoteSoakTest {
       check(last != null && System.nanoTime() - last.atNanos() < TimeUnit.SECONDS.toNanos(5), "the victim's status lines stopped");
       check(victim.isAlive(), "the victim's JVM ended");
       row("victim log lines", victim.otherLines());
-      check(victim.errors().isEmpty(), "the victim reported an Error: " + victim.errors());
+      row("victim Error lines", victim.errorLines());
+      check(victim.errorLines() == 0,
+          "the victim reported an Error " + victim.errorLines() + " times, first: " + (victim.errors().isEmpty() ? "" : victim.errors().get(0)));
       row("new peer at the end", freshPeer);
       check(freshPeer.equals("ok"), "a new peer could not use the victim at the end: " + freshPeer);
       table.append('\n');
@@ -229,13 +240,16 @@ class RemoteSoakTest {
       table.append(String.format(Locale.ROOT, "%-12s %10s %10s %10s  %s%n", "adversary", "ops", "refused", "io errors", ""));
       for (Adversary a : adversaries) {
         table.append(String.format(Locale.ROOT, "%-12s %10d %10d %10d  %s%n", a.name, a.ops.get(), a.refused.get(), a.ioErrors.get(), a.detail()));
+        String seen = a.violation();
+        check(seen == null, a.name + ": " + seen);
+        check(a.failure() == null, a.name + " ended early, a harness bug: " + a.failure());
       }
       table.append('\n');
       peer.problems().forEach(p -> table.append("peer: ").append(p).append('\n'));
-      victim.errors().forEach(e -> table.append("victim: ").append(e).append('\n'));
-      if (!violations.isEmpty()) {
-        victim.lastLines().forEach(l -> table.append("victim log: ").append(l).append('\n'));
-      }
+      victim.errors().forEach(e -> table.append("victim error: ").append(e).append('\n'));
+      List<String> lines = victim.lastLines();
+      lines.subList(Math.max(0, lines.size() - (violations.isEmpty() ? 5 : 10)), lines.size())
+          .forEach(l -> table.append("victim log: ").append(l).append('\n'));
     }
 
     private void row(String name, Object value) {

@@ -47,7 +47,7 @@ record SoakSettings(
    * The adversaries that the suite's short run enables by default: those today's node survives
    * with every assertion on. The others are named in {@code scripts/remote-soak.sh --help}.
    */
-  static final String SUITE_ADVERSARIES = "random,frames,nested";
+  static final String SUITE_ADVERSARIES = "random,frames";
 
   static final String VICTIM_PREFIX = "troupe.soak.victim.";
 

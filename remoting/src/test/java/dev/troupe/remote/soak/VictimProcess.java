@@ -32,6 +32,7 @@ final class VictimProcess implements AutoCloseable {
   private final List<String> errors = new ArrayList<>();
   private final Deque<String> lastLines = new ArrayDeque<>();
   private long otherLines;
+  private long errorLines;
 
   private VictimProcess(Process process) {
     this.process = process;
@@ -99,8 +100,11 @@ final class VictimProcess implements AutoCloseable {
 
   private synchronized void other(String line) {
     otherLines++;
-    if (line.contains("Error") && !line.contains("ProtocolException") && errors.size() < 10) {
-      errors.add(line);
+    if (line.contains("Error")) {
+      errorLines++;
+      if (errors.size() < 10) {
+        errors.add(line);
+      }
     }
     lastLines.addLast(line);
     if (lastLines.size() > 20) {
@@ -140,6 +144,11 @@ final class VictimProcess implements AutoCloseable {
   /** @return the last lines of its output that were not status lines */
   synchronized List<String> lastLines() {
     return List.copyOf(lastLines);
+  }
+
+  /** @return how many lines of its output named an {@code Error} */
+  synchronized long errorLines() {
+    return errorLines;
   }
 
   synchronized long otherLines() {
