@@ -147,10 +147,11 @@ final class RawFrames {
 
   /**
    * The payload of an {@code Identify} whose message id is an {@code Identify} whose message id
-   * is ..., {@code depth} levels deep, the innermost one's id null: each level is {@code 1 |
-   * varint 5 | string "I" | varint length | the level below}.
+   * is ..., with {@code depth} values nested inside the outermost one, the innermost one's id null:
+   * each nested value is {@code 1 | varint 5 | string "I" | varint length | its own payload}, and
+   * the innermost payload is {@code 0} (no message id).
    *
-   * @param depth levels of nesting
+   * @param depth how many {@code Identify} values are nested in the outermost one
    * @param maxBytes the payload stops growing before it passes this size
    * @return the payload
    */
@@ -160,7 +161,7 @@ final class RawFrames {
     size[0] = 1;
     int levels = 0;
     while (levels < depth) {
-      int next = 4 + varIntSize(size[levels]) + size[levels];
+      int next = 4 + new Body().writeVarInt(size[levels]).size() + size[levels];
       if (next > maxBytes) {
         break;
       }
@@ -171,15 +172,6 @@ final class RawFrames {
       b.writeByte(1).writeVarInt(MESSAGES_SERIALIZER).writeString(IDENTIFY_MANIFEST).writeVarInt(size[level - 1]);
     }
     return b.writeByte(0).bytes();
-  }
-
-  static int varIntSize(int v) {
-    int n = 1;
-    while ((v & ~0x7F) != 0) {
-      v >>>= 7;
-      n++;
-    }
-    return n;
   }
 
   static int zigZag(int v) {
