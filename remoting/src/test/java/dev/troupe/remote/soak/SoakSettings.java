@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -51,6 +52,14 @@ record SoakSettings(
 
   static final String VICTIM_PREFIX = "troupe.soak.victim.";
 
+  /**
+   * The victim's configuration unless a {@code troupe.soak.victim.<key>} property says otherwise:
+   * the node's own defaults today. Limits the harness relies on (connection caps, idle timeouts
+   * under {@code troupe.remote.advanced}) go here once the node has them, with {@code
+   * troupe.soak.fd-margin} set to the connection cap.
+   */
+  static final Map<String, String> VICTIM_DEFAULTS = Map.of();
+
   /** @return the settings from this JVM's system properties */
   static SoakSettings fromSystemProperties() {
     String names = System.getProperty("troupe.soak.adversaries", SUITE_ADVERSARIES).trim();
@@ -71,7 +80,7 @@ record SoakSettings(
             yield List.copyOf(list);
           }
         };
-    Map<String, String> victimConfig = new TreeMap<>();
+    Map<String, String> victimConfig = new TreeMap<>(VICTIM_DEFAULTS);
     System.getProperties().stringPropertyNames().stream()
         .filter(k -> k.startsWith(VICTIM_PREFIX))
         .forEach(k -> victimConfig.put(k.substring(VICTIM_PREFIX.length()), System.getProperty(k)));
@@ -87,7 +96,7 @@ record SoakSettings(
         (int) longProperty("troupe.soak.victim-fd-limit", 256),
         longProperty("troupe.soak.heap-margin-mib", 24),
         longProperty("troupe.soak.fd-margin", 64),
-        Map.copyOf(victimConfig));
+        Collections.unmodifiableMap(victimConfig));
   }
 
   /** @return the duration in {@code key} (HOCON syntax: 30s, 30m, 2h), or {@code fallback} */
