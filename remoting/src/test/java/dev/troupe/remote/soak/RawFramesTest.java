@@ -16,11 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class RawFramesTest {
   @RegisterExtension
-  static final ActorSystemExtension TROUPE =
-      ActorSystemExtension.perClass(
-          "troupe.actor.provider = remote\n"
-              + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
-              + "troupe.remote.canonical.port = 0\n");
+  static final ActorSystemExtension TROUPE = ActorSystemExtension.perClass(RemoteSoakTest.PEER_CONFIG);
 
   @Test
   void aNestedIdentifyWrittenByHandIsReadByTroupesSerializer() {

@@ -63,7 +63,8 @@ import org.junit.jupiter.api.Test;
  * </pre>
  */
 class RemoteSoakTest {
-  private static final String PEER_CONFIG =
+  /** A remote node on 127.0.0.1, any free port: the configuration of the harness's own systems. */
+  static final String PEER_CONFIG =
       "troupe.actor.provider = remote\n"
           + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
           + "troupe.remote.canonical.port = 0\n";
