@@ -11,25 +11,25 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Troupe's wire protocol written by hand from its description in {@code Wire}'s javadoc (version
- * 1), for the soak harness's adversaries: a frame is a 4-byte big-endian length and a body; the
+ * 2), for the soak harness's adversaries: a frame is a 4-byte big-endian length and a body; the
  * connecting side's first body is the handshake, then envelopes ({@code ref recipient | ref sender |
  * zigzag varint serializer id | ref manifest | payload}) or control frames ({@code 0 | kind}). A
  * {@code ref} is a varint: 0 none, 1 a new table entry (a string follows), 2 a literal (a string
- * follows), {@code n >= 3} table entry {@code n - 3}.
+ * follows), 3 a string that replaces a table entry, {@code n >= 4} table entry {@code n - 4}.
  *
  * <p>Deliberately independent of the transport's own encoder: the harness must be able to write
  * what that encoder never would.
  */
 final class RawFrames {
   static final int MAGIC = 0x54525550;
-  static final int VERSION = 1;
+  static final int VERSION = 2;
   static final int LANE_CONTROL = 0;
   static final int LANE_ORDINARY = 1;
 
   static final int REF_NONE = 0;
   static final int REF_NEW = 1;
   static final int REF_LITERAL = 2;
-  static final int REF_FIRST_ENTRY = 3;
+  static final int REF_FIRST_ENTRY = 4;
 
   static final int HEARTBEAT = 1;
   static final int LEAVING = 3;

@@ -44,21 +44,24 @@ record SoakSettings(
     long fdMargin,
     Map<String, String> victimConfig) {
 
-  /**
-   * The adversaries that the suite's short run enables by default: those today's node survives
-   * with every assertion on. The others are named in {@code scripts/remote-soak.sh --help}.
-   */
-  static final String SUITE_ADVERSARIES = "random,frames";
+  /** The adversaries that the suite's short run enables by default: all of them. */
+  static final String SUITE_ADVERSARIES = "all";
 
   static final String VICTIM_PREFIX = "troupe.soak.victim.";
 
   /**
    * The victim's configuration unless a {@code troupe.soak.victim.<key>} property says otherwise:
-   * the node's own defaults today. Limits the harness relies on (connection caps, idle timeouts
-   * under {@code troupe.remote.advanced}) go here once the node has them, with {@code
-   * troupe.soak.fd-margin} set to the connection cap.
+   * the node's defaults but for its connection limits, scaled to the run: a handshake deadline and
+   * an idle timeout short enough that a 20 s run sees them act, and caps that keep the victim well
+   * inside its descriptor limit while leaving room for the churn adversary's held connections and
+   * a fresh peer at the end (all of them come from 127.0.0.1, so the per-host cap is the total).
    */
-  static final Map<String, String> VICTIM_DEFAULTS = Map.of();
+  static final Map<String, String> VICTIM_DEFAULTS =
+      Map.of(
+          "troupe.remote.advanced.handshake-timeout", "2s",
+          "troupe.remote.advanced.inbound-idle-timeout", "10s",
+          "troupe.remote.advanced.maximum-inbound-connections", "200",
+          "troupe.remote.advanced.maximum-inbound-connections-per-host", "200");
 
   /** @return the settings from this JVM's system properties */
   static SoakSettings fromSystemProperties() {
@@ -95,7 +98,7 @@ record SoakSettings(
         System.getProperty("troupe.soak.victim-heap", "128m"),
         (int) longProperty("troupe.soak.victim-fd-limit", 256),
         longProperty("troupe.soak.heap-margin-mib", 24),
-        longProperty("troupe.soak.fd-margin", 64),
+        longProperty("troupe.soak.fd-margin", 200 + 16), // the victim's connection cap, and a little for its own files
         Collections.unmodifiableMap(victimConfig));
   }
 
