@@ -275,7 +275,7 @@ class RemoteTlsTest {
     ListAppender<ILoggingEvent> log = captureLog(target);
     try (SSLSocket s = tlsClient(target, stores.elsewhere, "TLSv1.3")) {
       s.startHandshake(); // trusted: the TLS handshake succeeds
-      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, 1, a.address().toString(), target.address().toString()));
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, a.address().toString(), target.address().toString()));
       s.getOutputStream().flush();
       assertClosedWithoutAnswer(s.getInputStream()); // no acknowledgement, so not the node's uid either
     }
@@ -283,7 +283,7 @@ class RemoteTlsTest {
 
     try (SSLSocket s = tlsClient(target, stores.elsewhere, "TLSv1.3")) {
       s.startHandshake();
-      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, 1, "troupe://far@192.0.2.1:2552", target.address().toString()));
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, "troupe://far@192.0.2.1:2552", target.address().toString()));
       s.getOutputStream().flush();
       Nodes.readAck(s.getInputStream()); // an address on the host its certificate names is its to claim
     }
