@@ -102,9 +102,10 @@ public final class TypedActor<T> extends AbstractActorWithTimers {
   public void preStart() throws Exception {
     try {
       Behavior<T> b = Interpreter.start(initial, ctx);
-      behavior = b;
       if (b == BehaviorImpl.STOPPED) {
         stopSelf(null);
+      } else {
+        behavior = b;
       }
     } catch (Throwable t) {
       failed(t);
