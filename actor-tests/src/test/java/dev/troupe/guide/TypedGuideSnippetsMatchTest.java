@@ -64,6 +64,29 @@ class TypedGuideSnippetsMatchTest {
     assertTrue(problems.isEmpty(), problems.size() + " problem(s):\n" + String.join("\n", problems));
   }
 
+  /** The README's typed quick start: its named blocks are the guide's regions too. */
+  @Test
+  void theReadmesTypedQuickStartIsTheCompiledRegion() throws IOException {
+    Map<String, Region> regions = regions();
+    List<String> readme = Files.readAllLines(Regions.moduleDir().getParent().resolve("README.md"), StandardCharsets.UTF_8);
+    List<String> checked = new ArrayList<>();
+    for (int i = 0; i < readme.size(); i++) {
+      Matcher m = SNIPPET.matcher(readme.get(i));
+      if (m.matches() && m.group(1).startsWith("typed-")) {
+        Region r = regions.get(m.group(1));
+        assertTrue(r != null, "README.md:" + (i + 1) + " names no typed region: " + m.group(1));
+        int close = i + 2;
+        while (close < readme.size() && !readme.get(close).equals("```")) {
+          close++;
+        }
+        assertEquals(Regions.normalize(r.lines()), Regions.normalize(readme.subList(i + 2, close)),
+            "README.md:" + (i + 2) + ", block '" + r.name() + "' differs from its region (" + r.file() + ":" + r.line() + ")");
+        checked.add(r.name());
+      }
+    }
+    assertEquals(List.of("typed-quickstart", "typed-quickstart-main"), checked, "the README's typed blocks");
+  }
+
   /** The Java 21 snippet (a switch with record patterns) compiles against the typed module. */
   @Test
   void theJava21SnippetCompilesWithAJdk21Compiler() throws Exception {

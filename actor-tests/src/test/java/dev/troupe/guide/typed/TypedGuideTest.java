@@ -80,6 +80,32 @@ class TypedGuideTest {
     }
   }
 
+  // tag::typed-quickstart[]
+  sealed interface Command {}
+  record Greet(String who, ActorRef<String> replyTo) implements Command {}
+
+  static Behavior<Command> greeter(int greeted) {
+    return Behaviors.receive(Command.class)
+        .onMessage(Greet.class, g -> {
+          g.replyTo().tell("Hello, " + g.who() + " #" + (greeted + 1));
+          return greeter(greeted + 1);
+        })
+        .build();
+  }
+  // end::typed-quickstart[]
+
+  @Test
+  void theQuickStartGreets() throws Exception {
+    // tag::typed-quickstart-main[]
+    ActorSystem<Command> system = ActorSystem.create(greeter(0), "quickstart");   // dev.troupe.actor.typed
+    String reply = AskPattern.ask(system, (ActorRef<String> r) -> new Greet("Troupe", r),
+        Duration.ofSeconds(1), system.scheduler()).toCompletableFuture().get();     // "Hello, Troupe #1"
+    system.terminate();
+    // end::typed-quickstart-main[]
+    assertEquals("Hello, Troupe #1", reply);
+    system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
   // tag::typed-functional[]
   sealed interface Light {}
   record Switch() implements Light {}
