@@ -31,7 +31,10 @@ public interface ActorRef<T> extends Comparable<ActorRef<?>> {
    * @param <U> the narrower type
    * @return this ref
    */
-  <U extends T> ActorRef<U> narrow();
+  @SuppressWarnings("unchecked")
+  default <U extends T> ActorRef<U> narrow() {
+    return (ActorRef<U>) this;
+  }
 
   /**
    * This ref with another message type, unchecked: for code that knows better than the compiler
@@ -40,5 +43,14 @@ public interface ActorRef<T> extends Comparable<ActorRef<?>> {
    * @param <U> the claimed type
    * @return this ref
    */
-  <U> ActorRef<U> unsafeUpcast();
+  @SuppressWarnings("unchecked")
+  default <U> ActorRef<U> unsafeUpcast() {
+    return (ActorRef<U>) this;
+  }
+
+  /** Orders refs by path (as classic refs are). */
+  @Override
+  default int compareTo(ActorRef<?> other) {
+    return path().compareTo(other.path());
+  }
 }

@@ -53,23 +53,6 @@ public final class ActorRefAdapter<T> implements ActorRef<T> {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
-  public <U extends T> ActorRef<U> narrow() {
-    return (ActorRef<U>) this;
-  }
-
-  @Override
-  @SuppressWarnings("unchecked")
-  public <U> ActorRef<U> unsafeUpcast() {
-    return (ActorRef<U>) this;
-  }
-
-  @Override
-  public int compareTo(ActorRef<?> o) {
-    return path().compareTo(o.path());
-  }
-
-  @Override
   public boolean equals(Object o) {
     return o instanceof ActorRefAdapter<?> a && a.classic.equals(classic);
   }

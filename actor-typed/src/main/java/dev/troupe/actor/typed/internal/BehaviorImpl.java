@@ -52,43 +52,37 @@ public final class BehaviorImpl {
   /** {@code Behaviors.stopped()}; also the behaviour of an actor that has stopped. */
   public static final Behavior<Object> STOPPED = new Marker("Behaviors.stopped()");
 
+  /** A behaviour that answers every message and signal with one marker. */
+  private static final class Constant extends ExtensibleBehavior<Object> {
+    private final String name;
+    private final Behavior<Object> answer;
+
+    Constant(String name, Behavior<Object> answer) {
+      this.name = name;
+      this.answer = answer;
+    }
+
+    @Override
+    public Behavior<Object> receive(ActorContext<Object> ctx, Object msg) {
+      return answer;
+    }
+
+    @Override
+    public Behavior<Object> receiveSignal(ActorContext<Object> ctx, Signal signal) {
+      return answer;
+    }
+
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
   /** {@code Behaviors.empty()}: every message unhandled. */
-  public static final Behavior<Object> EMPTY =
-      new ExtensibleBehavior<>() {
-        @Override
-        public Behavior<Object> receive(ActorContext<Object> ctx, Object msg) {
-          return UNHANDLED;
-        }
-
-        @Override
-        public Behavior<Object> receiveSignal(ActorContext<Object> ctx, Signal signal) {
-          return UNHANDLED;
-        }
-
-        @Override
-        public String toString() {
-          return "Behaviors.empty()";
-        }
-      };
+  public static final Behavior<Object> EMPTY = new Constant("Behaviors.empty()", UNHANDLED);
 
   /** {@code Behaviors.ignore()}: every message and signal dropped silently. */
-  public static final Behavior<Object> IGNORE =
-      new ExtensibleBehavior<>() {
-        @Override
-        public Behavior<Object> receive(ActorContext<Object> ctx, Object msg) {
-          return SAME;
-        }
-
-        @Override
-        public Behavior<Object> receiveSignal(ActorContext<Object> ctx, Signal signal) {
-          return SAME;
-        }
-
-        @Override
-        public String toString() {
-          return "Behaviors.ignore()";
-        }
-      };
+  public static final Behavior<Object> IGNORE = new Constant("Behaviors.ignore()", SAME);
 
   /** @return the marker, typed */
   @SuppressWarnings("unchecked")

@@ -228,11 +228,7 @@ public final class ContextImpl<T> implements ActorContext<T>, InternalContext<T>
       Function<ActorRef<Res>, Req> createRequest,
       BiFunction<Res, Throwable, T> applyToResponse) {
     Objects.requireNonNull(resClass, "resClass");
-    Objects.requireNonNull(applyToResponse, "applyToResponse");
-    CompletionStage<Res> reply =
-        AskPattern.ask(target, createRequest, timeout, classic.getSystem().scheduler())
-            .thenApply(r -> checkedCast(resClass, r, target));
-    pipeToSelf(reply, applyToResponse);
+    pipeReply(resClass, target, AskPattern.ask(target, createRequest, timeout, classic.getSystem().scheduler()), applyToResponse);
   }
 
   @Override
@@ -243,11 +239,14 @@ public final class ContextImpl<T> implements ActorContext<T>, InternalContext<T>
       Function<ActorRef<StatusReply<Res>>, Req> createRequest,
       BiFunction<Res, Throwable, T> applyToResponse) {
     Objects.requireNonNull(resClass, "resClass");
-    Objects.requireNonNull(applyToResponse, "applyToResponse");
-    CompletionStage<Res> reply =
-        AskPattern.askWithStatus(target, createRequest, timeout, classic.getSystem().scheduler())
-            .thenApply(r -> checkedCast(resClass, r, target));
-    pipeToSelf(reply, applyToResponse);
+    pipeReply(
+        resClass, target, AskPattern.askWithStatus(target, createRequest, timeout, classic.getSystem().scheduler()), applyToResponse);
+  }
+
+  /** The reply, checked to be a {@code resClass}, piped back as a message. */
+  private <Res> void pipeReply(
+      Class<Res> resClass, ActorRef<?> target, CompletionStage<Res> reply, BiFunction<Res, Throwable, T> applyToResponse) {
+    pipeToSelf(reply.thenApply(r -> checkedCast(resClass, r, target)), applyToResponse);
   }
 
   private static <Res> Res checkedCast(Class<Res> resClass, Object reply, ActorRef<?> target) {

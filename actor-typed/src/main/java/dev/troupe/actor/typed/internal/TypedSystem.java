@@ -110,23 +110,6 @@ public final class TypedSystem<T> extends ActorSystem<T> implements ActorRefAdap
   }
 
   @Override
-  @SuppressWarnings("unchecked")
-  public <U extends T> ActorRef<U> narrow() {
-    return (ActorRef<U>) this;
-  }
-
-  @Override
-  @SuppressWarnings("unchecked")
-  public <U> ActorRef<U> unsafeUpcast() {
-    return (ActorRef<U>) this;
-  }
-
-  @Override
-  public int compareTo(ActorRef<?> o) {
-    return path().compareTo(o.path());
-  }
-
-  @Override
   public String name() {
     return classic.name();
   }

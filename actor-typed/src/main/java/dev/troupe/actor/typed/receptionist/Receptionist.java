@@ -153,18 +153,17 @@ public final class Receptionist {
     }
   }
 
-  /** The confirmation of a registration. */
-  public static final class Registered {
-    private final ServiceKey<?> key;
-    private final ActorRef<?> service;
-
-    /**
-     * @param key the service
-     * @param service the instance
-     */
-    public Registered(ServiceKey<?> key, ActorRef<?> service) {
-      this.key = Objects.requireNonNull(key, "key");
-      this.service = Objects.requireNonNull(service, "service");
+  /**
+   * The confirmation of a registration.
+   *
+   * @param key the service
+   * @param service the instance
+   */
+  public record Registered(ServiceKey<?> key, ActorRef<?> service) {
+    /** Checks the fields. */
+    public Registered {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(service, "service");
     }
 
     /** @return the service */
@@ -177,40 +176,22 @@ public final class Receptionist {
      * @param <T> what it accepts
      * @return the instance, typed by the key
      */
-    @SuppressWarnings("unchecked")
     public <T> ActorRef<T> getServiceInstance(ServiceKey<T> key) {
-      checkKey(this.key, key);
-      return (ActorRef<T>) service;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Registered r && r.key.equals(key) && r.service.equals(service);
-    }
-
-    @Override
-    public int hashCode() {
-      return key.hashCode() * 31 + service.hashCode();
-    }
-
-    @Override
-    public String toString() {
-      return "Registered(" + key + ", " + service + ")";
+      return typed(this.key, key, service);
     }
   }
 
-  /** The confirmation of a deregistration. */
-  public static final class Deregistered {
-    private final ServiceKey<?> key;
-    private final ActorRef<?> service;
-
-    /**
-     * @param key the service
-     * @param service the instance
-     */
-    public Deregistered(ServiceKey<?> key, ActorRef<?> service) {
-      this.key = Objects.requireNonNull(key, "key");
-      this.service = Objects.requireNonNull(service, "service");
+  /**
+   * The confirmation of a deregistration.
+   *
+   * @param key the service
+   * @param service the instance
+   */
+  public record Deregistered(ServiceKey<?> key, ActorRef<?> service) {
+    /** Checks the fields. */
+    public Deregistered {
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(service, "service");
     }
 
     /** @return the service */
@@ -223,26 +204,15 @@ public final class Receptionist {
      * @param <T> what it accepts
      * @return the instance, typed by the key
      */
-    @SuppressWarnings("unchecked")
     public <T> ActorRef<T> getServiceInstance(ServiceKey<T> key) {
-      checkKey(this.key, key);
-      return (ActorRef<T>) service;
+      return typed(this.key, key, service);
     }
+  }
 
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Deregistered r && r.key.equals(key) && r.service.equals(service);
-    }
-
-    @Override
-    public int hashCode() {
-      return key.hashCode() * 31 + service.hashCode();
-    }
-
-    @Override
-    public String toString() {
-      return "Deregistered(" + key + ", " + service + ")";
-    }
+  @SuppressWarnings("unchecked")
+  private static <T> ActorRef<T> typed(ServiceKey<?> mine, ServiceKey<T> asked, ActorRef<?> service) {
+    checkKey(mine, asked);
+    return (ActorRef<T>) service;
   }
 
   /** The instances of a service, at one moment: the answer to {@link #find} and {@link #subscribe}. */
