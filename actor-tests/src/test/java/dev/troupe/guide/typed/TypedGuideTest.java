@@ -292,11 +292,18 @@ class TypedGuideTest {
     });
   }
 
-  /** A classic actor, for the interop snippet. */
+  /** A classic actor, for the interop snippet: it passes the light's answer on to an observer. */
   static final class Legacy extends dev.troupe.actor.AbstractActor {
+    private final dev.troupe.actor.ActorRef observer;
+
+    Legacy(dev.troupe.actor.ActorRef observer) {
+      this.observer = observer;
+    }
+
     @Override
     public Receive createReceive() {
       return receiveBuilder()
+          .matchEquals("off", answer -> observer.tell("the light says " + answer, getSelf()))
           // tag::typed-adapter[]
           .match(String.class, name -> {
             ActorRef<Light> light = Adapter.spawn(getContext(), off(), name);       // a typed child
@@ -312,9 +319,10 @@ class TypedGuideTest {
   void aClassicActorSpawnsATypedChild() {
     dev.troupe.actor.ActorSystem classic = Adapter.toClassic(testKit.testKit().system());
     TestProbe<String> probe = testKit.createTestProbe();
-    dev.troupe.actor.ActorRef legacy = classic.actorOf(dev.troupe.actor.Props.create(Legacy.class));
-    legacy.tell("lamp", Adapter.toClassic(probe.getRef()));
-    probe.expectNoMessage();  // the light answers the classic actor, not the probe
+    dev.troupe.actor.ActorRef observer = Adapter.toClassic(probe.getRef());
+    dev.troupe.actor.ActorRef legacy = classic.actorOf(dev.troupe.actor.Props.create(Legacy.class, () -> new Legacy(observer)));
+    legacy.tell("lamp", dev.troupe.actor.ActorRef.noSender());
+    probe.expectMessage("the light says off");
   }
 
   @Test
