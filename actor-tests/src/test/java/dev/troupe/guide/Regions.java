@@ -58,8 +58,18 @@ final class Regions {
 
   /** @return every region of the snippet files, by name */
   static Map<String, Region> all() {
+    return all(List.of(moduleDir().resolve("src/test/java/dev/troupe/guide"), moduleDir().resolve("src/test/resources/guide")));
+  }
+
+  /**
+   * The regions of the files directly in some directories (the typed guide has its own).
+   *
+   * @param dirs the directories
+   * @return every region, by name
+   */
+  static Map<String, Region> all(List<Path> dirs) {
     Map<String, Region> out = new LinkedHashMap<>();
-    for (Path dir : List.of(moduleDir().resolve("src/test/java/dev/troupe/guide"), moduleDir().resolve("src/test/resources/guide"))) {
+    for (Path dir : dirs) {
       try (Stream<Path> files = Files.list(dir)) {
         for (Path f : files.sorted().toList()) {
           if (Files.isRegularFile(f) && !NOT_SNIPPETS.contains(f.getFileName().toString())) {

@@ -45,6 +45,8 @@ class ModuleDescriptorsTest {
   private static final String RUNTIME = "dev.troupe.runtime";
   private static final String TESTKIT = "dev.troupe.testkit";
   private static final String REMOTING = "dev.troupe.remoting";
+  private static final String TYPED = "dev.troupe.actor.typed";
+  private static final String TESTKIT_TYPED = "dev.troupe.testkit.typed";
 
   /** The only modules the runtime may export its internal packages to. */
   private static final Set<String> INTERNALS_FRIENDS = Set.of(REMOTING, TESTKIT);
@@ -157,6 +159,82 @@ class ModuleDescriptorsTest {
             + " actors");
     assertRequiresTransitive(testkit, API);
     assertRequiresTransitive(testkit, "org.junit.jupiter.api");
+  }
+
+  @Test
+  void theTypedModuleExportsItsThreePackagesAndItsInternalsOnlyToTheTypedTestkit() {
+    ModuleDescriptor typed = descriptorOf(dev.troupe.actor.typed.Behavior.class, TYPED);
+
+    assertEquals(
+        Set.of("dev.troupe.actor.typed", "dev.troupe.actor.typed.javadsl", "dev.troupe.actor.typed.receptionist"),
+        unqualifiedExports(typed),
+        "packages dev.troupe.actor.typed exports to everyone");
+    assertEquals(
+        Map.of("dev.troupe.actor.typed.internal", Set.of(TESTKIT_TYPED)),
+        qualifiedExports(typed),
+        "the typed engine is exported only to the typed testkit (its BehaviorTestKit runs the interpreter)");
+    assertOpens(
+        typed,
+        Map.of("dev.troupe.actor.typed.internal", Set.of(API)),
+        "the typed module opens only the package of the actor that runs behaviours, to the API module"
+            + " that instantiates actors");
+    assertRequiresTransitive(typed, API);
+    assertRequiresTransitive(typed, "org.slf4j");
+    assertEquals(
+        Set.of("dev.troupe.actor.typed.receptionist.ReceptionistFactory"),
+        typed.uses(),
+        "the seam through which a cluster module provides a cluster-wide receptionist");
+  }
+
+  @Test
+  void theTypedTestkitExportsOnlyItsOwnPackage() {
+    ModuleDescriptor kit = descriptorOf(dev.troupe.testkit.typed.ActorTestKit.class, TESTKIT_TYPED);
+
+    assertEquals(Set.of("dev.troupe.testkit.typed"), unqualifiedExports(kit), "packages dev.troupe.testkit.typed exports");
+    assertEquals(Map.of(), qualifiedExports(kit), "dev.troupe.testkit.typed has no qualified exports");
+    assertNothingOpened(kit);
+    assertRequiresTransitive(kit, TYPED);
+    assertRequiresTransitive(kit, "org.junit.jupiter.api");
+  }
+
+  /**
+   * A typed system starts on the module path (the API module instantiates the actor that runs the
+   * guardian's behaviour, in the typed module's opened internal package) and answers an ask.
+   */
+  @Test
+  void aTypedSystemStartsAndAnswersAnAskOnTheModulePath() throws Exception {
+    ModuleLayer layer = moduleLayer(Set.of(API, TYPED), dev.troupe.actor.typed.Behavior.class);
+    ClassLoader loader = layer.findLoader(TYPED);
+    Class<?> behaviors = Class.forName("dev.troupe.actor.typed.javadsl.Behaviors", true, loader);
+    Class<?> behavior = Class.forName("dev.troupe.actor.typed.Behavior", true, loader);
+    Class<?> typedSystem = Class.forName("dev.troupe.actor.typed.ActorSystem", true, loader);
+    Class<?> typedRef = Class.forName("dev.troupe.actor.typed.ActorRef", true, loader);
+    Class<?> scheduler = Class.forName("dev.troupe.actor.Scheduler", true, loader);
+    assertEquals(TYPED, typedSystem.getModule().getName(), "module of the typed ActorSystem in the layer");
+    // the guardian answers every message (an ActorRef<String>) with "pong"
+    java.util.function.Function<Object, Object> reply =
+        m -> {
+          try {
+            typedRef.getMethod("tell", Object.class).invoke(m, "pong");
+            return behaviors.getMethod("same").invoke(null);
+          } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+          }
+        };
+    Object guardian = behaviors.getMethod("receiveMessage", java.util.function.Function.class).invoke(null, reply);
+    Object system =
+        withContextLoader(loader, () -> typedSystem.getMethod("create", behavior, String.class).invoke(null, guardian, "modular-typed"));
+    try {
+      java.util.function.Function<Object, Object> request = replyTo -> replyTo;
+      CompletionStage<?> answer =
+          (CompletionStage<?>)
+              Class.forName("dev.troupe.actor.typed.javadsl.AskPattern", true, loader)
+                  .getMethod("ask", typedRef, java.util.function.Function.class, Duration.class, scheduler)
+                  .invoke(null, system, request, Duration.ofSeconds(5), typedSystem.getMethod("scheduler").invoke(system));
+      assertEquals("pong", answer.toCompletableFuture().get(5, TimeUnit.SECONDS), "the guardian's answer");
+    } finally {
+      ((CompletionStage<?>) typedSystem.getMethod("terminate").invoke(system)).toCompletableFuture().get(5, TimeUnit.SECONDS);
+    }
   }
 
   @Test

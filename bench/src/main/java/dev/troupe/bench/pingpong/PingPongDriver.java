@@ -8,6 +8,8 @@ import dev.troupe.bench.common.Impl;
  * until the pair has done its round trips, then the pinger completes the invocation.
  */
 public interface PingPongDriver {
+  /** The {@code impl} spelling of Troupe's typed actors ({@code TypedPingPong}). */
+  String TYPED = "troupe-typed";
 
   /**
    * Starts the system and the actors.
@@ -37,10 +39,17 @@ public interface PingPongDriver {
   }
 
   /**
-   * @param impl an {@link Impl} id, or {@code troupe-telemetry} (Troupe with telemetry on)
+   * @param impl an {@link Impl} id, {@code troupe-telemetry} (Troupe with telemetry on) or {@code
+   *     troupe-typed} (typed actors)
    * @return its driver
    */
   static PingPongDriver create(String impl) {
-    return impl.equals(TroupePingPong.WITH_TELEMETRY) ? new TroupePingPong(true) : create(Impl.of(impl));
+    if (impl.equals(TroupePingPong.WITH_TELEMETRY)) {
+      return new TroupePingPong(true);
+    }
+    if (impl.equals(TYPED)) {
+      return new TypedTroupePingPong();
+    }
+    return create(Impl.of(impl));
   }
 }

@@ -1,0 +1,92 @@
+package dev.troupe.actor.typed;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.troupe.actor.Scheduler;
+import dev.troupe.actor.typed.internal.TypedSystem;
+import dev.troupe.actor.typed.receptionist.Receptionist;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+
+/**
+ * A typed actor system: a classic {@link dev.troupe.actor.ActorSystem} whose guardian actor runs the
+ * behaviour given to {@link #create}. The system is itself the guardian's ref: {@code
+ * system.tell(msg)} sends to it. When the guardian stops (it returns {@code Behaviors.stopped()}, or
+ * it fails), the system terminates.
+ *
+ * <p>The guardian is the classic system's top-level actor {@code /user/guardian}; what it spawns
+ * are its children. The classic system is at hand through {@link
+ * dev.troupe.actor.typed.javadsl.Adapter#toClassic(ActorSystem)}.
+ *
+ * @param <T> the type of message the guardian accepts
+ */
+public abstract class ActorSystem<T> implements ActorRef<T> {
+  /** For the one implementation. */
+  protected ActorSystem() {}
+
+  /**
+   * Starts a system with {@code application.conf}, {@code reference.conf} and {@code -D} overrides.
+   *
+   * @param guardian the guardian's behaviour
+   * @param name the system's name (letters, digits, '-' and '_')
+   * @param <T> what the guardian accepts
+   * @return the running system
+   */
+  public static <T> ActorSystem<T> create(Behavior<T> guardian, String name) {
+    return create(guardian, name, ConfigFactory.load());
+  }
+
+  /**
+   * Starts a system with a configuration (reference.conf is added under it).
+   *
+   * @param guardian the guardian's behaviour
+   * @param name the system's name
+   * @param config the configuration
+   * @param <T> what the guardian accepts
+   * @return the running system
+   */
+  public static <T> ActorSystem<T> create(Behavior<T> guardian, String name, Config config) {
+    Objects.requireNonNull(guardian, "guardian");
+    Objects.requireNonNull(config, "config");
+    return TypedSystem.start(dev.troupe.actor.ActorSystem.create(name, config), guardian);
+  }
+
+  /** @return the system's name */
+  public abstract String name();
+
+  /**
+   * Stops every actor, then the system's threads.
+   *
+   * @return completes when the system has terminated
+   */
+  public abstract CompletionStage<dev.troupe.actor.Terminated> terminate();
+
+  /** @return completes when the system has terminated */
+  public abstract CompletionStage<dev.troupe.actor.Terminated> getWhenTerminated();
+
+  /** @return the system's scheduler (also what {@code AskPattern.ask} takes) */
+  public abstract Scheduler scheduler();
+
+  /** @return the executor of the default dispatcher, for futures */
+  public abstract Executor executionContext();
+
+  /**
+   * The receptionist of this system: register services and find them by {@link
+   * dev.troupe.actor.typed.receptionist.ServiceKey}. Local, or cluster-wide when a cluster module
+   * provides one (see {@link dev.troupe.actor.typed.receptionist.ReceptionistFactory}).
+   *
+   * @return the receptionist's ref
+   */
+  public abstract ActorRef<Receptionist.Command> receptionist();
+
+  /** @return a logger for code that runs outside actors */
+  public abstract Logger log();
+
+  /** @return the system's settings (its configuration) */
+  public abstract dev.troupe.actor.ActorSystem.Settings settings();
+
+  /** @return the ref to which undeliverable messages go */
+  public abstract <U> ActorRef<U> deadLetters();
+}

@@ -1,0 +1,238 @@
+package dev.troupe.actor.typed.internal;
+
+import dev.troupe.actor.AbstractActorWithTimers;
+import dev.troupe.actor.DeathPactException;
+import dev.troupe.actor.OneForOneStrategy;
+import dev.troupe.actor.ReceiveTimeout;
+import dev.troupe.actor.SupervisorStrategy;
+import dev.troupe.actor.typed.Behavior;
+import dev.troupe.actor.typed.ChildFailed;
+import dev.troupe.actor.typed.PostStop;
+import dev.troupe.actor.typed.PreRestart;
+import dev.troupe.actor.typed.Props;
+import dev.troupe.actor.typed.Signal;
+import dev.troupe.actor.typed.Terminated;
+import dev.troupe.actor.typed.javadsl.AbstractBehavior;
+import java.util.Optional;
+
+/**
+ * The classic actor that runs a typed behaviour: a typed actor is an ordinary cell (its
+ * dispatcher, mailbox, death watch and remoting are the classic ones) whose one receive case hands
+ * each message to the current behaviour and keeps what it returns.
+ *
+ * <p>Per message this adds to the classic path three type tests (internal message, classic {@code
+ * Terminated}, receive timeout), one virtual call into the behaviour and an identity comparison of
+ * what it returned; nothing is allocated.
+ *
+ * <p>Failures. Typed supervision ({@code Behaviors.supervise}) runs inside the behaviour, so an
+ * exception that reaches this class was not handled there: it fails the cell. A typed parent's
+ * supervisor strategy then always stops the child (a typed actor stops on an unhandled failure) and,
+ * as the child reported the cause to its parent's context before failing, a watching parent gets
+ * {@link ChildFailed} with it. A typed actor under a classic parent ({@code Adapter.spawn} from a
+ * classic actor) is handled by that parent's strategy, as any classic child. The guardian of a typed
+ * system stops on a failure, which terminates the system.
+ *
+ * @param <T> the type of message the behaviour accepts
+ */
+public final class TypedActor<T> extends AbstractActorWithTimers {
+  private final Behavior<T> initial;
+  private final ContextImpl<?> parent;
+  private final boolean guardian;
+  private final ContextImpl<T> ctx;
+  private final Receive receive = Receive.of(this::onMessage);
+  /** The running behaviour; {@code STOPPED} once it stopped. */
+  private Behavior<T> behavior;
+  /** The behaviour that returned {@code stopped}: it gets the {@code PostStop} signal. */
+  private Behavior<T> beforeStop;
+
+  TypedActor(Behavior<T> initial, ContextImpl<?> parent, boolean guardian) {
+    this.initial = initial;
+    this.parent = parent;
+    this.guardian = guardian;
+    this.ctx = new ContextImpl<>(this);
+  }
+
+  /**
+   * Classic props for an actor that runs a behaviour.
+   *
+   * @param behavior the behaviour
+   * @param parent the context of the typed parent, or null under a classic parent
+   * @param guardian whether this is a typed system's guardian
+   * @param props dispatcher and mailbox
+   * @param <T> what it accepts
+   * @return the classic props
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public static <T> dev.troupe.actor.Props props(
+      Behavior<T> behavior, ContextImpl<?> parent, boolean guardian, Props props) {
+    java.util.Objects.requireNonNull(behavior, "behavior");
+    dev.troupe.actor.Props classic =
+        dev.troupe.actor.Props.create(
+            (Class) TypedActor.class, () -> new TypedActor<>(behavior, parent, guardian));
+    return props.applyTo(classic);
+  }
+
+  /** @return the class an actor's logger is named after: its AbstractBehavior's, or Behavior */
+  Class<?> loggerClass() {
+    Behavior<T> b = behavior == BehaviorImpl.STOPPED ? beforeStop : behavior;
+    return b instanceof AbstractBehavior<?> ? b.getClass() : Behavior.class;
+  }
+
+  /** @return the actor's typed context */
+  ContextImpl<T> typedContext() {
+    return ctx;
+  }
+
+  @Override
+  public Receive createReceive() {
+    return receive;
+  }
+
+  @Override
+  public SupervisorStrategy supervisorStrategy() {
+    // Any failure of a child stops it; the cause waits in ctx for the child's Terminated.
+    return new OneForOneStrategy(
+        cause -> {
+          ctx.forgetUnwatchedFailures();
+          return SupervisorStrategy.stop();
+        });
+  }
+
+  @Override
+  public void preStart() throws Exception {
+    try {
+      Behavior<T> b = Interpreter.start(initial, ctx);
+      if (b == BehaviorImpl.STOPPED) {
+        stopSelf(null);
+      } else {
+        behavior = b;
+      }
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  private void onMessage(Object m) throws Exception {
+    try {
+      if (m instanceof InternalMessage im) {
+        im.deliver(this);
+      } else if (m instanceof dev.troupe.actor.Terminated t) {
+        onTerminated(t);
+      } else if (m == ReceiveTimeout.getInstance()) {
+        T timeout = ctx.receiveTimeoutMessage();
+        if (timeout != null) {
+          handle(timeout);
+        }
+      } else {
+        @SuppressWarnings("unchecked")
+        T msg = (T) m;
+        next(Interpreter.interpretMessage(behavior, ctx, msg), msg);
+      }
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  /**
+   * Hands a message of the actor's type to the behaviour (adapted and piped messages come here).
+   *
+   * @param msg the message
+   */
+  void handle(T msg) {
+    next(Interpreter.interpretMessage(behavior, ctx, msg), msg);
+  }
+
+  /**
+   * Keeps what the behaviour returned.
+   *
+   * @param b what it returned
+   * @param msg the message it handled, or null for a signal
+   */
+  void next(Behavior<T> b, Object msg) {
+    Behavior<T> current = behavior;
+    if (b == BehaviorImpl.SAME || b == current) {
+      return;
+    }
+    if (b == BehaviorImpl.UNHANDLED) {
+      if (msg != null) {
+        ctx.unhandled(msg);
+      }
+      return;
+    }
+    if (b == BehaviorImpl.STOPPED) {
+      stopSelf(current);
+      return;
+    }
+    Behavior<T> started = Interpreter.start(b, ctx);
+    if (started == BehaviorImpl.STOPPED) {
+      stopSelf(current);
+    } else {
+      behavior = started;
+    }
+  }
+
+  private void stopSelf(Behavior<T> last) {
+    if (behavior != BehaviorImpl.STOPPED) {
+      beforeStop = last;
+      behavior = BehaviorImpl.cast(BehaviorImpl.STOPPED);
+      getContext().stop(getSelf());
+    }
+  }
+
+  private void onTerminated(dev.troupe.actor.Terminated t) {
+    dev.troupe.actor.typed.ActorRef<Void> ref = new ActorRefAdapter<>(t.actor());
+    Throwable cause = ctx.terminated(t.actor());
+    Signal s = cause == null ? new Terminated(ref) : new ChildFailed(ref, cause);
+    Behavior<T> b = Interpreter.interpretSignal(behavior, ctx, s);
+    if (b == BehaviorImpl.UNHANDLED) {
+      throw new DeathPactException(t.actor());
+    }
+    next(b, null);
+  }
+
+  /** An exception the behaviour did not handle. */
+  private void failed(Throwable t) throws Exception {
+    if (guardian) {
+      ctx.getLog().error("the guardian of system [{}] failed and stops; the system terminates", getContext().getSystem().name(), t);
+      stopSelf(behavior);
+      return;
+    }
+    if (parent != null) {
+      parent.childFailed(getSelf(), t);
+    }
+    if (t instanceof Exception e) {
+      throw e;
+    }
+    throw (Error) t;
+  }
+
+  @Override
+  public void preRestart(Throwable reason, Optional<Object> message) {
+    // A classic parent restarts this actor: the behaviour gets PreRestart (not PostStop), the
+    // children stop, and the new instance starts the initial behaviour again.
+    signalQuietly(behavior, PreRestart.instance());
+    for (dev.troupe.actor.ActorRef child : getContext().getChildren()) {
+      getContext().stop(child);
+    }
+  }
+
+  @Override
+  public void postStop() {
+    Behavior<T> target = behavior == BehaviorImpl.STOPPED ? beforeStop : behavior;
+    signalQuietly(target, PostStop.instance());
+    if (guardian) {
+      getContext().getSystem().terminate();
+    }
+  }
+
+  private void signalQuietly(Behavior<T> target, Signal signal) {
+    if (target == null || target == BehaviorImpl.STOPPED) {
+      return;
+    }
+    try {
+      Interpreter.interpretSignal(target, ctx, signal);
+    } catch (RuntimeException | Error e) {
+      ctx.getLog().error("exception while handling {}", signal, e);
+    }
+  }
+}

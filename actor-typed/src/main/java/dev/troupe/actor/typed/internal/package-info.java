@@ -1,0 +1,2 @@
+/** The engine of typed actors: not API. */
+package dev.troupe.actor.typed.internal;

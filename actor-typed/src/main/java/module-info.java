@@ -1,0 +1,30 @@
+/**
+ * Typed actors for Troupe: {@code Behavior<T>}, {@code ActorRef<T>}, {@code ActorSystem<T>}, the
+ * Java DSL ({@code Behaviors}, {@code AbstractBehavior}, {@code ActorContext}, {@code AskPattern},
+ * {@code Adapter}) and the receptionist, over the classic runtime (a typed actor runs in an ordinary
+ * cell).
+ *
+ * <p>The internal package is exported only to the typed testkit, whose synchronous {@code
+ * BehaviorTestKit} runs behaviours with the same interpreter.
+ */
+// The internal package is exported to a module that depends on this one, so it can never be on this
+// module's compile path: javac's "module not found" warning for that qualified export is expected.
+@SuppressWarnings("module")
+module dev.troupe.actor.typed {
+  requires transitive dev.troupe.actor;
+  requires transitive org.slf4j;
+  // The engine the typed systems run on: found through ServiceLoader by the API, required so that
+  // it is always in the module graph of an application that uses typed actors.
+  requires dev.troupe.runtime;
+
+  exports dev.troupe.actor.typed;
+  exports dev.troupe.actor.typed.javadsl;
+  exports dev.troupe.actor.typed.receptionist;
+  exports dev.troupe.actor.typed.internal to dev.troupe.testkit.typed;
+
+  // Props.create(Class, Creator) in dev.troupe.actor instantiates the actor that runs a behaviour.
+  opens dev.troupe.actor.typed.internal to dev.troupe.actor;
+
+  // A cluster module provides a cluster-wide receptionist through this seam.
+  uses dev.troupe.actor.typed.receptionist.ReceptionistFactory;
+}

@@ -1,0 +1,228 @@
+package dev.troupe.actor.typed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.troupe.actor.UnhandledMessage;
+import dev.troupe.actor.typed.javadsl.AbstractBehavior;
+import dev.troupe.actor.typed.javadsl.ActorContext;
+import dev.troupe.actor.typed.javadsl.Adapter;
+import dev.troupe.actor.typed.javadsl.AskPattern;
+import dev.troupe.actor.typed.javadsl.Behaviors;
+import dev.troupe.actor.typed.javadsl.Receive;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Behaviours in both styles, the markers, signals and asking from outside. */
+class BehaviorsTest {
+  /** The contract's example, as a user writes it. */
+  public static final class Counter extends AbstractBehavior<Counter.Command> {
+    public sealed interface Command {}
+
+    public record Increment(int by) implements Command {}
+
+    public record Get(ActorRef<Integer> replyTo) implements Command {}
+
+    public record Stop() implements Command {}
+
+    public static Behavior<Command> create(ActorRef<String> lifecycle) {
+      return Behaviors.setup(ctx -> new Counter(ctx, lifecycle));
+    }
+
+    private int n;
+    private final ActorRef<String> lifecycle;
+
+    private Counter(ActorContext<Command> ctx, ActorRef<String> lifecycle) {
+      super(ctx);
+      this.lifecycle = lifecycle;
+    }
+
+    @Override
+    public Receive<Command> createReceive() {
+      return newReceiveBuilder()
+          .onMessage(Increment.class, i -> {
+            n += i.by();
+            return this;
+          })
+          .onMessage(Get.class, g -> {
+            g.replyTo().tell(n);
+            return this;
+          })
+          .onMessage(Stop.class, s -> Behaviors.stopped())
+          .onSignal(PostStop.class, s -> {
+            lifecycle.tell("stopped at " + n);
+            return this;
+          })
+          .build();
+    }
+  }
+
+  private ActorSystem<Void> system;
+
+  @BeforeEach
+  void start() {
+    system = Systems.empty("behaviors");
+  }
+
+  @AfterEach
+  void stop() {
+    Systems.terminate(system);
+  }
+
+  private <T> T await(CompletionStage<T> stage) throws Exception {
+    return stage.toCompletableFuture().get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void anAbstractBehaviorKeepsItsStateAndAnswersAnAsk() throws Exception {
+    Probe<String> lifecycle = new Probe<>(system);
+    ActorRef<Counter.Command> counter = Adapter.spawn(Adapter.toClassic(system), Counter.create(lifecycle.ref()), "counter");
+    counter.tell(new Counter.Increment(2));
+    counter.tell(new Counter.Increment(3));
+    assertEquals(5, await(AskPattern.ask(counter, Counter.Get::new, Duration.ofSeconds(3), system.scheduler())));
+    counter.tell(new Counter.Stop());
+    lifecycle.expect("stopped at 5");
+  }
+
+  @Test
+  void theGuardianIsTheSystemsRefAndItsStopTerminatesTheSystem() throws Exception {
+    ActorSystem<String> s =
+        Systems.create(
+            Behaviors.receiveMessage(m -> m.equals("stop") ? Behaviors.stopped() : Behaviors.same()), "guarded");
+    s.tell("hello");
+    s.tell("stop");
+    s.getWhenTerminated().toCompletableFuture().get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void aFunctionalBehaviorCarriesItsStateInTheNextBehavior() throws Exception {
+    ActorRef<Object> counter = Adapter.spawn(Adapter.toClassic(system), counting(0), "functional");
+    counter.tell(1);
+    counter.tell(2);
+    Probe<Integer> probe = new Probe<>(system);
+    counter.tell(new Report(probe.ref()));
+    probe.expect(3);
+  }
+
+  private record Report(ActorRef<Integer> replyTo) {}
+
+  private static Behavior<Object> counting(int n) {
+    return Behaviors.receive(Object.class)
+        .onMessage(Integer.class, i -> counting(n + i))
+        .onMessage(Report.class, r -> {
+          r.replyTo().tell(n);
+          return Behaviors.same();
+        })
+        .build();
+  }
+
+  @Test
+  void onMessageEqualsAndReceiveWithContextAndSignalFunctions() throws Exception {
+    Probe<String> probe = new Probe<>(system);
+    Behavior<String> b =
+        Behaviors.receive(String.class)
+            .onMessageEquals("ping", () -> {
+              probe.ref().tell("pong");
+              return Behaviors.same();
+            })
+            .onMessage(String.class, s -> s.startsWith("x"), s -> {
+              probe.ref().tell("x-case " + s);
+              return Behaviors.same();
+            })
+            .onAnyMessage(s -> {
+              probe.ref().tell("any " + s);
+              return Behaviors.stopped();
+            })
+            .onSignal(PostStop.class, s -> {
+              probe.ref().tell("post stop");
+              return Behaviors.same();
+            })
+            .build();
+    ActorRef<String> ref = Adapter.spawnAnonymous(Adapter.toClassic(system), b);
+    ref.tell("ping");
+    ref.tell("xy");
+    ref.tell("other");
+    probe.expect("pong");
+    probe.expect("x-case xy");
+    probe.expect("any other");
+    probe.expect("post stop");
+
+    ActorRef<String> withCtx =
+        Adapter.spawnAnonymous(
+            Adapter.toClassic(system),
+            Behaviors.<String>receive((ctx, m) -> {
+              probe.ref().tell(m + " at " + ctx.getSelf().path().name());
+              return Behaviors.same();
+            }));
+    withCtx.tell("hi");
+    probe.expect("hi at " + withCtx.path().name());
+  }
+
+  @Test
+  void theMarkersAreSingletons() {
+    assertSame(Behaviors.same(), Behaviors.<Integer>same());
+    assertSame(Behaviors.unhandled(), Behaviors.<Integer>unhandled());
+    assertSame(Behaviors.stopped(), Behaviors.<Integer>stopped());
+    assertSame(Behaviors.empty(), Behaviors.<Integer>empty());
+    assertSame(Behaviors.ignore(), Behaviors.<Integer>ignore());
+  }
+
+  @Test
+  void unhandledAndEmptyPublishUnhandledMessagesWhileIgnoreDropsSilently() {
+    Probe<Object> unhandled = new Probe<>(system);
+    Adapter.toClassic(system).eventStream().subscribe(Adapter.toClassic(unhandled.ref()), UnhandledMessage.class);
+    ActorRef<String> picky =
+        Adapter.spawnAnonymous(
+            Adapter.toClassic(system),
+            Behaviors.receiveMessage(m -> m.equals("ok") ? Behaviors.same() : Behaviors.unhandled()));
+    ActorRef<String> empty = Adapter.spawnAnonymous(Adapter.toClassic(system), Behaviors.empty());
+    ActorRef<String> ignore = Adapter.spawnAnonymous(Adapter.toClassic(system), Behaviors.ignore());
+    ignore.tell("dropped");
+    picky.tell("ok");
+    picky.tell("nope");
+    assertEquals("nope", unhandled.expectClass(UnhandledMessage.class).message());
+    empty.tell("nothing");
+    UnhandledMessage u = unhandled.expectClass(UnhandledMessage.class);
+    assertEquals("nothing", u.message());
+    assertEquals(Adapter.toClassic(empty), u.recipient());
+    unhandled.expectNothing(Duration.ofMillis(100));
+  }
+
+  @Test
+  void aSetupThatReturnsStoppedStopsTheActorAndTheNextBehaviorMayBeDeferred() {
+    Probe<String> probe = new Probe<>(system);
+    ActorRef<Object> stopsAtOnce = Adapter.spawnAnonymous(Adapter.toClassic(system), Behaviors.setup(ctx -> Behaviors.stopped()));
+    probe.watch(stopsAtOnce);
+    probe.expectTerminated(stopsAtOnce);
+
+    ActorRef<String> twoPhases =
+        Adapter.spawnAnonymous(
+            Adapter.toClassic(system),
+            Behaviors.receiveMessage(first -> Behaviors.setup(ctx -> {
+              probe.ref().tell("set up after " + first);
+              return Behaviors.receiveMessage(m -> {
+                probe.ref().tell("second phase: " + m);
+                return Behaviors.same();
+              });
+            })));
+    twoPhases.tell("a");
+    twoPhases.tell("b");
+    probe.expect("set up after a");
+    probe.expect("second phase: b");
+  }
+
+  @Test
+  void typedRefsAreEqualWhenTheirActorIs() {
+    ActorRef<String> a = Adapter.spawn(Adapter.toClassic(system), Behaviors.<String>ignore(), "a");
+    ActorRef<String> again = Adapter.toTyped(Adapter.toClassic(a));
+    assertEquals(a, again);
+    assertEquals(a.hashCode(), again.hashCode());
+    assertSame(a, a.narrow());
+    assertTrue(a.path().toString().endsWith("/user/a"), a.path().toString());
+  }
+}
