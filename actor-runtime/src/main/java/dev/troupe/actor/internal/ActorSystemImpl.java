@@ -303,6 +303,7 @@ public final class ActorSystemImpl extends ActorSystem
         log.error(e, "termination hook failed");
       }
     }
+    coordinatedShutdown.callbacksDone();
     whenTerminated.complete(new Terminated(local.rootGuardian(), true, false));
   }
 

@@ -47,6 +47,7 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
   private final CompletableFuture<Done> done = new CompletableFuture<>();
   private final CompletionStage<Done> result = done.minimalCompletionStage();
   private final CompletableFuture<Void> threadsStopped = new CompletableFuture<>();
+  private final CompletableFuture<Void> callbacksRun = new CompletableFuture<>();
 
   CoordinatedShutdownImpl(ActorSystemImpl system, ShutdownSettings settings, Executor executor) {
     this.system = system;
@@ -83,6 +84,20 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
   /** @return completes when the run is over or the system's threads have stopped, if earlier */
   CompletableFuture<?> overForJvmExit() {
     return CompletableFuture.anyOf(done, threadsStopped);
+  }
+
+  /**
+   * @return completes once the system's termination callbacks have run; the JVM hook waits for it
+   *     a short while after {@link #overForJvmExit}, so that the callbacks run before the JVM
+   *     exits (not for ever: a callback that calls {@code System.exit} waits for the JVM hook)
+   */
+  CompletableFuture<Void> callbacksRun() {
+    return callbacksRun;
+  }
+
+  /** Called by the system after its termination callbacks ran. */
+  void callbacksDone() {
+    callbacksRun.complete(null);
   }
 
   // ================================================================ API

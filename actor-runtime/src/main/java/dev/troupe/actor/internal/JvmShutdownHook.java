@@ -29,6 +29,9 @@ public final class JvmShutdownHook {
   private static boolean installed; // guarded by the class
   private static boolean running; // guarded by the class: the JVM is shutting down
 
+  /** How long the hook waits for a system's termination callbacks once its threads are down. */
+  static final long CALLBACKS_GRACE_MILLIS = 1000;
+
   private JvmShutdownHook() {}
 
   /** @return whether it is registered; false once the JVM is shutting down */
@@ -85,6 +88,17 @@ public final class JvmShutdownHook {
             bound.toMillis());
       } catch (ExecutionException e) {
         LOG.warn("coordinated shutdown of actor system {} failed", cs.systemName(), e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      // The system's threads are down; its termination callbacks run next, on the thread that
+      // stopped it. Give them a moment to finish before the JVM exits, but no more: a callback that
+      // calls System.exit waits for this very hook to return.
+      try {
+        cs.callbacksRun().get(CALLBACKS_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException | ExecutionException e) {
+        LOG.debug("the termination callbacks of actor system {} did not finish within {} ms", cs.systemName(), CALLBACKS_GRACE_MILLIS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

@@ -52,7 +52,8 @@ class CoordinatedShutdownJvmExitTest {
     private Child() {}
 
     /**
-     * @param args {@code hook} (run-by-jvm-shutdown-hook on), {@code no-hook}, or {@code
+     * @param args {@code hook} (run-by-jvm-shutdown-hook on), {@code slow-callback} (the same, with a
+     *     termination callback that takes 300 ms), {@code no-hook}, or {@code
      *     exit-in-termination} (terminates the system itself and calls System.exit when it has)
      */
     public static void main(String[] args) {
@@ -71,6 +72,13 @@ class CoordinatedShutdownJvmExitTest {
             return CompletableFuture.completedFuture(Done.getInstance());
           });
       system.registerOnTermination(() -> {
+        if (mode.equals("slow-callback")) {
+          try {
+            Thread.sleep(300); // a callback with work to do: the JVM must not exit under it
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
         System.out.println(TERMINATED);
         System.out.flush();
         if (mode.equals("exit-in-termination")) {
@@ -163,5 +171,13 @@ class CoordinatedShutdownJvmExitTest {
     List<String> out = awaitExit(run);
     assertTrue(out.contains(Child.TASK) && out.contains(Child.TERMINATED), out.toString());
     assertEquals(3, child.exitValue(), "the exit status given to System.exit");
+  }
+
+  @Test
+  void aTerminationCallbackWithWorkToDoFinishesBeforeTheJvmExits() throws Exception {
+    Run run = start("slow-callback");
+    sigterm();
+    List<String> out = awaitExit(run);
+    assertTrue(out.contains(Child.TERMINATED), "the callback ran to its end before the JVM exited: " + out);
   }
 }
