@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pins the published modules' descriptors (module-info.java): their names, what each exports to
- * everyone, that the runtime's internals are exported only to Troupe's remoting and testkit, and
+ * everyone, that the runtime's internals are exported only to Troupe's remoting, testkit and
+ * observability modules, and
  * the ActorSystemProvider service link between the API and the runtime. Then resolves the
  * descriptors on a module path of their own and starts a system there, as a modular application
  * would, and serializes messages there with the remoting module.
@@ -45,9 +46,10 @@ class ModuleDescriptorsTest {
   private static final String RUNTIME = "dev.troupe.runtime";
   private static final String TESTKIT = "dev.troupe.testkit";
   private static final String REMOTING = "dev.troupe.remoting";
+  private static final String MICROMETER = "dev.troupe.micrometer";
 
   /** The only modules the runtime may export its internal packages to. */
-  private static final Set<String> INTERNALS_FRIENDS = Set.of(REMOTING, TESTKIT);
+  private static final Set<String> INTERNALS_FRIENDS = Set.of(REMOTING, TESTKIT, MICROMETER);
 
   private static final String PROVIDER_SPI = "dev.troupe.actor.spi.ActorSystemProvider";
 
@@ -85,7 +87,7 @@ class ModuleDescriptorsTest {
   }
 
   @Test
-  void theRuntimeExportsOnlyDispatchToEveryoneAndItsInternalsOnlyToRemotingAndTestkit() {
+  void theRuntimeExportsOnlyDispatchToEveryoneAndItsInternalsOnlyToTroupesOwnModules() {
     ModuleDescriptor runtime = descriptorOf(dev.troupe.dispatch.UnboundedMailbox.class, RUNTIME);
 
     assertEquals(
@@ -108,8 +110,8 @@ class ModuleDescriptorsTest {
     assertEquals(
         internal,
         qualified.keySet(),
-        "the internal packages exported to remoting and the testkit (a new internal package needs"
-            + " its own qualified export)");
+        "the internal packages exported to Troupe's own modules (a new internal package needs its"
+            + " own qualified export)");
     Set<String> exported = new TreeSet<>(unqualifiedExports(runtime));
     exported.addAll(qualified.keySet());
     Set<String> notExported = new TreeSet<>(runtime.packages());
@@ -201,6 +203,30 @@ class ModuleDescriptorsTest {
                 "io.netty.codec",
                 "io.netty.handler")),
         "dev.troupe.remoting requires the runtime (for its internals), Jackson, Netty and slf4j: " + required);
+  }
+
+  @Test
+  void theMicrometerModuleExportsOnlyItsPackageAndNeedsRemotingOnlyIfPresent() {
+    ModuleDescriptor micrometer =
+        descriptorOf(dev.troupe.micrometer.TroupeMetrics.class, MICROMETER);
+
+    assertEquals(
+        Set.of("dev.troupe.micrometer"),
+        unqualifiedExports(micrometer),
+        "packages dev.troupe.micrometer exports to everyone");
+    assertEquals(
+        Map.of(), qualifiedExports(micrometer), "dev.troupe.micrometer has no qualified exports");
+    assertNothingOpened(micrometer);
+    assertRequiresTransitive(micrometer, "micrometer.core");
+    Requires remoting =
+        micrometer.requires().stream()
+            .filter(r -> r.name().equals(REMOTING))
+            .findFirst()
+            .orElse(null);
+    assertNotNull(remoting, "dev.troupe.micrometer reads remoting's events: 'requires static'");
+    assertTrue(
+        remoting.modifiers().contains(Requires.Modifier.STATIC),
+        "dev.troupe.micrometer must work without remoting: 'requires static dev.troupe.remoting'");
   }
 
   /**
