@@ -16,9 +16,12 @@ module dev.troupe.runtime {
 
   exports dev.troupe.dispatch;
 
-  // The Micrometer binder reads the system (dead letters) and its telemetry.
-  exports dev.troupe.actor.internal to dev.troupe.remoting, dev.troupe.testkit, dev.troupe.micrometer;
-  exports dev.troupe.actor.internal.dispatch to dev.troupe.remoting, dev.troupe.testkit;
+  // The Micrometer binder reads the system (dead letters) and its telemetry; the tracing module
+  // installs an envelope factory on the system, and its envelopes are the dispatch package's.
+  exports dev.troupe.actor.internal to
+      dev.troupe.remoting, dev.troupe.testkit, dev.troupe.micrometer, dev.troupe.opentelemetry;
+  exports dev.troupe.actor.internal.dispatch to
+      dev.troupe.remoting, dev.troupe.testkit, dev.troupe.opentelemetry;
   exports dev.troupe.actor.internal.routing to dev.troupe.remoting, dev.troupe.testkit;
   exports dev.troupe.actor.internal.scheduler to dev.troupe.remoting, dev.troupe.testkit;
   exports dev.troupe.actor.internal.telemetry to

@@ -47,9 +47,11 @@ class ModuleDescriptorsTest {
   private static final String TESTKIT = "dev.troupe.testkit";
   private static final String REMOTING = "dev.troupe.remoting";
   private static final String MICROMETER = "dev.troupe.micrometer";
+  private static final String OPENTELEMETRY = "dev.troupe.opentelemetry";
 
   /** The only modules the runtime may export its internal packages to. */
-  private static final Set<String> INTERNALS_FRIENDS = Set.of(REMOTING, TESTKIT, MICROMETER);
+  private static final Set<String> INTERNALS_FRIENDS =
+      Set.of(REMOTING, TESTKIT, MICROMETER, OPENTELEMETRY);
 
   private static final String PROVIDER_SPI = "dev.troupe.actor.spi.ActorSystemProvider";
 
@@ -227,6 +229,26 @@ class ModuleDescriptorsTest {
     assertTrue(
         remoting.modifiers().contains(Requires.Modifier.STATIC),
         "dev.troupe.micrometer must work without remoting: 'requires static dev.troupe.remoting'");
+  }
+
+  @Test
+  void theOpenTelemetryModuleExportsOnlyItsPackageAndNeedsOnlyTheApi() {
+    ModuleDescriptor otel =
+        descriptorOf(dev.troupe.opentelemetry.TroupeTracing.class, OPENTELEMETRY);
+
+    assertEquals(
+        Set.of("dev.troupe.opentelemetry"),
+        unqualifiedExports(otel),
+        "packages dev.troupe.opentelemetry exports to everyone");
+    assertEquals(
+        Map.of(), qualifiedExports(otel), "dev.troupe.opentelemetry has no qualified exports");
+    assertNothingOpened(otel);
+    assertRequiresTransitive(otel, "io.opentelemetry.api");
+    Set<String> required =
+        otel.requires().stream().map(Requires::name).collect(Collectors.toCollection(TreeSet::new));
+    assertFalse(
+        required.stream().anyMatch(r -> r.startsWith("io.opentelemetry.sdk")),
+        "dev.troupe.opentelemetry needs the OpenTelemetry API only (the SDK is the user's): " + required);
   }
 
   /**
