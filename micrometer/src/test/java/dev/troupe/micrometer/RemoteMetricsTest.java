@@ -4,20 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Remoting's meters, counted from the events remoting publishes (two nodes on 127.0.0.1). */
 class RemoteMetricsTest {
@@ -28,25 +25,12 @@ class RemoteMetricsTest {
       troupe.remote.canonical.port = 0
       """;
 
-  private final List<ActorSystem> systems = new ArrayList<>();
-
-  @AfterEach
-  void terminate() throws Exception {
-    for (ActorSystem s : systems) {
-      s.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
-  }
-
-  private ActorSystem system(String name, String hocon) {
-    ActorSystem s = ActorSystem.create(name, ConfigFactory.parseString(hocon));
-    systems.add(s);
-    return s;
-  }
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(REMOTE);
 
   @Test
   void anAssociationAndADropShowInTheRemoteMeters() {
-    ActorSystem a = system("metremotea", REMOTE);
-    ActorSystem b = system("metremoteb", REMOTE);
+    ActorSystem a = troupe.system();
+    ActorSystem b = troupe.createSystem(REMOTE);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     new TroupeMetrics(a).bindTo(registry);
     for (String reason : RemoteCounters.DROP_REASONS) {
@@ -79,7 +63,7 @@ class RemoteMetricsTest {
 
   @Test
   void aLocalSystemHasNoRemoteMeters() {
-    ActorSystem s = system("metlocal", "troupe.actor.provider = local");
+    ActorSystem s = troupe.createSystem("troupe.actor.provider = local");
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     new TroupeMetrics(s).bindTo(registry);
     assertNull(registry.find("troupe.remote.dropped").meter(), "remote meters of a local system");

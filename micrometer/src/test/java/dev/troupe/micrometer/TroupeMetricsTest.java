@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
+import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -19,14 +19,13 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The binder's meters: names and tags as documented, and values that follow what actors do. */
 class TroupeMetricsTest {
@@ -37,20 +36,20 @@ class TroupeMetricsTest {
       work-dispatcher { type = Dispatcher, throughput = 5 }
       """;
 
-  private final List<ActorSystem> systems = new ArrayList<>();
+  @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(ON);
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-  @AfterEach
-  void terminate() throws Exception {
-    for (ActorSystem s : systems) {
-      s.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
-    }
+  /** A system with telemetry on, its binder bound to the registry, and a kit on it. */
+  private TestKit bound() {
+    ActorSystem s = troupe.system();
+    new TroupeMetrics(s, REFRESH).bindTo(registry);
+    return new TestKit(s);
   }
 
-  private ActorSystem system(String name, String hocon) {
-    ActorSystem s = ActorSystem.create(name, ConfigFactory.parseString(hocon));
-    systems.add(s);
-    return s;
+  /** Waits until the binder's next refresh has registered the Counter class's meters. */
+  private void awaitCounterMeters(TestKit kit) {
+    kit.awaitCond(WAIT, Duration.ofMillis(10), "the Counter class's meters",
+        () -> registry.find("troupe.actor.messages").tags("actor.class", COUNTER).meter() != null);
   }
 
   /** Counts what it gets; answers "count"; fails on "boom"; leaves Integers below 0 unhandled. */
@@ -95,9 +94,8 @@ class TroupeMetricsTest {
 
   @Test
   void dispatcherAndActorClassCountersAreExactForAKnownWorkload() {
-    ActorSystem s = system("metcounts", ON);
-    new TroupeMetrics(s, REFRESH).bindTo(registry);
-    TestKit kit = new TestKit(s);
+    TestKit kit = bound();
+    ActorSystem s = troupe.system();
     ActorRef c = s.actorOf(counter(), "c");
     for (int i = 0; i < 1000; i++) {
       c.tell(i, ActorRef.noSender());
@@ -105,13 +103,12 @@ class TroupeMetricsTest {
     kit.send(c, "count");
     kit.expectMsg(WAIT, 1000);
 
+    awaitCounterMeters(kit);
     await(kit, "troupe.actor.messages of Counter",
-        () -> registry.find("troupe.actor.messages").tags("actor.class", COUNTER).functionCounter()
-            == null ? -1 : counter("troupe.actor.messages", "actor.class", COUNTER),
-        1001);
+        () -> counter("troupe.actor.messages", "actor.class", COUNTER), 1001);
     await(kit, "troupe.dispatcher.messages of work-dispatcher",
         () -> counter("troupe.dispatcher.messages", "dispatcher", "work-dispatcher",
-            "system", "metcounts"),
+            "system", s.name()),
         1001);
     assertTrue(counter("troupe.dispatcher.mailbox.runs", "dispatcher", "work-dispatcher") >= 1001 / 5.0,
         "at most throughput = 5 messages per run");
@@ -139,13 +136,11 @@ class TroupeMetricsTest {
 
   @Test
   void failuresRestartsStopsDeadLettersAndUnhandledMessagesMoveTheirMeters() {
-    ActorSystem s = system("metlife", ON);
-    new TroupeMetrics(s, REFRESH).bindTo(registry);
-    TestKit kit = new TestKit(s);
-    ActorRef c = s.actorOf(counter(), "c");
+    TestKit kit = bound();
+    ActorRef c = troupe.system().actorOf(counter(), "c");
     kit.send(c, "count");
     kit.expectMsg(WAIT, 0);
-    double deadBefore = counter("troupe.dead.letters", "system", "metlife");
+    double deadBefore = counter("troupe.dead.letters", "system", troupe.system().name());
 
     c.tell("boom", ActorRef.noSender()); // the default strategy restarts it
     c.tell(-1, ActorRef.noSender()); // not matched: unhandled
@@ -173,17 +168,13 @@ class TroupeMetricsTest {
 
   @Test
   void everyMeterIsNamedTroupeDotAndTaggedWithTheSystem() {
-    ActorSystem s = system("metnames", ON);
-    new TroupeMetrics(s, REFRESH).bindTo(registry);
-    TestKit kit = new TestKit(s);
-    ActorRef c = s.actorOf(counter());
-    kit.send(c, "count");
+    TestKit kit = bound();
+    kit.send(troupe.system().actorOf(counter()), "count");
     kit.expectMsg(WAIT, 0);
-    kit.awaitCond(WAIT, Duration.ofMillis(10), "the Counter class's meters",
-        () -> registry.find("troupe.actor.messages").tags("actor.class", COUNTER).meter() != null);
+    awaitCounterMeters(kit);
     for (Meter m : registry.getMeters()) {
       assertTrue(m.getId().getName().startsWith("troupe."), "meter name " + m.getId());
-      assertEquals("metnames", m.getId().getTag("system"), "system tag of " + m.getId());
+      assertEquals(troupe.system().name(), m.getId().getTag("system"), "system tag of " + m.getId());
     }
     assertEquals(
         Set.of(
@@ -212,13 +203,11 @@ class TroupeMetricsTest {
 
   @Test
   void theMetersAreRemovedWhenTheSystemTerminates() throws Exception {
-    ActorSystem s = ActorSystem.create("metterm", ConfigFactory.parseString(ON));
-    new TroupeMetrics(s, REFRESH).bindTo(registry);
-    TestKit kit = new TestKit(s);
+    TestKit kit = bound();
+    ActorSystem s = troupe.system();
     kit.send(s.actorOf(counter()), "count");
     kit.expectMsg(WAIT, 0);
-    kit.awaitCond(WAIT, Duration.ofMillis(10), "the Counter class's meters",
-        () -> registry.find("troupe.actor.messages").tags("actor.class", COUNTER).meter() != null);
+    awaitCounterMeters(kit);
 
     s.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
     assertEquals(List.of(), registry.getMeters(), "meters left after the system terminated");
@@ -226,7 +215,7 @@ class TroupeMetricsTest {
 
   @Test
   void withoutTelemetryOnlyTheSystemWideMetersArePublished() {
-    ActorSystem s = system("metoff", "troupe.telemetry.enabled = off");
+    ActorSystem s = troupe.createSystem("troupe.telemetry.enabled = off");
     new TroupeMetrics(s, REFRESH).bindTo(registry);
     TestKit kit = new TestKit(s);
     ActorRef c = s.actorOf(Props.create(Counter.class, Counter::new));
@@ -239,7 +228,7 @@ class TroupeMetricsTest {
 
   @Test
   void aRefreshIntervalThatIsNotPositiveIsRefused() {
-    ActorSystem s = system("metbad", ON);
+    ActorSystem s = troupe.system();
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> new TroupeMetrics(s, Duration.ZERO));
     assertTrue(e.getMessage().contains("refresh"), e.getMessage());

@@ -88,6 +88,17 @@ class TroupeTracingTest {
     return system.actorOf(Props.create(Reporter.class, () -> new Reporter(tracer)), name);
   }
 
+  /** Sends {@code message} from the test's thread while a span "client" is current. */
+  private Span tellUnderASpan(ActorRef to, Object message, ActorRef sender) {
+    Span client = tracer.spanBuilder("client").startSpan();
+    try (Scope ignored = client.makeCurrent()) {
+      to.tell(message, sender);
+    } finally {
+      client.end();
+    }
+    return client;
+  }
+
   private List<SpanData> awaitSpans(int n) {
     kit.awaitCond(WAIT, Duration.ofMillis(10), n + " spans exported",
         () -> exporter.getFinishedSpanItems().size() >= n);
@@ -108,12 +119,7 @@ class TroupeTracingTest {
   void aTellUnderASpanIsHandledInAChildSpanThatIsCurrentInTheActor() {
     TroupeTracing.install(system, otel);
     ActorRef r = reporter("r");
-    Span client = tracer.spanBuilder("client").startSpan();
-    try (Scope ignored = client.makeCurrent()) {
-      r.tell("hello", kit.getTestActor());
-    } finally {
-      client.end();
-    }
+    Span client = tellUnderASpan(r, "hello", kit.getTestActor());
     SpanContext seen = kit.expectMsgClass(WAIT, SpanContext.class);
     List<SpanData> spans = awaitSpans(3);
 
@@ -179,12 +185,7 @@ class TroupeTracingTest {
     assertFalse(seen.isValid(), "no span is current for an untraced message");
     // The actor handles its messages in order: once the traced one's span is out, the untraced one
     // (and the inner span its handling started, a root span of its own) is long done.
-    Span client = tracer.spanBuilder("client").startSpan();
-    try (Scope ignored = client.makeCurrent()) {
-      r.tell("traced", kit.getTestActor());
-    } finally {
-      client.end();
-    }
+    Span client = tellUnderASpan(r, "traced", kit.getTestActor());
     kit.expectMsgClass(WAIT, SpanContext.class);
     // the untraced handling's root "inner"; client; the traced one's process span and its inner
     List<SpanData> spans = awaitSpans(4);
@@ -198,12 +199,7 @@ class TroupeTracingTest {
   @Test
   void withoutInstallationNoContextTravelsAndNoSpanIsMade() {
     ActorRef r = reporter("r");
-    Span client = tracer.spanBuilder("client").startSpan();
-    try (Scope ignored = client.makeCurrent()) {
-      r.tell("hello", kit.getTestActor());
-    } finally {
-      client.end();
-    }
+    tellUnderASpan(r, "hello", kit.getTestActor());
     SpanContext seen = kit.expectMsgClass(WAIT, SpanContext.class);
     assertFalse(seen.isValid(), "a span current in the actor without tracing installed: " + seen);
     List<SpanData> spans = awaitSpans(2); // the client span and a root "inner" (and no reply span)
@@ -219,12 +215,7 @@ class TroupeTracingTest {
     assertTrue(twice.getMessage().contains("already installed"), twice.getMessage());
     tracing.uninstall();
     ActorRef r = reporter("r");
-    Span client = tracer.spanBuilder("client").startSpan();
-    try (Scope ignored = client.makeCurrent()) {
-      r.tell("hello", kit.getTestActor());
-    } finally {
-      client.end();
-    }
+    tellUnderASpan(r, "hello", kit.getTestActor());
     assertFalse(kit.expectMsgClass(WAIT, SpanContext.class).isValid(), "traced after uninstall");
     TroupeTracing again = TroupeTracing.install(system, otel);
     again.uninstall();
@@ -250,12 +241,7 @@ class TroupeTracingTest {
   void aStashedMessageKeepsItsTraceUntilItIsHandled() {
     TroupeTracing.install(system, otel);
     ActorRef s = system.actorOf(Props.create(Stasher.class, Stasher::new), "stasher");
-    Span client = tracer.spanBuilder("client").startSpan();
-    try (Scope ignored = client.makeCurrent()) {
-      s.tell("later", kit.getTestActor());
-    } finally {
-      client.end();
-    }
+    Span client = tellUnderASpan(s, "later", kit.getTestActor());
     s.tell("open", ActorRef.noSender()); // untraced
     SpanContext seen = kit.expectMsgClass(WAIT, SpanContext.class);
     assertTrue(seen.isValid(), "a span is current for the unstashed traced message");
