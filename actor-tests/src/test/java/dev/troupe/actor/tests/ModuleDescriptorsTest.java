@@ -252,6 +252,53 @@ class ModuleDescriptorsTest {
   }
 
   /**
+   * The observability modules resolve on a module path with Micrometer's and OpenTelemetry's jars
+   * (automatic modules), without remoting ({@code requires static}): a binder publishes a system's
+   * meters there, and tracing installs on it and uninstalls.
+   */
+  @Test
+  void theObservabilityModulesWorkOnTheModulePathWithoutRemoting() throws Exception {
+    ModuleLayer layer =
+        moduleLayer(
+            Set.of(API, MICROMETER, OPENTELEMETRY),
+            dev.troupe.micrometer.TroupeMetrics.class,
+            dev.troupe.opentelemetry.TroupeTracing.class,
+            io.micrometer.core.instrument.MeterRegistry.class,
+            io.micrometer.common.KeyValue.class,
+            io.micrometer.observation.Observation.class,
+            org.jspecify.annotations.Nullable.class,
+            org.HdrHistogram.Histogram.class,
+            io.opentelemetry.api.OpenTelemetry.class,
+            io.opentelemetry.context.Context.class);
+    assertTrue(layer.findModule(REMOTING).isEmpty(), "remoting resolved without being asked for");
+    ClassLoader loader = layer.findLoader(MICROMETER);
+    Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
+    Object system = createInLayer(actorSystem, loader, "modular-observed");
+    try {
+      Class<?> registryType = Class.forName("io.micrometer.core.instrument.MeterRegistry", true, loader);
+      Object registry =
+          Class.forName("io.micrometer.core.instrument.simple.SimpleMeterRegistry", true, loader)
+              .getConstructor()
+              .newInstance();
+      Class<?> metrics = Class.forName("dev.troupe.micrometer.TroupeMetrics", true, loader);
+      Object binder = metrics.getConstructor(actorSystem).newInstance(system);
+      metrics.getMethod("bindTo", registryType).invoke(binder, registry);
+      List<?> meters = (List<?>) registryType.getMethod("getMeters").invoke(registry);
+      assertFalse(meters.isEmpty(), "meters the binder published on the module path");
+
+      Class<?> openTelemetry = Class.forName("io.opentelemetry.api.OpenTelemetry", true, loader);
+      Class<?> tracing = Class.forName("dev.troupe.opentelemetry.TroupeTracing", true, loader);
+      Object installed =
+          tracing
+              .getMethod("install", actorSystem, openTelemetry)
+              .invoke(null, system, openTelemetry.getMethod("noop").invoke(null));
+      tracing.getMethod("uninstall").invoke(installed);
+    } finally {
+      terminateInLayer(actorSystem, system);
+    }
+  }
+
+  /**
    * The remoting module resolves with Jackson on a module path of its own, and its registry,
    * created there, instantiates its serializers by name and round-trips Troupe's messages.
    */
