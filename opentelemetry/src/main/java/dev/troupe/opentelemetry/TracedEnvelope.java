@@ -2,9 +2,11 @@ package dev.troupe.opentelemetry;
 
 import dev.troupe.actor.ActorContext;
 import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.internal.ActorCell;
 import dev.troupe.actor.internal.dispatch.Envelope;
 import dev.troupe.actor.internal.dispatch.MailboxOwner;
 import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 
@@ -36,6 +38,9 @@ final class TracedEnvelope extends Envelope {
     Span span = tracing.startProcess(parent, actor, message());
     try (Scope ignored = parent.with(span).makeCurrent()) {
       owner.invoke(this); // never throws: a failure goes to supervision
+      if (owner instanceof ActorCell cell && cell.isFailed()) {
+        span.setStatus(StatusCode.ERROR, "the actor failed; its supervisor decides what follows");
+      }
     } finally {
       span.end();
       context = null;

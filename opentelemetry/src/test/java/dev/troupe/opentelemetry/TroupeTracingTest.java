@@ -16,6 +16,7 @@ import dev.troupe.testkit.TestKit;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
@@ -219,6 +220,33 @@ class TroupeTracingTest {
     assertFalse(kit.expectMsgClass(WAIT, SpanContext.class).isValid(), "traced after uninstall");
     TroupeTracing again = TroupeTracing.install(system, otel);
     again.uninstall();
+  }
+
+  /** Fails on every message. */
+  static final class Failing extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .matchAny(m -> {
+            throw new IllegalStateException("failing (expected by the test)");
+          })
+          .build();
+    }
+  }
+
+  @Test
+  void theSpanOfAMessageThatMadeTheActorFailHasAnErrorStatus() {
+    TroupeTracing.install(system, otel);
+    ActorRef failing = system.actorOf(Props.create(Failing.class, Failing::new), "failing");
+    ActorRef r = reporter("r");
+    tellUnderASpan(failing, "boom", ActorRef.noSender());
+    tellUnderASpan(r, "fine", kit.getTestActor());
+    kit.expectMsgClass(WAIT, SpanContext.class);
+    List<SpanData> spans = awaitSpans(5); // two clients, two process spans, one inner
+    assertEquals(StatusCode.ERROR, named(spans, "process Failing").getStatus().getStatusCode(),
+        "status of the failed handling's span");
+    assertEquals(StatusCode.UNSET, named(spans, "process Reporter").getStatus().getStatusCode(),
+        "status of a handling that did not fail");
   }
 
   /** Stashes everything until "open", then reports as Reporter does. */
