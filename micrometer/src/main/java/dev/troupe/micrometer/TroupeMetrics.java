@@ -59,7 +59,7 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
   public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(1);
 
   private static final Logger log = LoggerFactory.getLogger(TroupeMetrics.class);
-  private static final double[] QUANTILES = {0.5, 0.9, 0.99};
+  private static final double[] PERCENTILES = {0.5, 0.9, 0.99};
 
   private final ActorSystem system;
   private final Duration refresh;
@@ -161,7 +161,11 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
               .scheduler()
               .scheduleWithFixedDelay(refresh, refresh, this::refresh, system.dispatcher());
       synchronized (this) {
-        refreshing = c;
+        if (closed) { // the system terminated meanwhile: close() found nothing to cancel
+          c.cancel();
+        } else {
+          refreshing = c;
+        }
       }
     }
     system.registerOnTermination(this::close);
@@ -239,6 +243,7 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
                 .description("actors of the class alive now (created and not yet terminated)")
                 .tags(tags)
             ::register);
+    // last, and its .samples counter last of all: a reader that finds it finds the class's others
     summary(r, "troupe.actor.processing.time", "time an actor of the class spent on one message"
         + " (sampled)", tags, s -> actorClass(s, className).processingTime());
   }
@@ -284,8 +289,9 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
   }
 
   /**
-   * A runtime histogram: a time gauge per percentile (tag {@code quantile}), one for the maximum
-   * ({@code <name>.max}) and a counter of its samples ({@code <name>.samples}).
+   * A runtime histogram: a time gauge per percentile ({@code <name>.percentile}, tag {@code phi}, as
+   * Micrometer names the percentiles it computes itself), one for the maximum ({@code <name>.max})
+   * and a counter of its samples ({@code <name>.samples}).
    */
   private void summary(
       MeterRegistry r,
@@ -293,15 +299,15 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
       String description,
       Tags tags,
       Function<Telemetry.Snapshot, Telemetry.Summary> summary) {
-    for (double q : QUANTILES) {
+    for (double q : PERCENTILES) {
       ToLongFunction<Telemetry.Summary> pick =
           q == 0.5 ? Telemetry.Summary::p50 : q == 0.9 ? Telemetry.Summary::p90 : Telemetry.Summary::p99;
       register(
           r,
           TimeGauge.builder(
-                  name, this, TimeUnit.NANOSECONDS, nanos(summary, pick))
+                  name + ".percentile", this, TimeUnit.NANOSECONDS, nanos(summary, pick))
                   .description(description + ", percentile")
-                  .tags(tags.and("quantile", Double.toString(q)))
+                  .tags(tags.and("phi", Double.toString(q)))
               ::register);
     }
     register(

@@ -46,10 +46,14 @@ class TroupeMetricsTest {
     return new TestKit(s);
   }
 
-  /** Waits until the binder's next refresh has registered the Counter class's meters. */
+  /**
+   * Waits until a refresh has registered the Counter class's meters (and, before them, its
+   * dispatcher's): the one awaited is the last the binder registers for a class.
+   */
   private void awaitCounterMeters(TestKit kit) {
     kit.awaitCond(WAIT, Duration.ofMillis(10), "the Counter class's meters",
-        () -> registry.find("troupe.actor.messages").tags("actor.class", COUNTER).meter() != null);
+        () -> registry.find("troupe.actor.processing.time.samples")
+            .tags("actor.class", COUNTER).meter() != null);
   }
 
   /** Counts what it gets; answers "count"; fails on "boom"; leaves Integers below 0 unhandled. */
@@ -122,9 +126,9 @@ class TroupeMetricsTest {
     assertTrue(counter("troupe.actor.processing.time.samples", "actor.class", COUNTER) >= 1001,
         "processing-time samples of Counter");
     for (String q : List.of("0.5", "0.9", "0.99")) {
-      TimeGauge g = registry.find("troupe.dispatcher.processing.time")
-          .tags("dispatcher", "work-dispatcher", "quantile", q).timeGauge();
-      assertNotNull(g, "troupe.dispatcher.processing.time quantile " + q);
+      TimeGauge g = registry.find("troupe.dispatcher.processing.time.percentile")
+          .tags("dispatcher", "work-dispatcher", "phi", q).timeGauge();
+      assertNotNull(g, "troupe.dispatcher.processing.time.percentile phi " + q);
       assertTrue(g.value(TimeUnit.NANOSECONDS) >= 0, "a percentile in nanoseconds");
     }
     TimeGauge max = registry.find("troupe.dispatcher.scheduling.delay.max")
@@ -140,6 +144,7 @@ class TroupeMetricsTest {
     ActorRef c = troupe.system().actorOf(counter(), "c");
     kit.send(c, "count");
     kit.expectMsg(WAIT, 0);
+    awaitCounterMeters(kit);
     double deadBefore = counter("troupe.dead.letters", "system", troupe.system().name());
 
     c.tell("boom", ActorRef.noSender()); // the default strategy restarts it
@@ -182,10 +187,10 @@ class TroupeMetricsTest {
             "troupe.unhandled.messages",
             "troupe.dispatcher.messages",
             "troupe.dispatcher.mailbox.runs",
-            "troupe.dispatcher.scheduling.delay",
+            "troupe.dispatcher.scheduling.delay.percentile",
             "troupe.dispatcher.scheduling.delay.max",
             "troupe.dispatcher.scheduling.delay.samples",
-            "troupe.dispatcher.processing.time",
+            "troupe.dispatcher.processing.time.percentile",
             "troupe.dispatcher.processing.time.max",
             "troupe.dispatcher.processing.time.samples",
             "troupe.actor.messages",
@@ -194,7 +199,7 @@ class TroupeMetricsTest {
             "troupe.actor.stopped",
             "troupe.actor.failures",
             "troupe.actor.live",
-            "troupe.actor.processing.time",
+            "troupe.actor.processing.time.percentile",
             "troupe.actor.processing.time.max",
             "troupe.actor.processing.time.samples"),
         names(),

@@ -17,6 +17,7 @@ import io.opentelemetry.context.Context;
 final class TracingEnvelopes implements EnvelopeFactory {
   private static final String PROCESS = "process";
   private static final String TROUPE = "troupe";
+  private static final Context ROOT = Context.root();
 
   private final Tracer tracer;
   private final String systemName;
@@ -29,8 +30,9 @@ final class TracingEnvelopes implements EnvelopeFactory {
   @Override
   public Envelope envelope(Object message, ActorRef sender, ActorRef recipient) {
     Context context = Context.current();
-    // A context without a valid span (none current, or only baggage) has nothing to continue.
-    if (!Span.fromContext(context).getSpanContext().isValid()) {
+    // The root context (nothing current: the usual case outside a traced handling) is told by
+    // identity; any other context without a valid span (only baggage) has nothing to continue.
+    if (context == ROOT || !Span.fromContext(context).getSpanContext().isValid()) {
       return new Envelope(message, sender);
     }
     return new TracedEnvelope(message, sender, context, this);

@@ -37,10 +37,16 @@ public interface PingPongDriver {
   }
 
   /**
-   * @param impl an {@link Impl} id, or {@code troupe-telemetry} (Troupe with telemetry on)
+   * @param impl an {@link Impl} id, or {@code troupe-telemetry} (Troupe with telemetry on), {@code
+   *     troupe-tracing} (OpenTelemetry tracing installed, no span current) or {@code troupe-traced}
+   *     (tracing installed and every message in a sampled span)
    * @return its driver
    */
   static PingPongDriver create(String impl) {
-    return impl.equals(TroupePingPong.WITH_TELEMETRY) ? new TroupePingPong(true) : create(Impl.of(impl));
+    return switch (impl) {
+      case TroupePingPong.WITH_TELEMETRY -> new TroupePingPong(true);
+      case TroupePingPong.WITH_TRACING, TroupePingPong.TRACED -> new TroupePingPong(false, impl);
+      default -> create(Impl.of(impl));
+    };
   }
 }
