@@ -25,7 +25,9 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -100,9 +102,19 @@ class TroupeTracingTest {
     return client;
   }
 
-  private List<SpanData> awaitSpans(int n) {
-    kit.awaitCond(WAIT, Duration.ofMillis(10), n + " spans exported",
-        () -> exporter.getFinishedSpanItems().size() >= n);
+  /**
+   * Waits until spans of these names (a name as often as it is given) have ended; others may end
+   * too, in any order (a reply to the test actor, sent under a span, is a span of its own).
+   */
+  private List<SpanData> awaitSpans(String... names) {
+    Map<String, Long> wanted =
+        Arrays.stream(names).collect(Collectors.groupingBy(n -> n, Collectors.counting()));
+    kit.awaitCond(WAIT, Duration.ofMillis(10), "spans " + wanted + " ended", () -> {
+      Map<String, Long> ended = exporter.getFinishedSpanItems().stream()
+          .collect(Collectors.groupingBy(SpanData::getName, Collectors.counting()));
+      return wanted.entrySet().stream()
+          .allMatch(w -> ended.getOrDefault(w.getKey(), 0L) >= w.getValue());
+    });
     return exporter.getFinishedSpanItems();
   }
 
@@ -122,7 +134,7 @@ class TroupeTracingTest {
     ActorRef r = reporter("r");
     Span client = tellUnderASpan(r, "hello", kit.getTestActor());
     SpanContext seen = kit.expectMsgClass(WAIT, SpanContext.class);
-    List<SpanData> spans = awaitSpans(3);
+    List<SpanData> spans = awaitSpans("client", "process Reporter", "inner");
 
     SpanData process = named(spans, "process Reporter");
     assertEquals(client.getSpanContext().getTraceId(), process.getTraceId(), "one trace");
@@ -157,7 +169,8 @@ class TroupeTracingTest {
       client.end();
     }
     assertTrue(answer instanceof SpanContext, "second answered the asker: " + answer);
-    List<SpanData> spans = awaitSpans(4); // client, two process spans, second's inner
+    List<SpanData> spans =
+        awaitSpans("client", "process Reporter", "process Reporter", "inner"); // second's inner
     List<SpanData> processes =
         spans.stream().filter(s -> s.getName().equals("process Reporter")).toList();
     assertEquals(2, processes.size(), "process spans: " + names(spans));
@@ -189,7 +202,7 @@ class TroupeTracingTest {
     Span client = tellUnderASpan(r, "traced", kit.getTestActor());
     kit.expectMsgClass(WAIT, SpanContext.class);
     // the untraced handling's root "inner"; client; the traced one's process span and its inner
-    List<SpanData> spans = awaitSpans(4);
+    List<SpanData> spans = awaitSpans("inner", "client", "process Reporter", "inner");
     List<SpanData> processes =
         spans.stream().filter(s -> s.getName().equals("process Reporter")).toList();
     assertEquals(1, processes.size(), "process spans: " + names(spans));
@@ -203,7 +216,7 @@ class TroupeTracingTest {
     tellUnderASpan(r, "hello", kit.getTestActor());
     SpanContext seen = kit.expectMsgClass(WAIT, SpanContext.class);
     assertFalse(seen.isValid(), "a span current in the actor without tracing installed: " + seen);
-    List<SpanData> spans = awaitSpans(2); // the client span and a root "inner" (and no reply span)
+    List<SpanData> spans = awaitSpans("client", "inner"); // "inner" a root span
     assertEquals(List.of(), spans.stream().filter(s -> s.getName().startsWith("process")).toList(),
         "process spans without tracing installed");
   }
@@ -242,7 +255,8 @@ class TroupeTracingTest {
     tellUnderASpan(failing, "boom", ActorRef.noSender());
     tellUnderASpan(r, "fine", kit.getTestActor());
     kit.expectMsgClass(WAIT, SpanContext.class);
-    List<SpanData> spans = awaitSpans(5); // two clients, two process spans, one inner
+    List<SpanData> spans =
+        awaitSpans("client", "client", "process Failing", "process Reporter", "inner");
     assertEquals(StatusCode.ERROR, named(spans, "process Failing").getStatus().getStatusCode(),
         "status of the failed handling's span");
     assertEquals(StatusCode.UNSET, named(spans, "process Reporter").getStatus().getStatusCode(),
@@ -274,7 +288,8 @@ class TroupeTracingTest {
     SpanContext seen = kit.expectMsgClass(WAIT, SpanContext.class);
     assertTrue(seen.isValid(), "a span is current for the unstashed traced message");
     assertEquals(client.getSpanContext().getTraceId(), seen.getTraceId(), "the stashed message's trace");
-    List<SpanData> spans = awaitSpans(3); // client, the stashing run's span, the handling's
+    // client, the span of the handling that stashed it, the span of the handling after unstashing
+    List<SpanData> spans = awaitSpans("client", "process Stasher", "process Stasher");
     List<SpanData> processes =
         spans.stream().filter(x -> x.getName().equals("process Stasher")).toList();
     assertEquals(2, processes.size(), "process spans: " + names(spans));
