@@ -269,7 +269,8 @@ class ModuleDescriptorsTest {
             org.jspecify.annotations.Nullable.class,
             org.HdrHistogram.Histogram.class,
             io.opentelemetry.api.OpenTelemetry.class,
-            io.opentelemetry.context.Context.class);
+            io.opentelemetry.context.Context.class,
+            io.opentelemetry.common.ComponentLoader.class);
     assertTrue(layer.findModule(REMOTING).isEmpty(), "remoting resolved without being asked for");
     ClassLoader loader = layer.findLoader(MICROMETER);
     Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
