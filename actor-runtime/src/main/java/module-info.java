@@ -2,7 +2,7 @@
  * Troupe's engine: the actor system implementation behind {@code dev.troupe.actor}.
  *
  * <p>Only {@code dev.troupe.dispatch} is public API. The internal packages are exported only to
- * Troupe's own remoting and testkit modules; they are not for application code.
+ * Troupe's own remoting, testkit and observability modules; they are not for application code.
  */
 // The internal packages are exported to modules that depend on this one, so they can never be on
 // this module's compile path: javac's "module not found" warnings for those qualified exports are
@@ -16,11 +16,16 @@ module dev.troupe.runtime {
 
   exports dev.troupe.dispatch;
 
-  exports dev.troupe.actor.internal to dev.troupe.remoting, dev.troupe.testkit;
-  exports dev.troupe.actor.internal.dispatch to dev.troupe.remoting, dev.troupe.testkit;
+  // The Micrometer binder reads the system (dead letters) and its telemetry; the tracing module
+  // installs an envelope factory on the system, and its envelopes are the dispatch package's.
+  exports dev.troupe.actor.internal to
+      dev.troupe.remoting, dev.troupe.testkit, dev.troupe.micrometer, dev.troupe.opentelemetry;
+  exports dev.troupe.actor.internal.dispatch to
+      dev.troupe.remoting, dev.troupe.testkit, dev.troupe.opentelemetry;
   exports dev.troupe.actor.internal.routing to dev.troupe.remoting, dev.troupe.testkit;
   exports dev.troupe.actor.internal.scheduler to dev.troupe.remoting, dev.troupe.testkit;
-  exports dev.troupe.actor.internal.telemetry to dev.troupe.remoting, dev.troupe.testkit;
+  exports dev.troupe.actor.internal.telemetry to
+      dev.troupe.remoting, dev.troupe.testkit, dev.troupe.micrometer;
 
   // Props.create(Class) in dev.troupe.actor instantiates the guardian actors (package-private
   // classes of this package) reflectively.

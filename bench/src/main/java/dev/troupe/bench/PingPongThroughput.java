@@ -54,6 +54,8 @@ public class PingPongThroughput {
    * troupe.telemetry.enabled = on} (defaults otherwise: sampling 1 in 64, JMX on), to read the
    * telemetry's overhead against {@code troupe} in one run; not in the default list (name it with
    * {@code -p impl=troupe,troupe-telemetry}), so the default grid and report.sh are unchanged.
+   * Likewise troupe-tracing (OpenTelemetry tracing installed, no span current) and troupe-traced
+   * (every message handled in a sampled span; the SDK exports nothing).
    */
   @Param({"troupe", "pekko", "pekko-tuned"})
   public String impl;

@@ -120,6 +120,18 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     mailbox.systemEnqueue(SystemMessages.CREATE);
   }
 
+  /**
+   * Actor thread: whether the actor failed and waits for its supervisor's decision. Right after
+   * {@link #invoke} it tells whether that message failed (a waiting actor processes no message);
+   * the tracing module marks the message's span with it.
+   *
+   * @return whether a failure is being handled
+   */
+  public boolean isFailed() {
+    CellExtras x = extras;
+    return x != null && x.failed;
+  }
+
   boolean isTerminated() {
     return state == TERMINATED;
   }

@@ -17,6 +17,7 @@ import dev.troupe.actor.Scheduler;
 import dev.troupe.actor.Telemetry;
 import dev.troupe.actor.Terminated;
 import dev.troupe.actor.internal.dispatch.Dispatchers;
+import dev.troupe.actor.internal.dispatch.EnvelopeFactory;
 import dev.troupe.actor.internal.dispatch.MailboxType;
 import dev.troupe.actor.internal.scheduler.HashedWheelScheduler;
 import dev.troupe.actor.internal.telemetry.SystemTelemetry;
@@ -25,6 +26,8 @@ import dev.troupe.actor.spi.SystemSpi;
 import dev.troupe.actor.spi.TelemetrySource;
 import dev.troupe.executors.NamedThreadFactory;
 import dev.troupe.pattern.AskTimeoutException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -50,6 +53,18 @@ import org.slf4j.LoggerFactory;
  */
 public final class ActorSystemImpl extends ActorSystem
     implements Engine, SystemSpi, TelemetrySource {
+  private static final VarHandle ENVELOPE_FACTORY;
+
+  static {
+    try {
+      ENVELOPE_FACTORY =
+          MethodHandles.lookup()
+              .findVarHandle(ActorSystemImpl.class, "envelopeFactory", EnvelopeFactory.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   final String name;
   final RuntimeSettings settings;
   final Settings publicSettings;
@@ -70,6 +85,16 @@ public final class ActorSystemImpl extends ActorSystem
   private final AtomicBoolean terminateRequested = new AtomicBoolean();
   private final CoordinatedShutdownImpl coordinatedShutdown;
   private final long startNanos = System.nanoTime();
+
+  /**
+   * Makes local sends' envelopes while a tracing module is installed; null otherwise (the usual
+   * case). Written with CAS ({@link #installEnvelopeFactory}), read with an opaque load on every
+   * local send ({@link #envelopeFactory}): a plain load's cost, but never hoisted out of a sender's
+   * loop, so a send soon sees an installation. The factory's own state must be in final fields
+   * (final-field semantics publish it to a reader that saw the reference without an acquire).
+   */
+  @SuppressWarnings("unused") // accessed through ENVELOPE_FACTORY
+  private EnvelopeFactory envelopeFactory;
 
   ActorSystemImpl(String name, Config config) {
     this.name = name;
@@ -398,6 +423,31 @@ public final class ActorSystemImpl extends ActorSystem
   @Override
   public Duration uptime() {
     return Duration.ofNanos(System.nanoTime() - startNanos);
+  }
+
+  /** @return the envelope factory of local sends, or null (no tracing module installed) */
+  EnvelopeFactory envelopeFactory() {
+    return (EnvelopeFactory) ENVELOPE_FACTORY.getOpaque(this);
+  }
+
+  /**
+   * Installs the factory that makes the envelopes of local sends from now on (the tracing module).
+   *
+   * @param factory the factory; its state in final fields
+   * @return false if another factory is installed (this one is not)
+   */
+  public boolean installEnvelopeFactory(EnvelopeFactory factory) {
+    return ENVELOPE_FACTORY.compareAndSet(this, null, java.util.Objects.requireNonNull(factory));
+  }
+
+  /**
+   * Removes {@code factory}, if it is the one installed: local sends go back to plain envelopes.
+   *
+   * @param factory the factory installed
+   * @return whether it was installed
+   */
+  public boolean removeEnvelopeFactory(EnvelopeFactory factory) {
+    return ENVELOPE_FACTORY.compareAndSet(this, factory, null);
   }
 
   /** @return how many messages went to dead letters so far */

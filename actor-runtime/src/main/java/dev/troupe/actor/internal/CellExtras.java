@@ -106,7 +106,7 @@ final class CellExtras {
       throw new StashOverflowException(
           "stash of " + cell.self.path() + " is full (capacity " + capacity + ")");
     }
-    s.addLast(new Envelope(e.message(), e.sender()));
+    s.addLast(e.copy()); // a traced message keeps its trace context while stashed
     x.currentStashed = true;
   }
 

@@ -123,6 +123,7 @@ final class FaultHandling {
       self.system.log.error(cause, "{} failed again while its failure was being handled", self.path());
       return;
     }
+    TelemetryWiring.failed(cell);
     CellExtras x = cell.extras();
     x.failed = true;
     x.failedEnvelope = failedOn == null ? null : new Envelope(failedOn.message(), failedOn.sender());

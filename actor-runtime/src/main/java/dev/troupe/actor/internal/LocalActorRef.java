@@ -3,6 +3,7 @@ package dev.troupe.actor.internal;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.internal.dispatch.Envelope;
+import dev.troupe.actor.internal.dispatch.EnvelopeFactory;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
 
 /** A ref to an actor of this JVM: a path and the actor's cell. */
@@ -26,7 +27,8 @@ public final class LocalActorRef extends InternalActorRef {
     if (message == null) {
       throw new NullPointerException("message must not be null (sent to " + path + ")");
     }
-    cell.mailbox.enqueue(new Envelope(message, sender));
+    EnvelopeFactory f = system.envelopeFactory(); // null unless a tracing module is installed
+    cell.mailbox.enqueue(f == null ? new Envelope(message, sender) : f.envelope(message, sender, this));
   }
 
   @Override

@@ -53,6 +53,14 @@ final class TelemetryWiring {
         : null;
   }
 
+  /** The actor of {@code cell} failed and asks its supervisor what to do (its thread). */
+  static void failed(ActorCell cell) {
+    MailboxProbe p = cell.mailbox.probe();
+    if (p != null) {
+      p.failed();
+    }
+  }
+
   /** The supervisor restarts the actor of {@code cell} (its thread). */
   static void restarted(ActorCell cell) {
     MailboxProbe p = cell.mailbox.probe();

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pins the published modules' descriptors (module-info.java): their names, what each exports to
- * everyone, that the runtime's internals are exported only to Troupe's remoting and testkit, and
+ * everyone, that the runtime's internals are exported only to Troupe's remoting, testkit and
+ * observability modules, and
  * the ActorSystemProvider service link between the API and the runtime. Then resolves the
  * descriptors on a module path of their own and starts a system there, as a modular application
  * would, and serializes messages there with the remoting module.
@@ -47,9 +48,12 @@ class ModuleDescriptorsTest {
   private static final String REMOTING = "dev.troupe.remoting";
   private static final String TYPED = "dev.troupe.actor.typed";
   private static final String TESTKIT_TYPED = "dev.troupe.testkit.typed";
+  private static final String MICROMETER = "dev.troupe.micrometer";
+  private static final String OPENTELEMETRY = "dev.troupe.opentelemetry";
 
   /** The only modules the runtime may export its internal packages to. */
-  private static final Set<String> INTERNALS_FRIENDS = Set.of(REMOTING, TESTKIT);
+  private static final Set<String> INTERNALS_FRIENDS =
+      Set.of(REMOTING, TESTKIT, MICROMETER, OPENTELEMETRY);
 
   private static final String PROVIDER_SPI = "dev.troupe.actor.spi.ActorSystemProvider";
 
@@ -87,7 +91,7 @@ class ModuleDescriptorsTest {
   }
 
   @Test
-  void theRuntimeExportsOnlyDispatchToEveryoneAndItsInternalsOnlyToRemotingAndTestkit() {
+  void theRuntimeExportsOnlyDispatchToEveryoneAndItsInternalsOnlyToTroupesOwnModules() {
     ModuleDescriptor runtime = descriptorOf(dev.troupe.dispatch.UnboundedMailbox.class, RUNTIME);
 
     assertEquals(
@@ -110,8 +114,8 @@ class ModuleDescriptorsTest {
     assertEquals(
         internal,
         qualified.keySet(),
-        "the internal packages exported to remoting and the testkit (a new internal package needs"
-            + " its own qualified export)");
+        "the internal packages exported to Troupe's own modules (a new internal package needs its"
+            + " own qualified export)");
     Set<String> exported = new TreeSet<>(unqualifiedExports(runtime));
     exported.addAll(qualified.keySet());
     Set<String> notExported = new TreeSet<>(runtime.packages());
@@ -283,6 +287,98 @@ class ModuleDescriptorsTest {
                 "io.netty.codec",
                 "io.netty.handler")),
         "dev.troupe.remoting requires the runtime (for its internals), Jackson, Netty and slf4j: " + required);
+  }
+
+  @Test
+  void theMicrometerModuleExportsOnlyItsPackageAndNeedsRemotingOnlyIfPresent() {
+    ModuleDescriptor micrometer =
+        descriptorOf(dev.troupe.micrometer.TroupeMetrics.class, MICROMETER);
+
+    assertEquals(
+        Set.of("dev.troupe.micrometer"),
+        unqualifiedExports(micrometer),
+        "packages dev.troupe.micrometer exports to everyone");
+    assertEquals(
+        Map.of(), qualifiedExports(micrometer), "dev.troupe.micrometer has no qualified exports");
+    assertNothingOpened(micrometer);
+    assertRequiresTransitive(micrometer, "micrometer.core");
+    Requires remoting =
+        micrometer.requires().stream()
+            .filter(r -> r.name().equals(REMOTING))
+            .findFirst()
+            .orElse(null);
+    assertNotNull(remoting, "dev.troupe.micrometer reads remoting's events: 'requires static'");
+    assertTrue(
+        remoting.modifiers().contains(Requires.Modifier.STATIC),
+        "dev.troupe.micrometer must work without remoting: 'requires static dev.troupe.remoting'");
+  }
+
+  @Test
+  void theOpenTelemetryModuleExportsOnlyItsPackageAndNeedsOnlyTheApi() {
+    ModuleDescriptor otel =
+        descriptorOf(dev.troupe.opentelemetry.TroupeTracing.class, OPENTELEMETRY);
+
+    assertEquals(
+        Set.of("dev.troupe.opentelemetry"),
+        unqualifiedExports(otel),
+        "packages dev.troupe.opentelemetry exports to everyone");
+    assertEquals(
+        Map.of(), qualifiedExports(otel), "dev.troupe.opentelemetry has no qualified exports");
+    assertNothingOpened(otel);
+    assertRequiresTransitive(otel, "io.opentelemetry.api");
+    Set<String> required =
+        otel.requires().stream().map(Requires::name).collect(Collectors.toCollection(TreeSet::new));
+    assertFalse(
+        required.stream().anyMatch(r -> r.startsWith("io.opentelemetry.sdk")),
+        "dev.troupe.opentelemetry needs the OpenTelemetry API only (the SDK is the user's): " + required);
+  }
+
+  /**
+   * The observability modules resolve on a module path with Micrometer's and OpenTelemetry's jars
+   * (automatic modules), without remoting ({@code requires static}): a binder publishes a system's
+   * meters there, and tracing installs on it and uninstalls.
+   */
+  @Test
+  void theObservabilityModulesWorkOnTheModulePathWithoutRemoting() throws Exception {
+    ModuleLayer layer =
+        moduleLayer(
+            Set.of(API, MICROMETER, OPENTELEMETRY),
+            dev.troupe.micrometer.TroupeMetrics.class,
+            dev.troupe.opentelemetry.TroupeTracing.class,
+            io.micrometer.core.instrument.MeterRegistry.class,
+            io.micrometer.common.KeyValue.class,
+            io.micrometer.observation.Observation.class,
+            org.jspecify.annotations.Nullable.class,
+            org.HdrHistogram.Histogram.class,
+            io.opentelemetry.api.OpenTelemetry.class,
+            io.opentelemetry.context.Context.class,
+            io.opentelemetry.common.ComponentLoader.class);
+    assertTrue(layer.findModule(REMOTING).isEmpty(), "remoting resolved without being asked for");
+    ClassLoader loader = layer.findLoader(MICROMETER);
+    Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
+    Object system = createInLayer(actorSystem, loader, "modular-observed");
+    try {
+      Class<?> registryType = Class.forName("io.micrometer.core.instrument.MeterRegistry", true, loader);
+      Object registry =
+          Class.forName("io.micrometer.core.instrument.simple.SimpleMeterRegistry", true, loader)
+              .getConstructor()
+              .newInstance();
+      Class<?> metrics = Class.forName("dev.troupe.micrometer.TroupeMetrics", true, loader);
+      Object binder = metrics.getConstructor(actorSystem).newInstance(system);
+      metrics.getMethod("bindTo", registryType).invoke(binder, registry);
+      List<?> meters = (List<?>) registryType.getMethod("getMeters").invoke(registry);
+      assertFalse(meters.isEmpty(), "meters the binder published on the module path");
+
+      Class<?> openTelemetry = Class.forName("io.opentelemetry.api.OpenTelemetry", true, loader);
+      Class<?> tracing = Class.forName("dev.troupe.opentelemetry.TroupeTracing", true, loader);
+      Object installed =
+          tracing
+              .getMethod("install", actorSystem, openTelemetry)
+              .invoke(null, system, openTelemetry.getMethod("noop").invoke(null));
+      tracing.getMethod("uninstall").invoke(installed);
+    } finally {
+      terminateInLayer(actorSystem, system);
+    }
   }
 
   /**

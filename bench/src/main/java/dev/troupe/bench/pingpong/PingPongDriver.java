@@ -39,17 +39,17 @@ public interface PingPongDriver {
   }
 
   /**
-   * @param impl an {@link Impl} id, {@code troupe-telemetry} (Troupe with telemetry on) or {@code
-   *     troupe-typed} (typed actors)
+   * @param impl an {@link Impl} id, or {@code troupe-telemetry} (Troupe with telemetry on), {@code
+   *     troupe-typed} (typed actors), {@code troupe-tracing} (OpenTelemetry tracing installed, no span
+   *     current) or {@code troupe-traced} (tracing installed and every message in a sampled span)
    * @return its driver
    */
   static PingPongDriver create(String impl) {
-    if (impl.equals(TroupePingPong.WITH_TELEMETRY)) {
-      return new TroupePingPong(true);
-    }
-    if (impl.equals(TYPED)) {
-      return new TypedTroupePingPong();
-    }
-    return create(Impl.of(impl));
+    return switch (impl) {
+      case TroupePingPong.WITH_TELEMETRY -> new TroupePingPong(true);
+      case TroupePingPong.WITH_TRACING, TroupePingPong.TRACED -> new TroupePingPong(false, impl);
+      case TYPED -> new TypedTroupePingPong();
+      default -> create(Impl.of(impl));
+    };
   }
 }

@@ -270,7 +270,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       if (e == null) {
         break;
       }
-      o.invoke(e);
+      e.deliverTo(o); // o.invoke(e), unless a tracing module's envelope wraps it
       if (lvSystem() != null) {
         processAllSystemMessages();
       }
@@ -306,7 +306,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       }
       processed++;
       long start = System.nanoTime();
-      o.invoke(e);
+      e.deliverTo(o);
       p.processed(System.nanoTime() - start);
       if (lvSystem() != null) {
         processAllSystemMessages();

@@ -24,6 +24,7 @@ final class ActorGroup {
   /** Adds a retiring probe's counts to the group, then forgets the probe. */
   void retire(MailboxProbe p) {
     live.remove(p);
+    actorClass.stopped.increment();
     retire(p.messages(), p.runs());
     if (p.detail != null) {
       dispatcher.system.forget(p);

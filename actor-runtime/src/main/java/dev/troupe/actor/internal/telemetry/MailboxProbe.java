@@ -164,6 +164,11 @@ public final class MailboxProbe {
     group.actorClass.restarts.increment();
   }
 
+  /** The actor failed: a message or a lifecycle hook threw (its thread). */
+  public void failed() {
+    group.actorClass.failures.increment();
+  }
+
   /** Folds this actor's counts into its group and forgets it (run thread, once). */
   private void retire() {
     retired = true;

@@ -121,6 +121,7 @@ public final class SystemTelemetry implements Telemetry {
         }
       }
     }
+    c.started.increment();
     ActorGroup g = d.group(c);
     ActorDetail detail = null;
     if (paths != null) {
@@ -225,6 +226,34 @@ public final class SystemTelemetry implements Telemetry {
         a.schedulingDelay.summary(),
         a.processingTime.summary(),
         a.mailboxDepth.summary());
+  }
+
+  /**
+   * The life events of one actor class's actors, all dispatchers together, counted since the
+   * system started; for the Micrometer binder, which reads them with the snapshot.
+   *
+   * @param className the class's binary name
+   * @param started actors created (their cell and mailbox bound), restarts not included
+   * @param stopped actors that terminated
+   * @param failures times an actor failed (a message, or a lifecycle hook, threw) and asked its
+   *     supervisor what to do
+   */
+  public record ActorLifecycle(String className, long started, long stopped, long failures) {}
+
+  /**
+   * Reads the life-event counters of every actor class now (sums of striped counters: cheap, but
+   * for monitoring, not for a message path).
+   *
+   * @return one entry per actor class, sorted by class name
+   */
+  public List<ActorLifecycle> actorLifecycles() {
+    List<ActorLifecycle> out = new ArrayList<>();
+    for (ActorClassTelemetry c : classes.values()) {
+      out.add(
+          new ActorLifecycle(c.className, c.started.sum(), c.stopped.sum(), c.failures.sum()));
+    }
+    out.sort(Comparator.comparing(ActorLifecycle::className));
+    return out;
   }
 
   /** @return the stats of one dispatcher, for its MBean; null if unknown */
