@@ -28,9 +28,9 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Typed refs between two nodes on 127.0.0.1: a typed ref in a field of a record that Jackson
- * writes, a typed ref sent as a message itself, an ask whose reply-to ref crosses, a message adapter
- * (which stays local: the message holding one is dropped with a reason that says so) and the
- * serializer-level round trip of both forms.
+ * writes, a typed ref sent as a message itself, asks (AskPattern and an actor's own) whose reply-to
+ * ref crosses, a message adapter (which stays local: the message holding one is dropped with a
+ * reason that says so) and the serializer-level round trip of both forms.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TypedRefsAcrossNodesTest {
@@ -151,6 +151,29 @@ class TypedRefsAcrossNodesTest {
             .toCompletableFuture()
             .get(WAIT.toSeconds() + 5, TimeUnit.SECONDS);
     assertEquals("hello asker", g.text(), "the reply to an ask across nodes");
+  }
+
+  @Test
+  void aTypedActorsOwnAskAcrossNodesBringsTheReplyBackAsAMessage() {
+    TestProbe<String> out = TestProbe.create(a);
+    Adapter.spawn(
+        Adapter.toClassic(a),
+        Behaviors.<String>setup(
+            ctx -> {
+              ctx.ask(
+                  Greeted.class,
+                  greeterFromA,
+                  WAIT,
+                  replyTo -> new Greet("context", replyTo),
+                  (g, failure) -> failure == null ? g.text() : "failed: " + failure);
+              return Behaviors.receiveMessage(
+                  m -> {
+                    out.getRef().tell(m);
+                    return Behaviors.same();
+                  });
+            }),
+        "context-asker");
+    assertEquals("hello context", out.receiveMessage(WAIT), "the answer to ctx.ask across nodes");
   }
 
   @Test
