@@ -306,27 +306,16 @@ class ModuleDescriptorsTest {
     ClassLoader loader = layer.findLoader(REMOTING);
     Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
     Class<?> serialization = Class.forName("dev.troupe.serialization.Serialization", true, loader);
-    Class<?> serialized = Class.forName("dev.troupe.serialization.Serialized", true, loader);
     assertEquals(REMOTING, serialization.getModule().getName(), "module of Serialization in the layer");
     Object system = createInLayer(actorSystem, loader, "modular-remoting");
     try {
-      Object registry =
-          withContextLoader(
-              loader, () -> serialization.getMethod("get", actorSystem).invoke(null, system));
       Object identify =
           Class.forName("dev.troupe.actor.Identify", true, loader)
               .getConstructor(Object.class)
               .newInstance("who");
-      Object s = serialization.getMethod("serialize", Object.class).invoke(registry, identify);
-      Object back =
-          serialization
-              .getMethod("deserialize", int.class, String.class, byte[].class)
-              .invoke(
-                  registry,
-                  serialized.getMethod("serializerId").invoke(s),
-                  serialized.getMethod("manifest").invoke(s),
-                  serialized.getMethod("bytes").invoke(s));
-      assertEquals(identify, back, "Identify after a round trip through the registry");
+      assertEquals(
+          identify, roundTripInLayer(loader, actorSystem, system, identify).back(),
+          "Identify after a round trip through the registry");
     } finally {
       terminateInLayer(actorSystem, system);
     }
@@ -342,31 +331,19 @@ class ModuleDescriptorsTest {
         moduleLayer(Set.of(API, REMOTING, TYPED), remotingModules(dev.troupe.actor.typed.Behavior.class));
     ClassLoader loader = layer.findLoader(REMOTING);
     Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
-    Class<?> serialization = Class.forName("dev.troupe.serialization.Serialization", true, loader);
-    Class<?> serialized = Class.forName("dev.troupe.serialization.Serialized", true, loader);
     Class<?> typedRef = Class.forName("dev.troupe.actor.typed.ActorRef", true, loader);
     assertEquals(TYPED, typedRef.getModule().getName(), "module of the typed ActorRef in the layer");
     Object system = createInLayer(actorSystem, loader, "modular-typed-refs");
     try {
-      Object registry =
-          withContextLoader(loader, () -> serialization.getMethod("get", actorSystem).invoke(null, system));
       Object classicRef = actorSystem.getMethod("deadLetters").invoke(system);
       Object ref =
           Class.forName("dev.troupe.actor.typed.javadsl.Adapter", true, loader)
               .getMethod("toTyped", Class.forName("dev.troupe.actor.ActorRef", true, loader))
               .invoke(null, classicRef);
-      Object s = serialization.getMethod("serialize", Object.class).invoke(registry, ref);
-      assertEquals(4, serialized.getMethod("serializerId").invoke(s), "serializer of a typed ref on the module path");
-      Object back =
-          serialization
-              .getMethod("deserialize", int.class, String.class, byte[].class)
-              .invoke(
-                  registry,
-                  serialized.getMethod("serializerId").invoke(s),
-                  serialized.getMethod("manifest").invoke(s),
-                  serialized.getMethod("bytes").invoke(s));
-      assertTrue(typedRef.isInstance(back), "a typed ref read back on the module path: " + back);
-      assertEquals(ref, back, "the typed ref after a round trip through the registry");
+      RoundTrip r = roundTripInLayer(loader, actorSystem, system, ref);
+      assertEquals(4, r.serializerId(), "serializer of a typed ref on the module path");
+      assertTrue(typedRef.isInstance(r.back()), "a typed ref read back on the module path: " + r.back());
+      assertEquals(ref, r.back(), "the typed ref after a round trip through the registry");
     } finally {
       terminateInLayer(actorSystem, system);
     }
@@ -418,6 +395,25 @@ class ModuleDescriptorsTest {
       }
       terminateInLayer(actorSystem, a);
     }
+  }
+
+  /** What {@link #roundTripInLayer} saw: the serializer's identifier, and the value read back. */
+  private record RoundTrip(int serializerId, Object back) {}
+
+  /** Serializes {@code value} with the registry of {@code system} (in a layer) and reads it back. */
+  private static RoundTrip roundTripInLayer(ClassLoader loader, Class<?> actorSystem, Object system, Object value)
+      throws Exception {
+    Class<?> serialization = Class.forName("dev.troupe.serialization.Serialization", true, loader);
+    Class<?> serialized = Class.forName("dev.troupe.serialization.Serialized", true, loader);
+    Object registry =
+        withContextLoader(loader, () -> serialization.getMethod("get", actorSystem).invoke(null, system));
+    Object s = serialization.getMethod("serialize", Object.class).invoke(registry, value);
+    int id = (Integer) serialized.getMethod("serializerId").invoke(s);
+    Object back =
+        serialization
+            .getMethod("deserialize", int.class, String.class, byte[].class)
+            .invoke(registry, id, serialized.getMethod("manifest").invoke(s), serialized.getMethod("bytes").invoke(s));
+    return new RoundTrip(id, back);
   }
 
   /** Troupe's API, remoting and testkit with Jackson and Netty, in a module layer of their own. */
