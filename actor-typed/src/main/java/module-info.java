@@ -25,6 +25,10 @@ module dev.troupe.actor.typed {
   // Props.create(Class, Creator) in dev.troupe.actor instantiates the actor that runs a behaviour.
   opens dev.troupe.actor.typed.internal to dev.troupe.actor;
 
+  // Remoting sends a typed ref as its classic ref's path, and wraps the ref it reads back.
+  provides dev.troupe.actor.spi.ClassicRefView with
+      dev.troupe.actor.typed.internal.TypedRefView;
+
   // A cluster module provides a cluster-wide receptionist through this seam.
   uses dev.troupe.actor.typed.receptionist.ReceptionistFactory;
 }

@@ -29,6 +29,9 @@ module dev.troupe.remoting {
   exports dev.troupe.remote;
   exports dev.troupe.serialization;
 
+  // Kinds of reference that stand for classic refs (e.g. the typed ActorRef<T>), sent as their paths.
+  uses dev.troupe.actor.spi.ClassicRefView;
+
   provides dev.troupe.actor.internal.ActorRefProviderFactory with
       dev.troupe.remote.internal.RemoteProviderFactory;
 }

@@ -1,5 +1,7 @@
 /**
- * Service-provider interfaces between the public API and the runtime that implements it. Types
- * here are implemented by the runtime and called by the API; application code does not use them.
+ * Service-provider interfaces between Troupe's modules. {@link
+ * dev.troupe.actor.spi.ClassicRefView} is implemented by a module whose references stand for classic
+ * ones (the typed module) and used by remoting to send them; every other type here is implemented
+ * by the runtime and called by the API. Application code does not use them.
  */
 package dev.troupe.actor.spi;

@@ -56,6 +56,7 @@ class ModuleDescriptorsTest {
       Set.of(REMOTING, TESTKIT, MICROMETER, OPENTELEMETRY);
 
   private static final String PROVIDER_SPI = "dev.troupe.actor.spi.ActorSystemProvider";
+  private static final String REF_VIEW_SPI = "dev.troupe.actor.spi.ClassicRefView";
 
   @Test
   void theApiModuleExportsExactlyItsApiAndSpiPackages() {
@@ -188,6 +189,11 @@ class ModuleDescriptorsTest {
         Set.of("dev.troupe.actor.typed.receptionist.ReceptionistFactory"),
         typed.uses(),
         "the seam through which a cluster module provides a cluster-wide receptionist");
+    assertEquals(
+        Map.of(REF_VIEW_SPI, List.of("dev.troupe.actor.typed.internal.TypedRefView")),
+        typed.provides().stream().collect(Collectors.toMap(Provides::service, Provides::providers)),
+        "services dev.troupe.actor.typed provides (remoting sends a typed ref as its classic ref's"
+            + " path through it; on the module path META-INF/services is ignored)");
   }
 
   @Test
@@ -256,6 +262,11 @@ class ModuleDescriptorsTest {
         provides,
         "services dev.troupe.remoting provides (troupe.actor.provider = remote finds its factory"
             + " through 'provides' on the module path, where META-INF/services is ignored)");
+    assertEquals(
+        Set.of(REF_VIEW_SPI),
+        remoting.uses(),
+        "services dev.troupe.remoting uses (the kinds of reference, e.g. typed refs, that its"
+            + " serializers send as classic refs' paths; ServiceLoader fails in a named module without it)");
   }
 
   @Test
@@ -391,27 +402,44 @@ class ModuleDescriptorsTest {
     ClassLoader loader = layer.findLoader(REMOTING);
     Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
     Class<?> serialization = Class.forName("dev.troupe.serialization.Serialization", true, loader);
-    Class<?> serialized = Class.forName("dev.troupe.serialization.Serialized", true, loader);
     assertEquals(REMOTING, serialization.getModule().getName(), "module of Serialization in the layer");
     Object system = createInLayer(actorSystem, loader, "modular-remoting");
     try {
-      Object registry =
-          withContextLoader(
-              loader, () -> serialization.getMethod("get", actorSystem).invoke(null, system));
       Object identify =
           Class.forName("dev.troupe.actor.Identify", true, loader)
               .getConstructor(Object.class)
               .newInstance("who");
-      Object s = serialization.getMethod("serialize", Object.class).invoke(registry, identify);
-      Object back =
-          serialization
-              .getMethod("deserialize", int.class, String.class, byte[].class)
-              .invoke(
-                  registry,
-                  serialized.getMethod("serializerId").invoke(s),
-                  serialized.getMethod("manifest").invoke(s),
-                  serialized.getMethod("bytes").invoke(s));
-      assertEquals(identify, back, "Identify after a round trip through the registry");
+      assertEquals(
+          identify, roundTripInLayer(loader, actorSystem, system, identify).back(),
+          "Identify after a round trip through the registry");
+    } finally {
+      terminateInLayer(actorSystem, system);
+    }
+  }
+
+  /**
+   * With the typed module in the layer, remoting finds its {@code ClassicRefView} through {@code
+   * provides}/{@code uses}: a typed ref is bound to the ref serializer and read back as a typed ref.
+   */
+  @Test
+  void theRemotingModuleSerializesATypedRefOnTheModulePathWhenTheTypedModuleIsThere() throws Exception {
+    ModuleLayer layer =
+        moduleLayer(Set.of(API, REMOTING, TYPED), remotingModules(dev.troupe.actor.typed.Behavior.class));
+    ClassLoader loader = layer.findLoader(REMOTING);
+    Class<?> actorSystem = Class.forName("dev.troupe.actor.ActorSystem", true, loader);
+    Class<?> typedRef = Class.forName("dev.troupe.actor.typed.ActorRef", true, loader);
+    assertEquals(TYPED, typedRef.getModule().getName(), "module of the typed ActorRef in the layer");
+    Object system = createInLayer(actorSystem, loader, "modular-typed-refs");
+    try {
+      Object classicRef = actorSystem.getMethod("deadLetters").invoke(system);
+      Object ref =
+          Class.forName("dev.troupe.actor.typed.javadsl.Adapter", true, loader)
+              .getMethod("toTyped", Class.forName("dev.troupe.actor.ActorRef", true, loader))
+              .invoke(null, classicRef);
+      RoundTrip r = roundTripInLayer(loader, actorSystem, system, ref);
+      assertEquals(4, r.serializerId(), "serializer of a typed ref on the module path");
+      assertTrue(typedRef.isInstance(r.back()), "a typed ref read back on the module path: " + r.back());
+      assertEquals(ref, r.back(), "the typed ref after a round trip through the registry");
     } finally {
       terminateInLayer(actorSystem, system);
     }
@@ -465,10 +493,33 @@ class ModuleDescriptorsTest {
     }
   }
 
+  /** What {@link #roundTripInLayer} saw: the serializer's identifier, and the value read back. */
+  private record RoundTrip(int serializerId, Object back) {}
+
+  /** Serializes {@code value} with the registry of {@code system} (in a layer) and reads it back. */
+  private static RoundTrip roundTripInLayer(ClassLoader loader, Class<?> actorSystem, Object system, Object value)
+      throws Exception {
+    Class<?> serialization = Class.forName("dev.troupe.serialization.Serialization", true, loader);
+    Class<?> serialized = Class.forName("dev.troupe.serialization.Serialized", true, loader);
+    Object registry =
+        withContextLoader(loader, () -> serialization.getMethod("get", actorSystem).invoke(null, system));
+    Object s = serialization.getMethod("serialize", Object.class).invoke(registry, value);
+    int id = (Integer) serialized.getMethod("serializerId").invoke(s);
+    Object back =
+        serialization
+            .getMethod("deserialize", int.class, String.class, byte[].class)
+            .invoke(registry, id, serialized.getMethod("manifest").invoke(s), serialized.getMethod("bytes").invoke(s));
+    return new RoundTrip(id, back);
+  }
+
   /** Troupe's API, remoting and testkit with Jackson and Netty, in a module layer of their own. */
   private static ModuleLayer remotingLayer() {
-    return moduleLayer(
-        Set.of(API, REMOTING, TESTKIT),
+    return moduleLayer(Set.of(API, REMOTING, TESTKIT), remotingModules());
+  }
+
+  /** Classes of the remoting module, Jackson and Netty (for {@link #modulePath}), plus {@code more}. */
+  private static Class<?>[] remotingModules(Class<?>... more) {
+    List<Class<?>> classes = new ArrayList<>(List.of(
         dev.troupe.serialization.Serialization.class,
         com.fasterxml.jackson.core.JsonFactory.class,
         com.fasterxml.jackson.annotation.JsonProperty.class,
@@ -483,7 +534,9 @@ class ModuleDescriptorsTest {
         io.netty.channel.Channel.class,
         io.netty.channel.unix.Socket.class,
         io.netty.handler.codec.LengthFieldPrepender.class,
-        io.netty.handler.timeout.ReadTimeoutHandler.class);
+        io.netty.handler.timeout.ReadTimeoutHandler.class));
+    classes.addAll(List.of(more));
+    return classes.toArray(Class<?>[]::new);
   }
 
   /**

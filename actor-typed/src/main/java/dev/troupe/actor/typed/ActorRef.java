@@ -9,6 +9,10 @@ package dev.troupe.actor.typed;
  * #tell} is the classic {@code tell} with no sender, with nothing allocated on the way. Two typed
  * refs are equal when their classic refs are (by path and uid), whatever their message type.
  *
+ * <p>With remoting, a typed ref sent as a message, or held by a field of a message that Jackson
+ * writes, travels as its classic ref's path and arrives as a typed ref to the same actor (a message
+ * adapter's excepted: it stays in its own system).
+ *
  * @param <T> the type of message the actor accepts
  */
 public interface ActorRef<T> extends Comparable<ActorRef<?>> {

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.spi.ClassicRefView;
 import dev.troupe.serialization.SerializationException;
 import dev.troupe.serialization.Serializer;
 import java.io.IOException;
@@ -36,7 +37,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>unknown properties ignored (a newer sender may have added fields); anything after the one
  *       value is an error;
  *   <li>fields of any visibility are properties, so a class needs no getters; empty records allowed;
- *   <li>{@code ActorRef}s written as their paths and resolved back through the system's provider;
+ *   <li>{@code ActorRef}s written as their paths and resolved back through the system's provider,
+ *       and so are the refs of every {@link ClassicRefView} present (e.g. the typed {@code
+ *       ActorRef<T>}): written as their classic refs' paths, read by resolving and wrapping;
  *   <li>{@code java.time} values, {@code Optional} and its kin, and constructor parameter names
  *       supported out of the box, plus the modules and customizer of {@code
  *       troupe.serialization.jackson} ({@link JacksonSettings}); dates and times as ISO-8601
@@ -90,6 +93,9 @@ public final class JacksonCodec {
     SimpleModule refs = new SimpleModule("troupe-actor-refs");
     refs.addSerializer(ActorRef.class, new RefWriter());
     refs.addDeserializer(ActorRef.class, new RefReader(context));
+    for (ClassicRefView<?> view : RefViews.load(SerializerSetup.classLoader()).all()) {
+      addView(refs, view, context);
+    }
     builder
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -101,6 +107,11 @@ public final class JacksonCodec {
         .addModule(refs);
     JacksonSettings.from(system.settings().config(), SerializerSetup.classLoader()).apply(builder, name);
     return builder.build();
+  }
+
+  private static <R> void addView(SimpleModule refs, ClassicRefView<R> view, WireContext context) {
+    refs.addSerializer(view.type(), new ViewWriter<>(view));
+    refs.addDeserializer(view.type(), new ViewReader<>(view, context));
   }
 
   /**
@@ -195,6 +206,41 @@ public final class JacksonCodec {
         return (ActorRef) ctxt.handleUnexpectedToken(ActorRef.class, p);
       }
       return context.resolve(p.getText());
+    }
+  }
+
+  /** Writes a view's ref (e.g. a typed {@code ActorRef<T>}) as its classic ref's full path with uid. */
+  private static final class ViewWriter<R> extends StdSerializer<R> {
+    private final transient ClassicRefView<R> view;
+
+    ViewWriter(ClassicRefView<R> view) {
+      super(view.type());
+      this.view = view;
+    }
+
+    @Override
+    public void serialize(R ref, JsonGenerator gen, SerializerProvider provider) throws IOException {
+      gen.writeString(WireContext.pathOf(RefViews.toClassic(view, ref)));
+    }
+  }
+
+  /** Reads a path, resolves it through the system's provider and wraps the classic ref in the view's type. */
+  private static final class ViewReader<R> extends StdDeserializer<R> {
+    private final transient ClassicRefView<R> view;
+    private final transient WireContext context;
+
+    ViewReader(ClassicRefView<R> view, WireContext context) {
+      super(view.type());
+      this.view = view;
+      this.context = context;
+    }
+
+    @Override
+    public R deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      if (p.currentToken() != JsonToken.VALUE_STRING) {
+        return view.type().cast(ctxt.handleUnexpectedToken(view.type(), p));
+      }
+      return view.fromClassic(context.resolve(p.getText()));
     }
   }
 }

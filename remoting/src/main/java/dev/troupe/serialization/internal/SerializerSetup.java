@@ -5,14 +5,17 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
+import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.serialization.Serializer;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -119,6 +122,7 @@ public record SerializerSetup(Map<String, Serializer> serializers, Map<Class<?>,
   private static Map<Class<?>, Serializer> bindings(Config config, ClassLoader loader, Map<String, Serializer> serializers) {
     Config section = read(BINDINGS, () -> config.getConfig(BINDINGS));
     Map<Class<?>, Serializer> out = new HashMap<>();
+    Set<String> named = new HashSet<>();
     for (Map.Entry<String, ConfigValue> e : section.entrySet()) {
       // A quoted key ("com.example.Order") is one path element, an unquoted one several: either way
       // the class name is the elements joined by dots.
@@ -129,6 +133,7 @@ public record SerializerSetup(Map<String, Serializer> serializers, Map<Class<?>,
             "invalid configuration value at '" + key + "': expected a serializer name, was " + e.getValue().render());
       }
       String name = (String) e.getValue().unwrapped();
+      named.add(className);
       if (name.equals(NONE)) {
         continue;
       }
@@ -146,7 +151,26 @@ public record SerializerSetup(Map<String, Serializer> serializers, Map<Class<?>,
                 + " interface by its binary name, e.g. \"com.example.Outer$Inner\")", ex);
       }
     }
+    bindRefViews(out, named, loader);
     return Map.copyOf(out);
+  }
+
+  /**
+   * Binds the type of each {@link dev.troupe.actor.spi.ClassicRefView} present (e.g. the typed
+   * {@code ActorRef<T>}) to the serializer of classic refs, so that such a ref sent as a message
+   * travels as its classic ref's path; a binding of that type in the configuration (or its removal
+   * with {@code none}) wins, and nothing is bound if classic refs are not bound to Troupe's ref
+   * serializer.
+   */
+  private static void bindRefViews(Map<Class<?>, Serializer> out, Set<String> named, ClassLoader loader) {
+    if (!(out.get(ActorRef.class) instanceof ActorRefSerializer refs)) {
+      return;
+    }
+    for (var view : RefViews.load(loader).all()) {
+      if (!named.contains(view.type().getName())) {
+        out.putIfAbsent(view.type(), refs);
+      }
+    }
   }
 
   /**

@@ -149,7 +149,8 @@ public interface ActorContext<T> {
    * A ref that accepts another protocol's messages and hands each to this actor converted by {@code
    * f}. The function runs in this actor, on its thread, when the message is handled. One ref per
    * actor serves every adapted class; registering a class again replaces its function. The ref is
-   * local to this system (it cannot be sent to another node).
+   * local to this system: remoting does not send a message that holds it to another node, and
+   * publishes a {@code Dropped} event whose reason says so (send {@link #getSelf()}, or ask).
    *
    * @param messageClass the messages accepted
    * @param f the conversion
