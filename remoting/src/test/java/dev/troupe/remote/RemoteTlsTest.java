@@ -275,15 +275,17 @@ class RemoteTlsTest {
     ListAppender<ILoggingEvent> log = captureLog(target);
     try (SSLSocket s = tlsClient(target, stores.elsewhere, "TLSv1.3")) {
       s.startHandshake(); // trusted: the TLS handshake succeeds
-      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, 1, a.address().toString(), target.address().toString()));
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, a.address().toString(), target.address().toString()));
       s.getOutputStream().flush();
-      assertClosedWithoutAnswer(s.getInputStream()); // no acknowledgement, so not the node's uid either
+      Nodes.Refusal r = Nodes.readRefusal(s.getInputStream()); // no acknowledgement, so not the node's uid either
+      assertTrue(!r.isFinal() && r.reason().contains("does not name 127.0.0.1"), r.toString());
+      assertClosedWithoutAnswer(s.getInputStream());
     }
     awaitLogged(target, log, "closing the connection from", "claims to be " + a.address(), "does not name 127.0.0.1");
 
     try (SSLSocket s = tlsClient(target, stores.elsewhere, "TLSv1.3")) {
       s.startHandshake();
-      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, 1, "troupe://far@192.0.2.1:2552", target.address().toString()));
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, "troupe://far@192.0.2.1:2552", target.address().toString()));
       s.getOutputStream().flush();
       Nodes.readAck(s.getInputStream()); // an address on the host its certificate names is its to claim
     }

@@ -24,7 +24,7 @@ import org.jctools.util.Pow2;
  * (with exponential backoff after failures; after {@code reconnect-attempts} failures in a row the
  * waiting messages are dropped and the next message starts over; a handshake that the peer refuses
  * for good, because this node dialled an address that is not the peer's, drops them at once, with
- * the peer's reason, and so does every message for {@code reconnect-min-backoff} after), handshake,
+ * the peer's reason, and so does every message for a backoff after), handshake,
  * and the drain, which
  * writes up to {@value #BATCH} envelopes and flushes once, so a burst costs one system call, not
  * one per message. While the connection's buffer is above its high-water mark the drain stops and
@@ -68,6 +68,7 @@ final class OutboundLane {
   private boolean refusedForGood; // the current connection's handshake was refused for good
   private String refusal; // why the last handshake was refused for good, while refusedUntil lasts
   private long refusedUntil; // System.nanoTime() before which no new connection is tried after that
+  private int refusals; // refusals for good in a row: the hold after each doubles, as a backoff does
 
   OutboundLane(Association association, Lane lane, NettyTransport transport) {
     this.association = association;
@@ -246,6 +247,7 @@ final class OutboundLane {
     }
     state = State.ACTIVE;
     failures = 0;
+    refusals = 0;
     this.peerUid = peerUid;
     if (outbox != null) {
       outbox.rewind(); // whatever the last connection may have swallowed goes again
@@ -313,9 +315,10 @@ final class OutboundLane {
   }
 
   /**
-   * Within {@code reconnect-min-backoff} of a refusal for good: what was sent since fails with its
-   * reason, and a new connection is tried only once that time is over (at once if system messages
-   * wait, which a refusal does not drop).
+   * Within the hold after a refusal for good ({@code reconnect-min-backoff}, doubled for each one in
+   * a row up to {@code reconnect-max-backoff}): what was sent since fails with its reason, and a new
+   * connection is tried only once that time is over (then at once if system messages wait, which a
+   * refusal does not drop).
    */
   private void stillRefused() {
     dropAll(refusal);
@@ -350,7 +353,7 @@ final class OutboundLane {
       state = State.IDLE;
       association.touch();
       refusal = "cannot reach " + association.remote + " (" + lane + " lane): " + reason;
-      refusedUntil = System.nanoTime() + transport.settings().minBackoff().toNanos();
+      refusedUntil = System.nanoTime() + backoffNanos(++refusals);
       transport.log().warn("{}; dropping the messages waiting for it", refusal);
       stillRefused();
       return;

@@ -29,7 +29,7 @@ import java.nio.charset.StandardCharsets;
  * {@value #REFUSAL_MAX_CHARS} characters), written once, before it logs and closes. {@code final}
  * is 1 when the same handshake would be refused again (another target address, or this node's own
  * as origin): the connecting side then fails what waits for that connection with the reason at
- * once, and connects again no sooner than {@code reconnect-min-backoff}; 0 when it may be accepted
+ * once, and connects again only after a backoff; 0 when it may be accepted
  * later, and the connecting side backs off and retries as after any failed attempt, giving the
  * peer's reason when it gives up. Bytes that are not a
  * handshake of this version are not answered. (The refusal came within version 2: a node without

@@ -43,19 +43,19 @@ class DropsTest {
     return out;
   }
 
-  private static ListAppender<ILoggingEvent> capture(Logger logger) {
-    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+  /** Drops on {@code system}'s event stream that log to a logger of their own, into {@code appender}. */
+  private static Drops drops(ActorSystem system, String name, ListAppender<ILoggingEvent> appender) {
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.troupe.remote.DropsTest." + name);
     appender.start();
     logger.addAppender(appender);
-    return appender;
+    return new Drops(system.eventStream(), new RateLimitedLog(logger, 1_000_000_000L, 10), (ref, why) -> false);
   }
 
   @Test
   void aDroppedDeploymentSaysWhoDeployedWhatWhere() {
     ActorSystem system = TROUPE.system();
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.troupe.remote.DropsTest.deploy");
-    ListAppender<ILoggingEvent> appender = capture(logger);
-    Drops drops = new Drops(system.eventStream(), new RateLimitedLog(logger, 1_000_000_000L, 10), (ref, why) -> false);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    Drops drops = drops(system, "deploy", appender);
     InternalActorRef parent = (InternalActorRef) system.actorOf(Props.create(Idle.class), "master");
     ActorPath path = ActorPath.fromString("troupe://workers@127.0.0.1:2552/remote/jobs@127.0.0.1:2551/user/master/w1");
     DeployRequest request = new DeployRequest(path, parent, "com.example.Worker", List.of(), null, null);
@@ -73,9 +73,8 @@ class DropsTest {
   @Test
   void aDroppedMessageWithoutSenderSaysSo() {
     ActorSystem system = TROUPE.system();
-    Logger logger = (Logger) LoggerFactory.getLogger("dev.troupe.remote.DropsTest.nosender");
-    ListAppender<ILoggingEvent> appender = capture(logger);
-    Drops drops = new Drops(system.eventStream(), new RateLimitedLog(logger, 1_000_000_000L, 10), (ref, why) -> false);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    Drops drops = drops(system, "nosender", appender);
     ActorRef to = system.actorOf(Props.create(Idle.class), "to");
 
     drops.dropped("hello", "too large", null, to);
