@@ -5,13 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorNotFound;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Deploy;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Status;
+import dev.troupe.actor.internal.ActorSystemImpl;
 import dev.troupe.pattern.AskFailedException;
+import dev.troupe.pattern.AskTimeoutException;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
@@ -128,6 +131,17 @@ class RemoteAskFailFastTest {
     failure(Patterns.ask(there, "and now?", ASK), "an ask of a stopped remote actor");
 
     probe.expectNoMessage(Duration.ofMillis(200));
+  }
+
+  @Test
+  void aNodeThatWasNeverDialledIsNotAnsweredForAStoppedActorAndItsAskTimesOut() {
+    ActorSystem stranger = TROUPE.createSystem(""); // b has never connected to it
+    ActorRef there =
+        ((ActorSystemImpl) stranger).provider().resolveActorRef(ActorPath.fromString(b.address() + "/user/never-there"));
+
+    Throwable t = failure(Patterns.ask(there, "anyone?", Duration.ofSeconds(1)), "an ask from a node b never dialled");
+
+    assertInstanceOf(AskTimeoutException.class, t, "b must not dial an address only a handshake claimed: " + t);
   }
 
   @Test

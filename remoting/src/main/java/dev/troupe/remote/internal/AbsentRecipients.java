@@ -9,6 +9,7 @@ import dev.troupe.actor.internal.InternalActorRef;
 import dev.troupe.pattern.AskFailedException;
 import dev.troupe.serialization.RemoteFailure;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Fast failure of remote asks on both of their ends.
@@ -24,6 +25,9 @@ import java.util.List;
  *   <li>it goes only to a sender under {@code /temp} of the very node whose connection carried the
  *       message (never to a third address a sender path names), and with no sender of its own, so
  *       nothing ever answers it back;
+ *   <li>only to a node that this node dialled itself and whose incarnation answered there (its
+ *       association is confirmed): an answer never makes this node connect anywhere because a
+ *       peer said so, not even to the origin that a handshake claimed;
  *   <li>at most one per message that arrived, smaller than a short message, and at most {@value
  *       #ANSWERS_PER_SECOND} a second for the whole node; beyond that the message only goes to dead
  *       letters and its ask times out as before;
@@ -45,11 +49,18 @@ final class AbsentRecipients {
   private static final long SECOND = 1_000_000_000L;
 
   private final Address self;
+  private final Predicate<Address> dialled;
   private long windowStart = System.nanoTime() - SECOND;
   private int inWindow;
 
-  AbsentRecipients(Address self) {
+  /**
+   * @param self this node's address
+   * @param dialled whether a node's current incarnation was acknowledged on a connection this
+   *     node dialled
+   */
+  AbsentRecipients(Address self, Predicate<Address> dialled) {
     this.self = self;
+    this.dialled = dialled;
   }
 
   /**
@@ -66,6 +77,7 @@ final class AbsentRecipients {
         || !(sender instanceof RemoteActorRef)
         || !isTemp(sender.path())
         || !sender.path().address().equals(origin)
+        || !dialled.test(origin)
         || !permit()) {
       return null;
     }

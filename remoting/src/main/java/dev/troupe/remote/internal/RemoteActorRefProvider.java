@@ -106,7 +106,11 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
       this.address =
           Address.remote(system.name(), settings.canonicalHost(), settings.canonicalPort() == 0 ? port : settings.canonicalPort());
       this.local = new LocalActorRefProvider(system, address);
-      this.absentRecipients = new AbsentRecipients(address);
+      this.absentRecipients =
+          new AbsentRecipients(address, node -> {
+            Association a = associations.get(node);
+            return a != null && !a.retired() && a.confirmed();
+          });
       // Checks troupe.serialization now, not at the first message; last, as the registry is kept
       // until the system terminates, which a failed create never does.
       this.serialization = Serialization.get(system);
