@@ -63,8 +63,9 @@ class ActorSystemCreationTest {
 
   @Test
   void anExplicitConfigIsUsedWithReferenceConfAsFallback() {
-    ActorSystem sys = troupe.createSystem(
-        "troupe-test.source = explicit\ntroupe.actor.default-dispatcher.throughput = 9");
+    // ActorSystem.create itself: the testkit's createSystem layers application.conf under its HOCON
+    ActorSystem sys = track(ActorSystem.create(RuntimeFixtures.uniqueName("explicit"), ConfigFactory.parseString(
+        "troupe-test.source = explicit\ntroupe.actor.default-dispatcher.throughput = 9")));
     assertEquals("explicit", sys.settings().config().getString("troupe-test.source"));
     assertEquals(9, sys.settings().config().getInt("troupe.actor.default-dispatcher.throughput"));
     assertEquals("10ms", sys.settings().config().getString("troupe.scheduler.tick-duration"), "reference.conf fallback");

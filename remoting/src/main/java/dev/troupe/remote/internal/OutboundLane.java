@@ -24,8 +24,7 @@ import org.jctools.util.Pow2;
  * (with exponential backoff after failures; after {@code reconnect-attempts} failures in a row the
  * waiting messages are dropped and the next message starts over; a handshake that the peer refuses
  * for good, because this node dialled an address that is not the peer's, drops them at once, with
- * the peer's reason, and so does every message for a backoff after), handshake,
- * and the drain, which
+ * the peer's reason, and so does every message for a backoff after), handshake, and the drain, which
  * writes up to {@value #BATCH} envelopes and flushes once, so a burst costs one system call, not
  * one per message. While the connection's buffer is above its high-water mark the drain stops and
  * the queue absorbs the burst; it resumes when the buffer drains.
@@ -202,6 +201,7 @@ final class OutboundLane {
     association.touch();
     state = State.CONNECTING;
     channel = null;
+    refusedForGood = false;
     transport.resolve(association.remote, loop, this::resolved);
   }
 
