@@ -1,6 +1,7 @@
 package dev.troupe.actor;
 
 import java.time.Duration;
+import java.util.function.Function;
 
 /** Applies each directive to the failed child only. */
 public final class OneForOneStrategy extends SupervisorStrategy {
@@ -42,6 +43,25 @@ public final class OneForOneStrategy extends SupervisorStrategy {
    */
   public OneForOneStrategy(Decider decider) {
     this(-1, null, decider, true);
+  }
+
+  private OneForOneStrategy(
+      int maxNrOfRetries,
+      Duration withinTimeRange,
+      Decider decider,
+      boolean loggingEnabled,
+      Function<Directive, String> wording) {
+    super(maxNrOfRetries, withinTimeRange, decider, loggingEnabled, wording);
+  }
+
+  /**
+   * This strategy with its own words for the failure log line ({@link #decisionWording}).
+   *
+   * @param wording the words for a directive, or null for the runtime's own
+   * @return a copy of this strategy that words its decisions with {@code wording}
+   */
+  public OneForOneStrategy withDecisionWording(Function<Directive, String> wording) {
+    return new OneForOneStrategy(maxNrOfRetries(), withinTimeRange(), decider(), loggingEnabled(), wording);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.troupe.actor;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * How a parent handles its children's failures: a {@link Decider} chooses a {@link Directive};
@@ -30,9 +31,19 @@ public abstract sealed class SupervisorStrategy permits OneForOneStrategy, AllFo
   private final Duration withinTimeRange; // null = no window
   private final Decider decider;
   private final boolean loggingEnabled;
+  private final Function<Directive, String> wording; // null: each directive's own name
 
   SupervisorStrategy(
       int maxNrOfRetries, Duration withinTimeRange, Decider decider, boolean loggingEnabled) {
+    this(maxNrOfRetries, withinTimeRange, decider, loggingEnabled, null);
+  }
+
+  SupervisorStrategy(
+      int maxNrOfRetries,
+      Duration withinTimeRange,
+      Decider decider,
+      boolean loggingEnabled,
+      Function<Directive, String> wording) {
     if (maxNrOfRetries < -1) {
       throw new IllegalArgumentException(
           "maxNrOfRetries must be -1 (unlimited) or >= 0, was " + maxNrOfRetries);
@@ -45,6 +56,7 @@ public abstract sealed class SupervisorStrategy permits OneForOneStrategy, AllFo
     this.withinTimeRange = withinTimeRange;
     this.decider = Objects.requireNonNull(decider, "decider");
     this.loggingEnabled = loggingEnabled;
+    this.wording = wording;
   }
 
   /**
@@ -105,6 +117,20 @@ public abstract sealed class SupervisorStrategy permits OneForOneStrategy, AllFo
   /** @return whether failures are logged */
   public boolean loggingEnabled() {
     return loggingEnabled;
+  }
+
+  /**
+   * What the supervisor's failure log line says it does for {@code directive}: by default the
+   * directive's own name ({@code restart}, {@code stop}, ...), worded by the runtime; a supervisor
+   * that does more than the directive says says it here (the backoff supervisor stops a failed child
+   * to recreate it after a delay: "restart after backoff of 400 ms"). Asked right after the
+   * decider, on the supervisor's thread.
+   *
+   * @param directive what the decider chose
+   * @return the words for the log line, or null for the runtime's own
+   */
+  public String decisionWording(Directive directive) {
+    return wording == null ? null : wording.apply(directive);
   }
 
   /** @return whether the directive applies to all children rather than the failed one */

@@ -36,24 +36,42 @@ final class BackoffSupervisorActor extends AbstractActorWithTimers {
   private ActorRef child; // null while down
   private int restartCount;
   private boolean childFailed; // onFailure: the child is stopping because of a failure to back off from
+  private boolean backingOff; // onFailure: the decider's last decision was a restart after backoff
+  private Duration nextDelay; // onFailure: the backoff decided with it (the log line says it)
 
   BackoffSupervisorActor(BackoffOpts opts) {
     this.opts = opts;
     this.strategy = opts.trigger() == BackoffOpts.Trigger.FAILURE ? failureStrategy(opts.strategy()) : stopStrategy(opts.strategy());
   }
 
-  /** onFailure: a restart directive becomes "stop now, recreate after the delay". */
+  /**
+   * onFailure: a restart directive becomes "stop now, recreate after the delay", and the failure's
+   * log line says so ("restart after backoff of 400 ms", or that the restart limit was reached),
+   * not "stop".
+   */
   private SupervisorStrategy failureStrategy(SupervisorStrategy user) {
     Decider inner = user != null ? user.decider() : cause -> cause instanceof Exception ? Directive.RESTART : Directive.ESCALATE;
     Decider decider = cause -> {
-      Directive d = inner.decide(cause);
-      if (d == Directive.RESTART) {
-        childFailed = true; // deciders run on this actor's thread
+      Directive d = inner.decide(cause); // deciders run on this actor's thread
+      backingOff = d == Directive.RESTART;
+      if (backingOff) {
+        childFailed = true;
+        nextDelay = BackoffSupervisor.calculateDelay(restartCount, opts.minBackoff(), opts.maxBackoff(), opts.randomFactor());
         return Directive.STOP;
       }
       return d;
     };
-    return new OneForOneStrategy(-1, null, decider, user == null || user.loggingEnabled());
+    return new OneForOneStrategy(-1, null, decider, user == null || user.loggingEnabled())
+        .withDecisionWording(d -> d == Directive.STOP && backingOff ? backoffWording() : null);
+  }
+
+  private String backoffWording() {
+    int max = opts.maxNrOfRetries();
+    if (max >= 0 && restartCount >= max) {
+      return "stop (backoff restart limit of " + max + " reached; the backoff supervisor stops too)";
+    }
+    return "restart after backoff of " + nextDelay.toMillis() + " ms (restart " + (restartCount + 1)
+        + (max >= 0 ? " of " + max : "") + ")";
   }
 
   private static SupervisorStrategy stopStrategy(SupervisorStrategy user) {
@@ -92,6 +110,7 @@ final class BackoffSupervisorActor extends AbstractActorWithTimers {
       return;
     }
     childFailed = false;
+    nextDelay = null;
     child = getContext().watch(getContext().actorOf(opts.childProps(), opts.childName()));
     opts.autoReset().ifPresent(d -> getTimers().startSingleTimer("reset", new ResetIfStill(restartCount), d));
   }
@@ -110,7 +129,9 @@ final class BackoffSupervisorActor extends AbstractActorWithTimers {
       return;
     }
     Duration delay =
-        BackoffSupervisor.calculateDelay(restartCount, opts.minBackoff(), opts.maxBackoff(), opts.randomFactor());
+        childFailed && nextDelay != null // the delay the failure's log line announced
+            ? nextDelay
+            : BackoffSupervisor.calculateDelay(restartCount, opts.minBackoff(), opts.maxBackoff(), opts.randomFactor());
     restartCount++;
     getTimers().startSingleTimer("restart", START_CHILD, delay);
   }

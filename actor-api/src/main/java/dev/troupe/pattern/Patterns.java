@@ -22,8 +22,10 @@ public final class Patterns {
    * reply. A {@link Status.Failure} reply fails the stage with its cause; no reply within {@code
    * timeout} fails it with {@link AskTimeoutException}. A target known to have terminated (an actor
    * that stopped, or dead letters) fails the stage at once with an {@link AskTimeoutException}
-   * saying that the recipient had already terminated. Once the target's system has terminated,
-   * the stage fails at once with an {@link IllegalStateException} naming the system.
+   * saying that the recipient had already terminated. A remote ask whose reply is known not to come
+   * (its message was dropped on the way, or the other node has no actor at that path) fails as
+   * soon as that is known with an {@link AskFailedException} saying why. Once the target's system
+   * has terminated, the stage fails at once with an {@link IllegalStateException} naming the system.
    *
    * @param target the actor
    * @param message the question

@@ -76,6 +76,31 @@ final class Nodes {
     in.readLong(); // the node's uid
   }
 
+  /** A refused handshake as the refusal frame says it. */
+  record Refusal(boolean isFinal, String reason) {}
+
+  /** Reads a refusal of a handshake, checking its frame length, magic ("TRUR") and version. */
+  static Refusal readRefusal(InputStream stream) throws IOException {
+    DataInputStream in = new DataInputStream(stream);
+    int length = in.readInt();
+    assertEquals(0x54525552, in.readInt(), "magic of a refusal");
+    assertEquals(VERSION, in.readByte(), "protocol version of the refusal");
+    int isFinal = in.readByte();
+    int n = 0;
+    for (int shift = 0; ; shift += 7) { // the reason's varint byte length
+      int b = in.readUnsignedByte();
+      n |= (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        break;
+      }
+    }
+    byte[] utf8 = new byte[n];
+    in.readFully(utf8);
+    assertEquals(length, 4 + 1 + 1 + (n < 128 ? 1 : 2) + n, "length of the refusal");
+    assertTrue(isFinal == 0 || isFinal == 1, "final flag " + isFinal);
+    return new Refusal(isFinal == 1, new String(utf8, StandardCharsets.UTF_8));
+  }
+
   private static void writeString(DataOutputStream out, String s) throws IOException {
     byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
     assertTrue(utf8.length < 128, "a one-byte varint length");

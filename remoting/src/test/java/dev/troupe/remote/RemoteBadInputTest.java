@@ -108,9 +108,11 @@ class RemoteBadInputTest {
   }
 
   @Test
-  void aHandshakeForAnotherSystemNameIsRefused() throws IOException {
+  void aHandshakeForAnotherSystemNameIsRefusedWithTheReasonThenClosed() throws IOException {
     String wrong = b.address().toString().replace(b.name(), "someone-else");
-    assertClosedByTheNode(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, wrong));
+    assertRefusedByTheNode(
+        Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, wrong),
+        "handshake for system 'someone-else', but this is '" + b.name() + "' (" + b.address() + ")");
     assertTheNodeStillServes();
   }
 
@@ -121,9 +123,10 @@ class RemoteBadInputTest {
   }
 
   @Test
-  void aHandshakeForAnotherPortOfTheRightSystemIsRefused() throws IOException {
+  void aHandshakeForAnotherPortOfTheRightSystemIsRefusedWithTheReasonThenClosed() throws IOException {
     String wrong = b.address().toString().replace(":" + b.address().port().orElseThrow(), ":1");
-    assertClosedByTheNode(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, wrong));
+    assertRefusedByTheNode(
+        Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, wrong), "handshake for " + wrong + ", but this node is " + b.address());
     assertTheNodeStillServes();
   }
 
@@ -397,6 +400,17 @@ class RemoteBadInputTest {
     s.connect(new InetSocketAddress("127.0.0.1", b.address().port().orElseThrow()), 5_000);
     s.setSoTimeout((int) Nodes.WAIT.toMillis());
     return s;
+  }
+
+  /** The node answers with a refusal for good that says {@code reason}, then closes the connection. */
+  private static void assertRefusedByTheNode(byte[] bytes, String reason) throws IOException {
+    try (Socket s = connect()) {
+      s.getOutputStream().write(bytes);
+      s.getOutputStream().flush();
+      Nodes.Refusal r = Nodes.readRefusal(s.getInputStream());
+      assertEquals(new Nodes.Refusal(true, reason), r);
+      assertClosed(s);
+    }
   }
 
   private static void assertClosedByTheNode(byte[] bytes) throws IOException {

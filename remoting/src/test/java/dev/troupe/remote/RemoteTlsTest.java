@@ -277,7 +277,9 @@ class RemoteTlsTest {
       s.startHandshake(); // trusted: the TLS handshake succeeds
       s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, a.address().toString(), target.address().toString()));
       s.getOutputStream().flush();
-      assertClosedWithoutAnswer(s.getInputStream()); // no acknowledgement, so not the node's uid either
+      Nodes.Refusal r = Nodes.readRefusal(s.getInputStream()); // no acknowledgement, so not the node's uid either
+      assertTrue(!r.isFinal() && r.reason().contains("does not name 127.0.0.1"), r.toString());
+      assertClosedWithoutAnswer(s.getInputStream());
     }
     awaitLogged(target, log, "closing the connection from", "claims to be " + a.address(), "does not name 127.0.0.1");
 

@@ -5,6 +5,7 @@ import dev.troupe.actor.ActorNotFound;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSelection;
 import dev.troupe.actor.Identify;
+import dev.troupe.pattern.AskFailedException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -143,7 +144,9 @@ final class ActorSelectionImpl extends ActorSelection {
               if (system.isTerminated()) {
                 throw new CompletionException(system.terminatedException());
               }
-              throw new CompletionException(new ActorNotFound(this));
+              Throwable cause = failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
+              throw new CompletionException(
+                  cause instanceof AskFailedException known ? new ActorNotFound(this, known) : new ActorNotFound(this));
             });
   }
 

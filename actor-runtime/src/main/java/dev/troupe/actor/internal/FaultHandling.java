@@ -249,6 +249,10 @@ final class FaultHandling {
   /** The decision as the log line words it: the directive, and what turned a restart into a stop. */
   private static String decision(
       SupervisorStrategy strategy, Directive directive, boolean restartAllowed, int targets) {
+    String own = strategy.decisionWording(directive);
+    if (own != null) {
+      return own; // the strategy does more than the directive (a backoff supervisor) and says what
+    }
     String word = directive.name().toLowerCase(Locale.ROOT);
     if (directive == Directive.RESTART && !restartAllowed) {
       Duration window = strategy.withinTimeRange();

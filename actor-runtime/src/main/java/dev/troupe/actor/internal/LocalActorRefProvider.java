@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * The local half of every system, and the whole of a local-only one: it owns the guardians
@@ -235,6 +236,30 @@ public final class LocalActorRefProvider implements ActorRefProvider {
    */
   public void deliverSelection(ActorSelectionMessage selection, ActorRef sender) {
     new ActorSelectionImpl(system, root, selection.elements()).tell(selection.message(), sender);
+  }
+
+  /**
+   * Fails the ask whose temporary reply ref is {@code ref} with {@code cause}, when {@code ref} is
+   * one of this system's and the ask is still waiting: a transport calls it when it dropped the
+   * ask's message, so that the ask need not wait out its timeout. The ask fails on the default
+   * dispatcher (never on the caller's thread, which may be a network thread: stages chained without
+   * {@code *Async} run where the future completes).
+   *
+   * @param ref the sender of a message that will not arrive; anything else is ignored
+   * @param why what the ask fails with; called only when {@code ref} is a waiting ask
+   * @return whether {@code ref} is a waiting ask of this system's
+   */
+  public boolean failAsk(ActorRef ref, Supplier<? extends Throwable> why) {
+    if (!(ref instanceof PromiseActorRef p) || p.system != system || p.result.isDone()) {
+      return false;
+    }
+    Throwable cause = why.get();
+    try {
+      system.dispatcher().execute(() -> p.result.completeExceptionally(cause));
+    } catch (RuntimeException rejected) { // shutting down: fail it here
+      p.result.completeExceptionally(cause);
+    }
+    return true;
   }
 
   /** A new temporary reply ref for an ask, registered by name when other nodes may reply to it. */

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
@@ -26,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 /** BackoffSupervisor: forwarding, dead letters while down, growing delays, retry limit, reset. */
 class BackoffSupervisorTest {
@@ -164,6 +168,39 @@ class BackoffSupervisorTest {
       }
     }
     assertEquals(3, startsSeen, "the first child and two retries");
+  }
+
+  @Test
+  void theFailureLineSaysTheChildIsRestartedAfterBackoffNotStopped(ActorSystem sys) {
+    Logger logger = (Logger) LoggerFactory.getLogger("dev.troupe.actor." + sys.name());
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      TestProbe p = new TestProbe(sys);
+      ActorRef sup = sys.actorOf(BackoffSupervisor.props(
+          BackoffOpts.onFailure(child(p, true), "c", Duration.ofMillis(10), Duration.ofMillis(40), 0.0)
+              .withMaxNrOfRetries(2)));
+      p.watch(sup);
+      p.fishForMessage(RuntimeFixtures.TIMEOUT, "the supervisor's end", m -> m instanceof dev.troupe.actor.Terminated);
+
+      List<String> lines = new ArrayList<>();
+      synchronized (appender) {
+        for (ILoggingEvent e : appender.list) {
+          if (e.getMessage().startsWith("{} failed: ")) {
+            lines.add(e.getFormattedMessage());
+          }
+        }
+      }
+      assertEquals(3, lines.size(), lines.toString());
+      assertTrue(lines.get(0).endsWith("; restart after backoff of 10 ms (restart 1 of 2)"), lines.get(0));
+      assertTrue(lines.get(1).endsWith("; restart after backoff of 20 ms (restart 2 of 2)"), lines.get(1));
+      assertTrue(
+          lines.get(2).endsWith("; stop (backoff restart limit of 2 reached; the backoff supervisor stops too)"),
+          lines.get(2));
+    } finally {
+      logger.detachAppender(appender);
+    }
   }
 
   @Test

@@ -74,7 +74,19 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     ByteBuf frame = (ByteBuf) msg;
     try {
       if (handshake == null) {
-        accept(ctx, Wire.decodeHandshake(frame));
+        Wire.Handshake h = Wire.decodeHandshake(frame);
+        String wrongAddress = wrongAddress(h);
+        if (wrongAddress != null) { // the same handshake would be refused again: the peer stops trying
+          ctx.writeAndFlush(Wire.encodeRefusal(ctx.alloc(), true, wrongAddress), ctx.voidPromise());
+          throw new Wire.ProtocolException(wrongAddress);
+        }
+        try {
+          accept(ctx, h);
+        } catch (Wire.ProtocolException refused) {
+          // a handshake of this version that is refused: the peer learns why, once, before the close
+          ctx.writeAndFlush(Wire.encodeRefusal(ctx.alloc(), false, refused.getMessage()), ctx.voidPromise());
+          throw refused;
+        }
       } else if (Wire.isControl(frame)) {
         int kind = Wire.decodeControl(frame);
         if (kind == Wire.SYSTEM) {
@@ -113,17 +125,18 @@ final class InboundConnectionHandler extends ChannelInboundHandlerAdapter {
     }
   }
 
-  private void accept(ChannelHandlerContext ctx, Wire.Handshake h) {
+  /** @return why a handshake for another address than this node's, or from its own, is refused; else null */
+  private String wrongAddress(Wire.Handshake h) {
     Address self = provider.address();
     if (!h.target().equals(self)) {
-      throw new Wire.ProtocolException(
-          h.target().system().equals(self.system())
-              ? "handshake for " + h.target() + ", but this node is " + self
-              : "handshake for system '" + h.target().system() + "', but this is '" + self.system() + "' (" + self + ")");
+      return h.target().system().equals(self.system())
+          ? "handshake for " + h.target() + ", but this node is " + self
+          : "handshake for system '" + h.target().system() + "', but this is '" + self.system() + "' (" + self + ")";
     }
-    if (h.origin().equals(self)) {
-      throw new Wire.ProtocolException("handshake from this node's own address " + self);
-    }
+    return h.origin().equals(self) ? "handshake from this node's own address " + self : null;
+  }
+
+  private void accept(ChannelHandlerContext ctx, Wire.Handshake h) {
     SslHandler tls = ctx.pipeline().get(SslHandler.class);
     if (tls != null) {
       checkCertificate(tls, h.origin());

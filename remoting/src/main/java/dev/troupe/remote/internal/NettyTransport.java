@@ -55,8 +55,11 @@ final class NettyTransport {
   static final String HANDSHAKE_TIMEOUT = "handshake-timeout";
   /** Name of the handler that closes an accepted connection that read nothing for {@code inbound-idle-timeout}. */
   static final String IDLE_TIMEOUT = "idle-timeout";
-  /** Frames an outbound connection reads: only the handshake acknowledgement. */
-  private static final int ACK_FRAME_LIMIT = 60;
+  /**
+   * Frames an outbound connection reads: the handshake acknowledgement or refusal, then
+   * acknowledgements of system messages and answers to heartbeats, all smaller.
+   */
+  private static final int ACK_FRAME_LIMIT = Wire.REFUSAL_MAX_BYTES;
   private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024);
 
   private final RemoteActorRefProvider provider;

@@ -10,7 +10,9 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
  * passes on the acknowledgements of system messages and the answers to heartbeats (the only other
  * frames a peer sends on a connection, and only on the control lane), and tells its {@link OutboundLane} of writability
  * changes and of the connection's end. A failed TLS handshake ends the connection with its reason,
- * which the lane logs before it backs off as after any failed connect.
+ * which the lane logs before it backs off as after any failed connect. A refusal of the handshake
+ * ({@link Wire#decodeRefusal}) ends it with the peer's reason, which the lane gives to every
+ * message waiting for it.
  */
 final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
   private final OutboundLane lane;
@@ -34,6 +36,15 @@ final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
         } else {
           lane.systemAck(ctx.channel(), Wire.decodeSystemAck(frame));
         }
+        return;
+      }
+      Wire.Refusal refusal = Wire.decodeRefusal(frame);
+      if (refusal != null) {
+        failure = lane.association().remote + " (" + ctx.channel().remoteAddress() + ") refused the handshake: " + refusal.reason();
+        if (refusal.isFinal()) {
+          lane.refused(ctx.channel());
+        }
+        ctx.close();
         return;
       }
       long peerUid = Wire.decodeAck(frame);

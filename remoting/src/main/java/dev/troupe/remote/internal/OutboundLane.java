@@ -22,7 +22,9 @@ import org.jctools.util.Pow2;
  * with a {@code Dropped} event) and, when no drain is pending, schedules one on the lane's event
  * loop. Everything else runs on that one loop, so the connection's state needs no locks: connect
  * (with exponential backoff after failures; after {@code reconnect-attempts} failures in a row the
- * waiting messages are dropped and the next message starts over), handshake, and the drain, which
+ * waiting messages are dropped and the next message starts over; a handshake that the peer refuses
+ * for good, because this node dialled an address that is not the peer's, drops them at once, with
+ * the peer's reason, and so does every message for a backoff after), handshake, and the drain, which
  * writes up to {@value #BATCH} envelopes and flushes once, so a burst costs one system call, not
  * one per message. While the connection's buffer is above its high-water mark the drain stops and
  * the queue absorbs the burst; it resumes when the buffer drains.
@@ -62,6 +64,10 @@ final class OutboundLane {
   private int failures;
   private ScheduledFuture<?> retry;
   private long peerUid; // of the current connection, once its handshake is done
+  private boolean refusedForGood; // the current connection's handshake was refused for good
+  private String refusal; // why the last handshake was refused for good, while refusedUntil lasts
+  private long refusedUntil; // System.nanoTime() before which no new connection is tried after that
+  private int refusals; // refusals for good in a row: the hold after each doubles, as a backoff does
 
   OutboundLane(Association association, Lane lane, NettyTransport transport) {
     this.association = association;
@@ -158,7 +164,10 @@ final class OutboundLane {
           forward();
         } else if (!pending()) {
           idle();
+        } else if (refusal != null && System.nanoTime() - refusedUntil < 0) {
+          stillRefused();
         } else {
+          refusal = null;
           connect();
         }
       }
@@ -192,6 +201,7 @@ final class OutboundLane {
     association.touch();
     state = State.CONNECTING;
     channel = null;
+    refusedForGood = false;
     transport.resolve(association.remote, loop, this::resolved);
   }
 
@@ -237,6 +247,7 @@ final class OutboundLane {
     }
     state = State.ACTIVE;
     failures = 0;
+    refusals = 0;
     this.peerUid = peerUid;
     if (outbox != null) {
       outbox.rewind(); // whatever the last connection may have swallowed goes again
@@ -293,6 +304,41 @@ final class OutboundLane {
     }
   }
 
+  /**
+   * The peer refused the handshake on {@code ch} for good (another address, see {@link
+   * Wire#decodeRefusal}): the close that follows fails what waits at once instead of retrying.
+   */
+  void refused(Channel ch) {
+    if (ch == channel && state == State.HANDSHAKING) {
+      refusedForGood = true;
+    }
+  }
+
+  /**
+   * Within the hold after a refusal for good ({@code reconnect-min-backoff}, doubled for each one in
+   * a row up to {@code reconnect-max-backoff}): what was sent since fails with its reason, and a new
+   * connection is tried only once that time is over (then at once if system messages wait, which a
+   * refusal does not drop).
+   */
+  private void stillRefused() {
+    dropAll(refusal);
+    if (outbox != null && outbox.hasUnwritten()) {
+      state = State.BACKOFF;
+      retry =
+          loop.schedule(
+              () -> {
+                if (state == State.BACKOFF) {
+                  refusal = null;
+                  connect();
+                }
+              },
+              Math.max(0, refusedUntil - System.nanoTime()),
+              TimeUnit.NANOSECONDS);
+    } else {
+      idle();
+    }
+  }
+
   private void failed(Channel ch, String reason) {
     if (ch != channel) {
       return;
@@ -300,6 +346,17 @@ final class OutboundLane {
     channel = null;
     if (ch != null) {
       ch.close();
+    }
+    if (refusedForGood) {
+      refusedForGood = false;
+      failures = 0;
+      state = State.IDLE;
+      association.touch();
+      refusal = "cannot reach " + association.remote + " (" + lane + " lane): " + reason;
+      refusedUntil = System.nanoTime() + backoffNanos(++refusals);
+      transport.log().warn("{}; dropping the messages waiting for it", refusal);
+      stillRefused();
+      return;
     }
     if (outbox != null && state != State.HANDSHAKING) {
       // Only a connect that fails means that a node which said it leaves is gone. A handshake that

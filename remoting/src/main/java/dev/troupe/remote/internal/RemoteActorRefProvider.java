@@ -6,6 +6,7 @@ import dev.troupe.actor.Address;
 import dev.troupe.actor.Kill;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
+import dev.troupe.actor.Status;
 import dev.troupe.actor.internal.ActorRefProvider;
 import dev.troupe.actor.internal.ActorSelectionMessage;
 import dev.troupe.actor.internal.ActorSystemImpl;
@@ -82,6 +83,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   private final LongSupplier clock = System::nanoTime;
   private final WatchedNodes watchedNodes;
   private final RemoteDaemon daemon; // remote deployment: /remote
+  private final AbsentRecipients absentRecipients; // answers asks of stopped actors here
   private final InboundSelections.Target selectionTarget = new SelectionTarget();
 
   RemoteActorRefProvider(ActorSystemImpl system) {
@@ -90,7 +92,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     DeploymentSettings deployment = DeploymentSettings.from(system.settings().config());
     this.logger = LoggerFactory.getLogger("dev.troupe.remote." + system.name());
     this.log = new RateLimitedLog(logger, TimeUnit.SECONDS.toNanos(5), 10);
-    this.drops = new Drops(system.eventStream(), log);
+    this.drops = new Drops(system.eventStream(), log, (ref, cause) -> local().failAsk(ref, cause));
     long u;
     do {
       u = new SecureRandom().nextLong();
@@ -104,6 +106,11 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
       this.address =
           Address.remote(system.name(), settings.canonicalHost(), settings.canonicalPort() == 0 ? port : settings.canonicalPort());
       this.local = new LocalActorRefProvider(system, address);
+      this.absentRecipients =
+          new AbsentRecipients(address, node -> {
+            Association a = associations.get(node);
+            return a != null && !a.retired() && a.confirmed();
+          });
       // Checks troupe.serialization now, not at the first message; last, as the registry is kept
       // until the system terminates, which a failed create never does.
       this.serialization = Serialization.get(system);
@@ -455,7 +462,11 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
         }
         recipient.sendSystemMessage(systemMessage);
       } else {
-        recipient.tell(message, sender);
+        Status.Failure answer = absentRecipients.answerFor(recipient, sender, message, origin);
+        recipient.tell(AbsentRecipients.restored(recipient, message), sender); // an absent one: dead letters, as ever
+        if (answer != null) { // and the ask that sent it fails now, not at its timeout
+          send((RemoteActorRef) sender, answer, null, Lane.ORDINARY);
+        }
       }
     } catch (RuntimeException e) {
       drops.dropped(message, "delivery failed: " + e, sender, recipient);

@@ -21,8 +21,21 @@ import java.nio.charset.StandardCharsets;
  * </pre>
  *
  * The accepting side checks magic, version, lane and that the target is its own address (system
- * name, host and port), then answers with the only frame it ever sends, the <b>acknowledgement</b>
- * {@code int32 magic | int8 version | int64 uid}; on any mismatch it logs and closes. (Later it
+ * name, host and port), then answers with the <b>acknowledgement</b> {@code int32 magic | int8
+ * version | int64 uid}. A handshake that it decoded but refuses (another target address, an origin
+ * that is this node, no room for another association, an incarnation that is over, a certificate
+ * that does not name the origin's host) is answered with a <b>refusal</b> {@code int32 }{@value
+ * #REFUSAL_MAGIC}{@code  ("TRUR") | int8 version | int8 final | string reason} (the reason cut to
+ * {@value #REFUSAL_MAX_CHARS} characters), written once, before it logs and closes. {@code final}
+ * is 1 when the same handshake would be refused again (another target address, or this node's own
+ * as origin): the connecting side then fails what waits for that connection with the reason at
+ * once, and connects again only after a backoff; 0 when it may be accepted
+ * later, and the connecting side backs off and retries as after any failed attempt, giving the
+ * peer's reason when it gives up. Bytes that are not a
+ * handshake of this version are not answered. (The refusal came within version 2: a node without
+ * it reads it as a handshake acknowledgement with the wrong magic, a protocol error that closes
+ * the connection, which the refusing side closes anyway; the only difference it sees is the line
+ * it logs.) On any other mismatch the accepting side logs and closes. (Later it
  * sends only acknowledgements of system messages and answers to heartbeats, both on the control
  * lane.) After the
  * acknowledgement every frame from the connecting side is an <b>envelope</b>:
@@ -86,6 +99,13 @@ final class Wire {
   static final int REF_LITERAL = 2;
   static final int REF_REPLACE = 3;
   static final int REF_FIRST_ENTRY = 4;
+
+  /** Opens a refusal of a handshake instead of the acknowledgement: "TRUR". */
+  static final int REFUSAL_MAGIC = 0x54525552;
+  /** Characters of a refusal's reason at most (longer ones are cut). */
+  static final int REFUSAL_MAX_CHARS = 300;
+  /** Bytes of a refusal frame at most (after its length), which bounds what an outbound connection reads. */
+  static final int REFUSAL_MAX_BYTES = 4 + 1 + 1 + 2 + REFUSAL_MAX_CHARS * 3;
 
   /** Control frame kinds. */
   static final int HEARTBEAT = 1;
@@ -176,6 +196,48 @@ final class Wire {
       throw new ProtocolException("handshake acknowledgement of the wrong length");
     }
     return b.readLong();
+  }
+
+  /** A refused handshake, as the connecting side reads it. */
+  record Refusal(boolean isFinal, String reason) {}
+
+  /**
+   * @param isFinal whether the same handshake would be refused again
+   * @param reason why; cut to {@value #REFUSAL_MAX_CHARS} characters
+   * @return a refusal of a handshake
+   */
+  static ByteBuf encodeRefusal(ByteBufAllocator alloc, boolean isFinal, String reason) {
+    String r = reason.length() > REFUSAL_MAX_CHARS ? reason.substring(0, REFUSAL_MAX_CHARS - 3) + "..." : reason;
+    ByteBuf b = alloc.buffer(8 + r.length() * 3);
+    b.writeInt(REFUSAL_MAGIC);
+    b.writeByte(VERSION);
+    b.writeByte(isFinal ? 1 : 0);
+    writeString(b, r);
+    return b;
+  }
+
+  /**
+   * @param b a whole frame that the accepting side sent in answer to a handshake
+   * @return the refusal, its reason at most {@value #REFUSAL_MAX_CHARS} characters with control
+   *     characters replaced; or null if {@code b} is not a refusal
+   * @throws ProtocolException if it is a refusal that is malformed
+   */
+  static Refusal decodeRefusal(ByteBuf b) {
+    if (b.readableBytes() < 4 || b.getInt(b.readerIndex()) != REFUSAL_MAGIC) {
+      return null;
+    }
+    b.skipBytes(4);
+    if (b.readableBytes() < 2 || b.readByte() != VERSION) {
+      throw new ProtocolException("refusal of another protocol version");
+    }
+    int isFinal = b.readByte();
+    String reason = readString(b);
+    if (b.isReadable() || (isFinal & ~1) != 0 || reason.length() > REFUSAL_MAX_CHARS) {
+      throw new ProtocolException("malformed refusal");
+    }
+    StringBuilder clean = new StringBuilder(reason.length());
+    reason.codePoints().forEach(c -> clean.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+    return new Refusal(isFinal == 1, clean.toString());
   }
 
   /** @return the body of the control frame of {@code kind} */

@@ -134,7 +134,7 @@ class AssociationLimitsTest {
 
     try (Socket s = connect(victim)) {
       s.getOutputStream().write(frame(handshakeBody(victim, Lane.ORDINARY, origin, 7)));
-      assertClosed(s); // no acknowledgement: that incarnation is still refused
+      assertRefusedThenClosed(s, "quarantined"); // no acknowledgement: that incarnation is still refused
     }
     try (Socket s = handshake(victim, Lane.ORDINARY, origin, 8)) {
       assertTrue(s.isConnected(), "a new incarnation of the node is accepted");
@@ -188,7 +188,7 @@ class AssociationLimitsTest {
       }
       try (Socket s = connect(victim)) {
         s.getOutputStream().write(frame(handshakeBody(victim, Lane.ORDINARY, "troupe://one-more@127.0.0.1:5999", 1)));
-        assertClosed(s);
+        assertRefusedThenClosed(s, "troupe.remote.advanced.maximum-associations");
       }
       TestKit probe = new TestKit(victim);
       victim.eventStream().subscribe(probe.getRef(), Dropped.class);
@@ -365,6 +365,16 @@ class AssociationLimitsTest {
     byte[] body = new byte[in.readInt()];
     in.readFully(body);
     return body;
+  }
+
+  /**
+   * The node refuses the handshake with a refusal that may pass later (not for good) and says
+   * {@code part}, then closes the connection.
+   */
+  private static void assertRefusedThenClosed(Socket s, String part) throws IOException {
+    Wire.Refusal r = Wire.decodeRefusal(Unpooled.wrappedBuffer(readFrame(s.getInputStream())));
+    assertTrue(r != null && !r.isFinal() && r.reason().contains(part), "a refusal (not for good) saying " + part + ": " + r);
+    assertClosed(s);
   }
 
   /** The node closes the connection (having sent nothing) within {@link #WAIT}. */

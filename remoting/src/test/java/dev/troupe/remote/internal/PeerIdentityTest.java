@@ -324,12 +324,16 @@ class PeerIdentityTest {
       send(Wire.encodeHandshake(ByteBufAllocator.DEFAULT, new Wire.Handshake(lane, origin, uid, target)));
     }
 
-    /** @return the node's uid from its acknowledgement, or empty when it closed the connection instead */
+    /**
+     * @return the node's uid from its acknowledgement, or empty when it refused the handshake (a
+     *     refusal frame, then the close) or closed the connection instead
+     */
     OptionalLong ack() throws IOException {
       try {
         byte[] body = new byte[in.readInt()];
         in.readFully(body);
-        return OptionalLong.of(Wire.decodeAck(Unpooled.wrappedBuffer(body)));
+        ByteBuf frame = Unpooled.wrappedBuffer(body);
+        return Wire.decodeRefusal(frame) != null ? OptionalLong.empty() : OptionalLong.of(Wire.decodeAck(frame));
       } catch (EOFException | SocketException closed) {
         return OptionalLong.empty();
       } catch (SocketTimeoutException e) {

@@ -258,6 +258,30 @@ class WireTest {
   }
 
   @Test
+  void aRefusalRoundTripsBoundedAndIsToldApartFromAnAcknowledgement() {
+    ByteBuf r = Wire.encodeRefusal(ALLOC, true, "handshake for system 'x', but this is 'y'");
+    ByteBuf ack = Wire.encodeAck(ALLOC, 77L);
+    ByteBuf longOne = Wire.encodeRefusal(ALLOC, false, "\u00e9\n".repeat(1000));
+    try {
+      assertEquals(new Wire.Refusal(true, "handshake for system 'x', but this is 'y'"), Wire.decodeRefusal(r));
+      assertEquals(null, Wire.decodeRefusal(ack), "an acknowledgement is no refusal");
+      assertEquals(77L, Wire.decodeAck(ack), "and is still read as one");
+      assertTrue(longOne.readableBytes() <= Wire.REFUSAL_MAX_BYTES, longOne.readableBytes() + " bytes");
+      Wire.Refusal cut = Wire.decodeRefusal(longOne);
+      assertEquals(Wire.REFUSAL_MAX_CHARS, cut.reason().length(), "cut to the limit");
+      assertTrue(cut.reason().startsWith("\u00e9?\u00e9?") && cut.reason().endsWith("..."), "control characters replaced: " + cut.reason());
+    } finally {
+      r.release();
+      ack.release();
+      longOne.release();
+    }
+    ByteBuf badFlag = Unpooled.buffer().writeInt(Wire.REFUSAL_MAGIC).writeByte(Wire.VERSION).writeByte(7).writeByte(0);
+    assertThrows(Wire.ProtocolException.class, () -> Wire.decodeRefusal(badFlag));
+    ByteBuf trailing = Unpooled.buffer().writeInt(Wire.REFUSAL_MAGIC).writeByte(Wire.VERSION).writeByte(1).writeByte(0).writeByte(9);
+    assertThrows(Wire.ProtocolException.class, () -> Wire.decodeRefusal(trailing));
+  }
+
+  @Test
   void aHandshakeWithWrongMagicVersionLaneOrTrailingBytesIsRefused() {
     Wire.Handshake h =
         new Wire.Handshake(

@@ -194,8 +194,8 @@ final class RawFrames {
   /**
    * Sends a handshake and waits for the acknowledgement.
    *
-   * @return whether the node answered with a frame of an acknowledgement's size (false: it closed
-   *     the connection, or sent nothing in the socket's read timeout)
+   * @return whether the node answered with an acknowledgement (false: it refused the handshake,
+   *     closed the connection, or sent nothing in the socket's read timeout)
    */
   static boolean handshakeAccepted(Socket s, byte[] handshake) throws IOException {
     OutputStream out = s.getOutputStream();
@@ -205,11 +205,12 @@ final class RawFrames {
     DataInputStream data = new DataInputStream(in);
     try {
       int length = data.readInt();
-      if (length < 1 || length > 64) {
+      if (length != 13) { // not an acknowledgement (a refusal is longer, and is followed by the close)
         return false;
       }
-      data.readFully(new byte[length]);
-      return true;
+      byte[] ack = new byte[length];
+      data.readFully(ack);
+      return java.nio.ByteBuffer.wrap(ack).getInt() == 0x54525550;
     } catch (IOException closedOrSilent) {
       return false;
     }
