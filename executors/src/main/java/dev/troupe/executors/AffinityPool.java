@@ -262,6 +262,11 @@ abstract class AffinityPoolPad1 extends AffinityPoolHotFields {
  * RoundRobinPlacementTest}).
  *
  * <p>Thread-safe. Counters are approximate while tasks run (opaque reads).
+ *
+ * <p>Why one file of about 900 lines: the padded layers above and the pool below are one object
+ * (HotSpot lays out a superclass's fields first, so the padding must be superclasses of the pool in
+ * this compilation unit), and the rest is the submission path, shutdown and introspection of that
+ * object; the worker's loop lives in {@code AffinityWorker}, placement in {@link QueueSelector}.
  */
 public final class AffinityPool extends AffinityPoolPad1 {
 

@@ -274,6 +274,11 @@ abstract class WorkerPad3 extends WorkerRefs {
  * One stripe of an {@link AffinityPool}: a bounded MPMC queue, an unbounded overflow queue and
  * the thread that drains them. See {@link AffinityPool} for the design; this class holds the
  * worker loop and the wake-up handshake.
+ *
+ * <p>Why one file of about 930 lines: the worker's state machine (running, woken, idle, exited),
+ * its Dekker handshakes with producers and peers, and stealing read and write the same padded
+ * fields, and their memory-ordering arguments refer to one another; split apart, each half would
+ * need the other's comments to be checked. Idle strategies, queues and placement are elsewhere.
  */
 final class AffinityWorker extends WorkerPad3 implements Runnable {
 

@@ -285,7 +285,7 @@ class RemoteTlsTest {
 
     try (SSLSocket s = tlsClient(target, stores.elsewhere, "TLSv1.3")) {
       s.startHandshake();
-      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, "troupe://far@192.0.2.1:2552", target.address().toString()));
+      s.getOutputStream().write(Nodes.handshake(Nodes.MAGIC, Nodes.VERSION, "troupe://far@127.0.0.2:2552", target.address().toString()));
       s.getOutputStream().flush();
       Nodes.readAck(s.getInputStream()); // an address on the host its certificate names is its to claim
     }

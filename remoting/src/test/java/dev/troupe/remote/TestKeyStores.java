@@ -32,7 +32,7 @@ import javax.net.ssl.TrustManagerFactory;
  *   <li>{@link #nodeB}: JKS, an RSA key with a password of its own ({@link #NODE_B_KEY_PASSWORD}),
  *       subject {@code CN=node-b}, alternative name {@code IP:127.0.0.1};
  *   <li>{@link #elsewhere}: PKCS12, an EC key, {@code CN=elsewhere}, trusted, but naming another
- *       host only ({@code DNS:elsewhere.invalid, DNS:*.nodes.invalid, IP:192.0.2.1}): a trusted node that must not be
+ *       host only ({@code DNS:elsewhere.invalid, DNS:*.nodes.invalid, IP:127.0.0.2}): a trusted node that must not be
  *       able to speak for 127.0.0.1, nor pass hostname verification there;
  *   <li>{@link #rogue}: PKCS12, an EC key, {@code CN=rogue}, {@code IP:127.0.0.1}, trusted by
  *       nobody;
@@ -74,7 +74,7 @@ public final class TestKeyStores {
         "-dname", "CN=node-b", "-ext", "san=ip:127.0.0.1", "-validity", "30", "-storetype", "JKS",
         "-keystore", s.nodeB.toString(), "-storepass", PASSWORD, "-keypass", NODE_B_KEY_PASSWORD));
     runs.add(keytool(dir, "-genkeypair", "-alias", "elsewhere", "-keyalg", "EC", "-groupname", "secp256r1",
-        "-dname", "CN=elsewhere", "-ext", "san=dns:elsewhere.invalid,dns:*.nodes.invalid,ip:192.0.2.1", "-validity", "30",
+        "-dname", "CN=elsewhere", "-ext", "san=dns:elsewhere.invalid,dns:*.nodes.invalid,ip:127.0.0.2", "-validity", "30",
         "-storetype", "PKCS12", "-keystore", s.elsewhere.toString(), "-storepass", PASSWORD));
     runs.add(keytool(dir, "-genkeypair", "-alias", "rogue", "-keyalg", "EC", "-groupname", "secp256r1",
         "-dname", "CN=rogue", "-ext", "san=ip:127.0.0.1", "-validity", "30", "-storetype", "PKCS12",

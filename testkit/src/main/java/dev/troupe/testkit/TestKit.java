@@ -39,6 +39,10 @@ import java.util.function.Supplier;
  * troupe.test.single-expect-default}.
  *
  * <p>A TestKit is used from one test thread; its test actor may receive from any number.
+ *
+ * <p>Why one file of about 780 lines: it is the user's one entry point, Pekko's TestKit shape
+ * (expectations, {@code within}, {@code awaitCond}/{@code awaitAssert}, child and watch helpers
+ * over one queue and one time budget); most of its length is javadoc of small methods.
  */
 public class TestKit {
   private static final AtomicInteger COUNTER = new AtomicInteger();

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PeerCertificatesTest {
   @TempDir static Path dir;
 
-  /** {@code CN=elsewhere}: DNS:elsewhere.invalid, DNS:*.nodes.invalid, IP:192.0.2.1. */
+  /** {@code CN=elsewhere}: DNS:elsewhere.invalid, DNS:*.nodes.invalid, IP:127.0.0.2. */
   static X509Certificate elsewhere;
   /** {@code CN=node-a}: IP:127.0.0.1. */
   static X509Certificate nodeA;
@@ -34,7 +34,7 @@ class PeerCertificatesTest {
   @Test
   void anIpAddressMustBeAnIpEntryComparedAsAnAddress() {
     assertTrue(PeerCertificates.names(nodeA, "127.0.0.1"));
-    assertTrue(PeerCertificates.names(elsewhere, "192.0.2.1"));
+    assertTrue(PeerCertificates.names(elsewhere, "127.0.0.2"));
     assertFalse(PeerCertificates.names(elsewhere, "127.0.0.1"));
     assertFalse(PeerCertificates.names(nodeA, "127.0.0.2"));
     assertFalse(PeerCertificates.names(nodeA, "::1"));

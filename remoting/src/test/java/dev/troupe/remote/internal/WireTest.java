@@ -242,7 +242,7 @@ class WireTest {
   void theHandshakeRoundTrips() {
     Wire.Handshake h =
         new Wire.Handshake(
-            Lane.CONTROL, Address.parse("troupe://a@127.0.0.1:1234"), -42L, Address.parse("troupe://b@10.0.0.1:2552"));
+            Lane.CONTROL, Address.parse("troupe://a@127.0.0.1:1234"), -42L, Address.parse("troupe://b@127.0.0.3:2552"));
     ByteBuf b = Wire.encodeHandshake(ALLOC, h);
     try {
       assertEquals(h, Wire.decodeHandshake(b));

@@ -65,6 +65,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread roles and the memory-ordering vocabulary ({@code lv/lp/sv/so/cas}) are described in the
  * package documentation.
+ *
+ * <p>Why one file of about 790 lines: the wheel, its timer thread and the timeout objects share
+ * one lock-free hand-off (producers enqueue, the one timer thread owns the buckets), whose
+ * ordering argument is written once here; the public scheduling API is a thin layer over it.
  */
 public final class HashedWheelScheduler implements Scheduler, AutoCloseable {
 
