@@ -107,11 +107,6 @@ final class DetachedActors {
     goneIfEmpty();
   }
 
-  private void terminated(ActorRef child) {
-    byPath.remove(child.path().toStringWithoutAddress(), child);
-    goneIfEmpty();
-  }
-
   private void goneIfEmpty() {
     Runnable r = null;
     synchronized (this) {
@@ -128,7 +123,7 @@ final class DetachedActors {
   /**
    * The parent a detached actor's cell sees: the supervisor it was given, which gets everything
    * (failures, the death notice, user messages to {@code getParent()}), and the registry, which
-   * forgets the actor when its death notice passes.
+   * forgets the actor just before its death notice passes on.
    */
   private final class ParentRef extends InternalActorRef {
     private final InternalActorRef supervisor;
@@ -150,9 +145,13 @@ final class DetachedActors {
 
     @Override
     public void sendSystemMessage(SystemMessage message) {
-      supervisor.sendSystemMessage(message);
+      // Forget it first: whoever the notice reaches must no longer find the actor by its path.
       if (message instanceof SystemMessages.DeathWatchNotification d && d.actor() instanceof LocalActorRef) {
-        terminated(d.actor());
+        byPath.remove(d.actor().path().toStringWithoutAddress(), d.actor());
+        supervisor.sendSystemMessage(message);
+        goneIfEmpty();
+      } else {
+        supervisor.sendSystemMessage(message);
       }
     }
 
