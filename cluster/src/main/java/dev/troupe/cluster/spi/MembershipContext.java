@@ -1,0 +1,37 @@
+package dev.troupe.cluster.spi;
+
+import com.typesafe.config.Config;
+import dev.troupe.cluster.UniqueAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What an engine is told about the node it runs for.
+ *
+ * @param self this incarnation
+ * @param roles this node's roles ({@code troupe.cluster.roles}), which other nodes see in its views
+ * @param clusterName the name of the group to join: the actor system's name (nodes of systems with
+ *     other names never meet)
+ * @param heartbeatInterval {@code troupe.cluster.failure-detector.heartbeat-interval}
+ * @param acceptableHeartbeatPause {@code troupe.cluster.failure-detector.acceptable-heartbeat-pause}:
+ *     how long a member may be silent before the engine suspects it
+ * @param config the whole {@code troupe.cluster} section; an engine reads its own sub-section
+ *     (e.g. {@code troupe.cluster.jgroups})
+ */
+public record MembershipContext(
+    UniqueAddress self,
+    Set<String> roles,
+    String clusterName,
+    Duration heartbeatInterval,
+    Duration acceptableHeartbeatPause,
+    Config config) {
+  public MembershipContext {
+    Objects.requireNonNull(self, "self");
+    roles = Set.copyOf(roles);
+    Objects.requireNonNull(clusterName, "clusterName");
+    Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+    Objects.requireNonNull(acceptableHeartbeatPause, "acceptableHeartbeatPause");
+    Objects.requireNonNull(config, "config");
+  }
+}
