@@ -212,6 +212,18 @@ class MembershipStateTest {
   }
 
   @Test
+  void aNodeJoiningTheMinoritySideDuringAPartitionIsNotCountedAndGoesWithIt() {
+    UniqueAddress e = node(5);
+    UniqueAddress n = node(0); // the lowest address of all: counted, it would win keep-majority's tie
+    Node a = new Node(A);
+    a.view(1, A, B, C, D, e);
+    assertEquals("Unreachable(3) Unreachable(4) Unreachable(5)", a.view(2, A, B));
+    assertEquals("Joined(0)", a.view(3, A, B, n));
+    assertEquals("[1:UP, 2:UP, 3:UP, 4:UP, 5:UP, 0:JOINING]", a.members());
+    assertEquals("Downed(1) Removed(1,DOWN) Downed(2) Removed(2,DOWN) Downed(0) Removed(0,DOWN)", a.tickFor(8));
+  }
+
+  @Test
   void theMinoritySideDownsItselfAfterStableAfter() {
     Node a = new Node(A);
     a.view(1, A, B, C);
