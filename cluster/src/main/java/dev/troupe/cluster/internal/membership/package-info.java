@@ -74,9 +74,10 @@
  * are downed) or {@code DOWN_SELF_SIDE} (this side goes: every member this node reaches is downed,
  * itself included, oldest first, so every node of the side emits the same events). Each side decides
  * on its own from the same last stable member list, so the sides agree as long as the engine's views
- * on each side settle within {@code stable-after} of each other. The wiring passes this node's
- * {@code MemberDowned} decisions on to the other members (a member downed while only suspected here
- * may look reachable elsewhere).
+ * on each side settle within {@code stable-after} of each other. The wiring passes the {@code
+ * MemberDowned} events that {@code onTick} returns (this node's decisions) on to the other members,
+ * as it does a {@code Cluster.down}: a member downed while only suspected here may look reachable
+ * elsewhere. It accepts downs only from current members, since each names an incarnation to remember.
  *
  * <h2>Order</h2>
  *
