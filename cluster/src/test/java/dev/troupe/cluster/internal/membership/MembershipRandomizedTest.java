@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * Randomized runs of whole clusters of state machines (bounded: 400 seeds, at most 7 nodes, a few
  * dozen simulated seconds each; the run prints the seed of a failure). Each run forms a cluster by
  * joins in an order unrelated to addresses, maybe lets a member leave gracefully and one crash, then
- * splits it in two; each side's engine drops the other side in one to three steps, all within 3 s;
+ * splits it in two; each side's engine drops the other side in one to three steps, all within 3 s
+ * (or, in a quarter of the runs, keeps its view and only suspects the other side);
  * every node ticks once a second at its own offset; finally the engine heals the partition. Checked:
  *
  * <ul>
@@ -149,8 +150,9 @@ class MembershipRandomizedTest {
         s.mark = s.log.size();
       }
       List<Step> steps = new ArrayList<>();
-      steps.addAll(stagedSplit(members, sideA, sideB));
-      steps.addAll(stagedSplit(members, sideB, sideA));
+      boolean suspicionsOnly = r.nextInt(4) == 0;
+      steps.addAll(suspicionsOnly ? suspectedSplit(sideA, sideB) : stagedSplit(members, sideA, sideB));
+      steps.addAll(suspicionsOnly ? suspectedSplit(sideB, sideA) : stagedSplit(members, sideB, sideA));
       steps.sort((x, y) -> Long.compare(x.at, y.at));
       long start = now;
       for (Step step : steps) {
@@ -222,6 +224,15 @@ class MembershipRandomizedTest {
         List<UniqueAddress> snapshot = List.copyOf(view);
         long at = seconds(1 + i + r.nextDouble());
         steps.add(new Step(at, side, s -> s.onView(Fixtures.view(++version, false, snapshot), now)));
+      }
+      return steps;
+    }
+
+    /** The engine's views stay as they were; {@code side}'s failure detection suspects {@code other}, within 3 s. */
+    List<Step> suspectedSplit(List<UniqueAddress> side, List<UniqueAddress> other) {
+      List<Step> steps = new ArrayList<>();
+      for (UniqueAddress suspect : other) {
+        steps.add(new Step(seconds(3 * r.nextDouble()), side, s -> s.onSuspected(suspect, now)));
       }
       return steps;
     }
