@@ -1,0 +1,281 @@
+package dev.troupe.cluster;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.ConfigurationException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code troupe.cluster.*}, read and checked once when the cluster starts; every malformed value is
+ * a {@link ConfigurationException} naming the full key. The engine's own section ({@code
+ * troupe.cluster.jgroups} and the like) is read by the engine.
+ *
+ * @param seedNodes {@code seed-nodes}: the nodes a new node joins through, remote Troupe addresses;
+ *     empty = join by hand
+ * @param roles {@code roles}: this node's roles
+ * @param minNrOfMembers {@code min-nr-of-members}: members stay {@link MemberStatus#JOINING} until
+ *     the cluster holds this many
+ * @param membershipProvider {@code membership.provider}: the engine's name or the class name of its
+ *     factory
+ * @param heartbeatInterval {@code failure-detector.heartbeat-interval}
+ * @param acceptableHeartbeatPause {@code failure-detector.acceptable-heartbeat-pause}: how long a
+ *     member may be silent before the engine suspects it
+ * @param downing {@code downing.*}
+ * @param shutdownAfterUnsuccessfulJoinSeedNodes {@code shutdown-after-unsuccessful-join-seed-nodes}:
+ *     how long joining through the seeds may fail before the node shuts down; empty = retry forever
+ */
+public record ClusterSettings(
+    List<Address> seedNodes,
+    Set<String> roles,
+    int minNrOfMembers,
+    String membershipProvider,
+    Duration heartbeatInterval,
+    Duration acceptableHeartbeatPause,
+    Downing downing,
+    Optional<Duration> shutdownAfterUnsuccessfulJoinSeedNodes) {
+
+  /** The section these settings come from. */
+  public static final String ROOT = "troupe.cluster";
+
+  public ClusterSettings {
+    seedNodes = List.copyOf(seedNodes);
+    roles = Set.copyOf(roles);
+    Objects.requireNonNull(membershipProvider, "membershipProvider");
+    Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+    Objects.requireNonNull(acceptableHeartbeatPause, "acceptableHeartbeatPause");
+    Objects.requireNonNull(downing, "downing");
+    Objects.requireNonNull(shutdownAfterUnsuccessfulJoinSeedNodes, "shutdownAfterUnsuccessfulJoinSeedNodes");
+  }
+
+  /** The downing strategies of {@code troupe.cluster.downing.strategy}. */
+  public enum Strategy {
+    /** The side with more than half of the members stays; on a tie, the side with the lowest address. */
+    KEEP_MAJORITY("keep-majority"),
+    /** A side stays when it has at least {@code quorum-size} members. */
+    STATIC_QUORUM("static-quorum"),
+    /** The side with the oldest member stays (unless it is alone and {@code down-if-alone} is on). */
+    KEEP_OLDEST("keep-oldest"),
+    /** Every side downs itself: nothing survives a partition or a crash. */
+    DOWN_ALL("down-all"),
+    /** No automatic downing: unreachable members stay until downed by hand. */
+    OFF("off");
+
+    private final String configName;
+
+    Strategy(String configName) {
+      this.configName = configName;
+    }
+
+    /** @return the name in configuration, e.g. {@code keep-majority} */
+    public String configName() {
+      return configName;
+    }
+
+    static Optional<Strategy> byConfigName(String name) {
+      for (Strategy s : values()) {
+        if (s.configName.equals(name)) {
+          return Optional.of(s);
+        }
+      }
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * {@code troupe.cluster.downing.*}.
+   *
+   * @param strategy {@code strategy}
+   * @param stableAfter {@code stable-after}: how long the members and their reachability must stay
+   *     unchanged before a decision
+   * @param quorumSize {@code static-quorum.quorum-size}: the members a side needs to stay, for
+   *     {@link Strategy#STATIC_QUORUM} (at least 1 then; 0 = unset)
+   * @param downIfAlone {@code keep-oldest.down-if-alone}: for {@link Strategy#KEEP_OLDEST}, whether
+   *     an oldest member cut off alone downs itself and lets the others stay
+   */
+  public record Downing(Strategy strategy, Duration stableAfter, int quorumSize, boolean downIfAlone) {
+    public Downing {
+      Objects.requireNonNull(strategy, "strategy");
+      Objects.requireNonNull(stableAfter, "stableAfter");
+    }
+  }
+
+  /**
+   * Reads {@code troupe.cluster}.
+   *
+   * @param config the actor system's whole configuration
+   * @param systemName the actor system's name, which every seed node's address must carry
+   * @return the settings
+   * @throws ConfigurationException naming the full key of the first malformed value
+   */
+  public static ClusterSettings from(Config config, String systemName) {
+    Config c;
+    try {
+      c = config.getConfig(ROOT);
+    } catch (ConfigException e) {
+      throw new ConfigurationException("invalid configuration value at '" + ROOT + "': " + e.getMessage(), e);
+    }
+    List<Address> seeds = seeds(c, systemName);
+    Set<String> roles = roles(c);
+    int minNr = intAtLeast(c, "min-nr-of-members", 1);
+    String provider = string(c, "membership.provider").trim();
+    if (provider.isEmpty()) {
+      throw bad("membership.provider", "must name an engine (e.g. jgroups) or the class of a"
+          + " dev.troupe.cluster.spi.MembershipProviderFactory", null);
+    }
+    Duration heartbeat = positive(c, "failure-detector.heartbeat-interval");
+    Duration pause = positive(c, "failure-detector.acceptable-heartbeat-pause");
+    if (pause.compareTo(heartbeat) < 0) {
+      throw bad("failure-detector.acceptable-heartbeat-pause",
+          "must be at least " + ROOT + ".failure-detector.heartbeat-interval (" + heartbeat + "), was " + pause, null);
+    }
+    return new ClusterSettings(
+        seeds, roles, minNr, provider, heartbeat, pause, downing(c), optionalDuration(c,
+            "shutdown-after-unsuccessful-join-seed-nodes"));
+  }
+
+  private static Downing downing(Config c) {
+    String name = string(c, "downing.strategy").trim().toLowerCase(Locale.ROOT);
+    Strategy strategy = Strategy.byConfigName(name).orElseThrow(() -> bad("downing.strategy",
+        "unknown strategy '" + name + "', expected one of keep-majority, static-quorum, keep-oldest, down-all, off",
+        null));
+    Duration stableAfter = positive(c, "downing.stable-after");
+    int quorum = intAtLeast(c, "downing.static-quorum.quorum-size", 0);
+    if (strategy == Strategy.STATIC_QUORUM && quorum == 0) {
+      throw bad("downing.static-quorum.quorum-size",
+          "must be set (at least 1, more than half of the cluster's size) when " + ROOT
+              + ".downing.strategy = static-quorum", null);
+    }
+    boolean downIfAlone = bool(c, "downing.keep-oldest.down-if-alone");
+    return new Downing(strategy, stableAfter, quorum, downIfAlone);
+  }
+
+  private static List<Address> seeds(Config c, String systemName) {
+    List<String> texts;
+    try {
+      texts = c.getStringList("seed-nodes");
+    } catch (ConfigException e) {
+      throw bad("seed-nodes", e.getMessage(), e);
+    }
+    Set<Address> seen = new LinkedHashSet<>();
+    for (int i = 0; i < texts.size(); i++) {
+      String text = texts.get(i).trim();
+      Address a;
+      try {
+        a = Address.parse(text);
+      } catch (IllegalArgumentException e) {
+        throw bad("seed-nodes", "entry " + i + " is not a troupe://system@host:port address: " + e.getMessage(), e);
+      }
+      if (a.hasLocalScope()) {
+        throw bad("seed-nodes", "entry " + i + " ('" + text + "') has no host and port; expected troupe://"
+            + systemName + "@host:port", null);
+      }
+      if (a.port().orElse(0) == 0) {
+        throw bad("seed-nodes", "entry " + i + " ('" + text + "') has port 0; a seed needs the port it listens on",
+            null);
+      }
+      if (!a.system().equals(systemName)) {
+        throw bad("seed-nodes", "entry " + i + " ('" + text + "') names actor system '" + a.system()
+            + "', but this system is '" + systemName + "' (only systems of one name form a cluster)", null);
+      }
+      if (!seen.add(a)) {
+        throw bad("seed-nodes", "entry " + i + " ('" + text + "') is listed twice", null);
+      }
+    }
+    return new ArrayList<>(seen);
+  }
+
+  private static Set<String> roles(Config c) {
+    List<String> roles;
+    try {
+      roles = c.getStringList("roles");
+    } catch (ConfigException e) {
+      throw bad("roles", e.getMessage(), e);
+    }
+    for (String r : roles) {
+      if (r.isBlank() || !r.strip().equals(r)) {
+        throw bad("roles", "a role is a non-empty name without surrounding spaces, was '" + r + "'", null);
+      }
+    }
+    return Set.copyOf(roles);
+  }
+
+  /** {@code off} or a positive duration. */
+  private static Optional<Duration> optionalDuration(Config c, String key) {
+    ConfigValue v;
+    try {
+      v = c.getValue(key);
+    } catch (ConfigException e) {
+      throw bad(key, e.getMessage(), e);
+    }
+    if ((v.valueType() == ConfigValueType.BOOLEAN && !((Boolean) v.unwrapped()))
+        || (v.valueType() == ConfigValueType.STRING && "off".equalsIgnoreCase(((String) v.unwrapped()).trim()))) {
+      return Optional.empty();
+    }
+    Duration d;
+    try {
+      d = c.getDuration(key);
+    } catch (ConfigException e) {
+      throw bad(key, "expected off or a duration such as 30s: " + e.getMessage(), e);
+    }
+    if (d.isNegative() || d.isZero()) {
+      throw bad(key, "expected off or a positive duration, was " + d, null);
+    }
+    return Optional.of(d);
+  }
+
+  private static String string(Config c, String key) {
+    try {
+      return c.getString(key);
+    } catch (ConfigException e) {
+      throw bad(key, e.getMessage(), e);
+    }
+  }
+
+  private static boolean bool(Config c, String key) {
+    try {
+      return c.getBoolean(key);
+    } catch (ConfigException e) {
+      throw bad(key, e.getMessage(), e);
+    }
+  }
+
+  private static int intAtLeast(Config c, String key, int min) {
+    int v;
+    try {
+      v = c.getInt(key);
+    } catch (ConfigException e) {
+      throw bad(key, e.getMessage(), e);
+    }
+    if (v < min) {
+      throw bad(key, "must be >= " + min + ", was " + v, null);
+    }
+    return v;
+  }
+
+  private static Duration positive(Config c, String key) {
+    Duration d;
+    try {
+      d = c.getDuration(key);
+    } catch (ConfigException e) {
+      throw bad(key, e.getMessage(), e);
+    }
+    if (d.isNegative() || d.isZero()) {
+      throw bad(key, "must be positive, was " + d, null);
+    }
+    return d;
+  }
+
+  private static ConfigurationException bad(String key, String why, Throwable cause) {
+    return new ConfigurationException("invalid configuration value at '" + ROOT + "." + key + "': " + why, cause);
+  }
+}
