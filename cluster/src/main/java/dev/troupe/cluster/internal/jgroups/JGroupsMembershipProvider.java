@@ -120,6 +120,11 @@ final class JGroupsMembershipProvider implements MembershipProvider {
     return endpoint;
   }
 
+  /** @return the channel once joined, else null (for measurements and tests in this package) */
+  synchronized JChannel channel() {
+    return channel;
+  }
+
   /** @return this engine's endpoint once joined, else null */
   String endpoint() {
     return endpoint;

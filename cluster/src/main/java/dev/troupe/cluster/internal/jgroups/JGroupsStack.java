@@ -59,13 +59,17 @@ import org.jgroups.stack.Protocol;
  *   <dt>GMS
  *   <dd>Views. {@code join-timeout} (default 2 s) bounds discovery and the wait for the
  *       coordinator's answer, 3 tries at most (a join that finds no coordinator fails rather than
- *       founding a second group, see {@link JGroupsMembershipProvider}); {@code leave-timeout}
+ *       founding a second group, see {@link JGroupsMembershipProvider}); a node that founds the group
+ *       (no endpoints) waits 10 ms instead, having no one to discover; {@code leave-timeout}
  *       (default 1 s) bounds a graceful leave. Loopback tests finish either in milliseconds; the
  *       defaults leave room for a loaded machine. No printing of the local address to stdout.
  * </dl>
  */
 final class JGroupsStack {
   private JGroupsStack() {}
+
+  /** How long a founding node's discovery waits (no one to find: TCPPING has no hosts). */
+  static final long FOUNDING_DISCOVERY_MS = 10;
 
   /** Tries of discovery + join request before a join gives up. */
   static final int JOIN_ATTEMPTS = 3;
@@ -86,9 +90,11 @@ final class JGroupsStack {
 
     NAKACK2 nakack = new NAKACK2().useMcastXmit(false);
 
+    // founding: there is nobody to discover, so do not wait join-timeout for answers
+    long joinTimeout = seeds.isEmpty() ? Math.min(FOUNDING_DISCOVERY_MS, s.joinTimeout().toMillis()) : s.joinTimeout().toMillis();
     GMS gms =
         new GMS()
-            .setJoinTimeout(s.joinTimeout().toMillis())
+            .setJoinTimeout(joinTimeout)
             .setLeaveTimeout(s.leaveTimeout().toMillis())
             .setMaxJoinAttempts(JOIN_ATTEMPTS)
             .printLocalAddress(false)

@@ -159,6 +159,37 @@ class JGroupsMembershipTest {
   }
 
   @Test
+  void aHealedPartitionIsReportedAsHealed() throws Exception {
+    List<UniqueAddress> nodes = new ArrayList<>();
+    List<MembershipProvider> started = new ArrayList<>();
+    List<Recorder> recorders = form("split", 2, nodes, started);
+
+    // cut all of the engines' traffic both ways (their sockets stay open, as in a network partition)
+    List<org.jgroups.protocols.DISCARD> cuts = new ArrayList<>();
+    for (MembershipProvider e : started) {
+      JChannel ch = ((JGroupsMembershipProvider) e).channel();
+      org.jgroups.protocols.DISCARD cut = new org.jgroups.protocols.DISCARD().discardAll(true).setAddress(ch.getAddress());
+      ch.getProtocolStack().insertProtocol(cut, org.jgroups.stack.ProtocolStack.Position.ABOVE, org.jgroups.protocols.TP.class);
+      cuts.add(cut);
+    }
+    for (int i = 0; i < 2; i++) {
+      UniqueAddress self = nodes.get(i);
+      recorders.get(i).awaitLastView("of itself alone", v -> nodes(v).equals(List.of(self)), CHANGE);
+    }
+
+    cuts.forEach(cut -> cut.discardAll(false));
+    // MERGE3 announces views every 2..5 s and checks every 8 s
+    Duration heal = Duration.ofSeconds(30);
+    for (Recorder rec : recorders) {
+      MembershipView v = rec.awaitLastView("of both again", x -> x.members().size() == 2, heal);
+      assertTrue(v.healed(), "a merge is reported as healed: " + v);
+      assertEquals(Set.copyOf(nodes), Set.copyOf(nodes(v)));
+      rec.assertPromisesKept();
+    }
+    assertEquals(nodes(recorders.get(0).lastView()), nodes(recorders.get(1).lastView()), "one order on both sides");
+  }
+
+  @Test
   void aNodeThatRejoinsWithANewUidIsANewMember() throws Exception {
     List<UniqueAddress> nodes = new ArrayList<>();
     List<MembershipProvider> started = new ArrayList<>();
