@@ -26,7 +26,9 @@ import org.jgroups.stack.Protocol;
  *       JGroups takes no ephemeral port with static discovery); no multicast, no
  *       diagnostics socket (JGroups turns its probe handler off for stacks built in code, and this
  *       one never turns it on). {@code tcp_nodelay} on: view installation is a few small messages
- *       that wait on each other's acknowledgements. Connects time out after 500 ms (a member on
+ *       that wait on each other's acknowledgements. A message over 8 MiB closes the connection it came
+ *       on (a peer's length prefix never makes the engine allocate more; a view of 1,000 members
+ *       with their identities is about 2 MiB). Connects time out after 500 ms (a member on
  *       loopback or a LAN answers in far less, and a dead one should not hold up a view).
  *   <dt>TCPPING
  *   <dd>Discovery from the endpoints given to {@code join} (empty: this node founds the group),
@@ -68,6 +70,9 @@ import org.jgroups.stack.Protocol;
 final class JGroupsStack {
   private JGroupsStack() {}
 
+  /** A larger message from a peer closes its connection: views of 1,000 members fit several times. */
+  static final int MAX_MESSAGE_BYTES = 8 << 20;
+
   /** How long a founding node's discovery waits (no one to find: TCPPING has no hosts). */
   static final long FOUNDING_DISCOVERY_MS = 10;
 
@@ -77,6 +82,7 @@ final class JGroupsStack {
   static List<Protocol> build(JGroupsSettings s, int port, List<PhysicalAddress> seeds, SuspicionTap tap) {
     TCP tcp = new TCP().setBindAddress(s.bindAddress()).setBindPort(port).setPortRange(0);
     tcp.setSockConnTimeout(500);
+    tcp.setMaxLength(MAX_MESSAGE_BYTES);
     tcp.setValue("tcp_nodelay", true);
 
     TCPPING ping = new TCPPING().setInitialHosts2(seeds).setPortRange(0);
