@@ -1,8 +1,9 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.SystemMessage;
 
 /**
  * A ref to a path where no actor lives (never did, or no longer with that uid, or on a node this

@@ -1,5 +1,9 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.ActorRefProvider;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessages;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorPath;
@@ -52,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * the threads down, runs the termination hooks and completes {@link #getWhenTerminated()}.
  */
 public final class ActorSystemImpl extends ActorSystem
-    implements Engine, SystemSpi, TelemetrySource {
+    implements Engine, SystemSpi, TelemetrySource, RuntimeSystem {
   private static final VarHandle ENVELOPE_FACTORY;
 
   static {
@@ -76,7 +80,7 @@ public final class ActorSystemImpl extends ActorSystem
   private final HashedWheelScheduler wheel;
   private final SystemScheduler scheduler;
   private final ActorRefProvider provider;
-  private final LocalActorRefProvider local;
+  private final LocalActorRefProviderImpl local;
   final DeadLettersRef deadLetters; // the local provider's, in a field: read on every sender-less reply
   private final Set<InternalActorRef> addressWatchers = ConcurrentHashMap.newKeySet();
   private final CompletableFuture<Terminated> whenTerminated = new CompletableFuture<>();
@@ -129,15 +133,17 @@ public final class ActorSystemImpl extends ActorSystem
     this.scheduler = new SystemScheduler(wheel, this);
     dispatchers.scheduler(scheduler); // the starvation watches look at their pools on it
     ActorRefProvider p;
+    LocalActorRefProviderImpl l;
     try {
       p = Providers.create(settings.provider(), this);
+      l = Providers.localHalf(p, settings.provider());
     } catch (RuntimeException | Error e) {
       dispatchers.shutdown();
       wheel.close();
       throw e;
     }
     this.provider = p;
-    this.local = p.local();
+    this.local = l;
     this.deadLetters = local.deadLettersRef();
     p.init();
     this.coordinatedShutdown =
@@ -376,8 +382,29 @@ public final class ActorSystemImpl extends ActorSystem
   }
 
   /** @return the system's ref provider */
+  @Override
   public ActorRefProvider provider() {
     return provider;
+  }
+
+  /** @return the local half of the provider, the engine's own */
+  LocalActorRefProviderImpl localProvider() {
+    return local;
+  }
+
+  @Override
+  public ActorSystem actorSystem() {
+    return this;
+  }
+
+  @Override
+  public LocalActorRefProviderImpl newLocalProvider(Address address) {
+    return new LocalActorRefProviderImpl(this, address);
+  }
+
+  @Override
+  public Engine engine() {
+    return this;
   }
 
   // ============================================================ address termination (death watch)
@@ -390,6 +417,7 @@ public final class ActorSystemImpl extends ActorSystem
    *
    * @param address the address that is gone (never this system's own)
    */
+  @Override
   public void addressTerminated(Address address) {
     if (address.equals(provider.address())) {
       throw new IllegalArgumentException("a system cannot declare its own address terminated: " + address);
@@ -407,6 +435,7 @@ public final class ActorSystemImpl extends ActorSystem
    *
    * @param actor the subscriber
    */
+  @Override
   public void subscribeAddressTerminated(InternalActorRef actor) {
     addressWatchers.add(actor);
   }
@@ -416,6 +445,7 @@ public final class ActorSystemImpl extends ActorSystem
    *
    * @param actor the subscriber
    */
+  @Override
   public void unsubscribeAddressTerminated(InternalActorRef actor) {
     addressWatchers.remove(actor);
   }

@@ -1,11 +1,12 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.DeadLetter;
 import dev.troupe.actor.Identify;
 import dev.troupe.actor.ActorIdentity;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.SystemMessage;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 

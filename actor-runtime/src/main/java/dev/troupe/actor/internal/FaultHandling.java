@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.Actor;
 import dev.troupe.actor.ActorInitializationException;
 import dev.troupe.actor.ActorRef;
@@ -8,10 +10,10 @@ import dev.troupe.actor.ExpectedFailure;
 import dev.troupe.actor.RemoteCause;
 import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.SupervisorStrategy;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
-import dev.troupe.actor.internal.SystemMessages.Failed;
-import dev.troupe.actor.internal.SystemMessages.Recreate;
-import dev.troupe.actor.internal.SystemMessages.Resume;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.SystemMessages.Failed;
+import dev.troupe.runtime.spi.SystemMessages.Recreate;
+import dev.troupe.runtime.spi.SystemMessages.Resume;
 import dev.troupe.actor.internal.dispatch.Envelope;
 import dev.troupe.actor.spi.ActorConstruction;
 import dev.troupe.actor.AbstractActor;

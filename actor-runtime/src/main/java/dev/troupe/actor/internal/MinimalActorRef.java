@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.actor.ActorPath;
 
 /**
@@ -7,11 +8,17 @@ import dev.troupe.actor.ActorPath;
  * path, and {@code tell}/{@code sendSystemMessage} that act directly in the caller's thread.
  */
 abstract class MinimalActorRef extends InternalActorRef {
+  final ActorSystemImpl system;
   private final ActorPath path;
 
   MinimalActorRef(ActorSystemImpl system, ActorPath path) {
-    super(system);
+    this.system = system;
     this.path = path;
+  }
+
+  @Override
+  public final ActorSystemImpl system() {
+    return system;
   }
 
   @Override

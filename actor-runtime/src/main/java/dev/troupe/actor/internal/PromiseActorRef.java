@@ -1,9 +1,10 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Status;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.SystemMessage;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -1,8 +1,9 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.SystemMessage;
 
 /**
  * The parent of the root guardian: it hears the root's termination (the end of the system) and

@@ -2,7 +2,7 @@ package dev.troupe.actor.internal;
 
 import com.typesafe.config.Config;
 import dev.troupe.actor.ConfigurationException;
-import dev.troupe.actor.internal.dispatch.Settings;
+import dev.troupe.runtime.spi.ConfigReader;
 import java.time.Duration;
 
 /**
@@ -27,39 +27,39 @@ record RuntimeSettings(
     String p = "troupe";
     Config t = c.getConfig(p);
     int logDeadLetters = logCount(t);
-    String provider = Settings.string(t, p, "actor.provider");
+    String provider = ConfigReader.string(t, p, "actor.provider");
     if (provider.isBlank()) {
       throw new ConfigurationException(
           "invalid configuration value at 'troupe.actor.provider': expected local, remote or a class name, was empty");
     }
-    Duration tick = Settings.durationAtLeastZero(t, p, "scheduler.tick-duration");
+    Duration tick = ConfigReader.durationAtLeastZero(t, p, "scheduler.tick-duration");
     if (tick.isZero()) {
       throw new ConfigurationException(
           "invalid configuration value at 'troupe.scheduler.tick-duration': must be positive");
     }
-    int ticks = Settings.intAtLeast(t, p, "scheduler.ticks-per-wheel", 1);
+    int ticks = ConfigReader.intAtLeast(t, p, "scheduler.ticks-per-wheel", 1);
     if (Integer.bitCount(ticks) != 1) {
       throw new ConfigurationException(
           "invalid configuration value at 'troupe.scheduler.ticks-per-wheel': must be a power of two, was " + ticks);
     }
     return new RuntimeSettings(
-        Settings.bool(t, p, "daemonic"),
+        ConfigReader.bool(t, p, "daemonic"),
         logDeadLetters,
-        Settings.durationAtLeastZero(t, p, "log-dead-letters-suspend-duration"),
-        Settings.bool(t, p, "log-dead-letters-during-shutdown"),
-        Settings.bool(t, p, "log-config-warnings"),
-        Settings.bool(t, p, "log-no-logging-provider-notice"),
-        Settings.bool(t, p, "actor.debug.unhandled"),
-        Settings.bool(t, p, "actor.debug.lifecycle"),
+        ConfigReader.durationAtLeastZero(t, p, "log-dead-letters-suspend-duration"),
+        ConfigReader.bool(t, p, "log-dead-letters-during-shutdown"),
+        ConfigReader.bool(t, p, "log-config-warnings"),
+        ConfigReader.bool(t, p, "log-no-logging-provider-notice"),
+        ConfigReader.bool(t, p, "actor.debug.unhandled"),
+        ConfigReader.bool(t, p, "actor.debug.lifecycle"),
         provider,
-        Settings.intAtLeast(t, p, "actor.stash-capacity", -1),
+        ConfigReader.intAtLeast(t, p, "actor.stash-capacity", -1),
         tick,
         ticks);
   }
 
   /** {@code log-dead-letters}: on = 10, off = 0, or a count; -1 = all. */
   private static int logCount(Config t) {
-    String v = Settings.string(t, "troupe", "log-dead-letters");
+    String v = ConfigReader.string(t, "troupe", "log-dead-letters");
     switch (v) {
       case "on", "true", "yes" -> {
         return 10;

@@ -1,7 +1,7 @@
 package dev.troupe.actor.internal;
 
 import com.typesafe.config.Config;
-import dev.troupe.actor.internal.dispatch.Settings;
+import dev.troupe.runtime.spi.ConfigReader;
 
 /**
  * {@code troupe.actor.selection.*}: what the walk of one selection may cost, read once when the
@@ -17,6 +17,6 @@ record SelectionSettings(int maxElements, int maxVisited) {
 
   static SelectionSettings from(Config config) {
     return new SelectionSettings(
-        Settings.intAtLeast(config, "", MAX_ELEMENTS, 1), Settings.intAtLeast(config, "", MAX_VISITED, 1));
+        ConfigReader.intAtLeast(config, "", MAX_ELEMENTS, 1), ConfigReader.intAtLeast(config, "", MAX_VISITED, 1));
   }
 }

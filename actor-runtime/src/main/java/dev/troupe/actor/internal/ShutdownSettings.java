@@ -6,7 +6,7 @@ import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.CoordinatedShutdown;
-import dev.troupe.actor.internal.dispatch.Settings;
+import dev.troupe.runtime.spi.ConfigReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,7 +58,7 @@ record ShutdownSettings(
         }
       }
       Duration timeout = p.hasPath("timeout") ? positive(p, path, "timeout") : defaultTimeout;
-      boolean recover = !p.hasPath("recover") || Settings.bool(p, path, "recover");
+      boolean recover = !p.hasPath("recover") || ConfigReader.bool(p, path, "recover");
       List<String> dependsOn;
       try {
         dependsOn = p.hasPath("depends-on") ? List.copyOf(p.getStringList("depends-on")) : List.of();
@@ -86,8 +86,8 @@ record ShutdownSettings(
       }
     }
     return new ShutdownSettings(
-        Settings.bool(c, PATH, "terminate-actor-system"),
-        Settings.bool(c, PATH, "run-by-jvm-shutdown-hook"),
+        ConfigReader.bool(c, PATH, "terminate-actor-system"),
+        ConfigReader.bool(c, PATH, "run-by-jvm-shutdown-hook"),
         order(byName));
   }
 
@@ -127,7 +127,7 @@ record ShutdownSettings(
   }
 
   private static Duration positive(Config c, String path, String key) {
-    Duration d = Settings.durationAtLeastZero(c, path, key);
+    Duration d = ConfigReader.durationAtLeastZero(c, path, key);
     if (d.isZero()) {
       throw new ConfigurationException(
           "invalid configuration value at '" + path + "." + key + "': must be positive");

@@ -1,4 +1,4 @@
-package dev.troupe.actor.internal;
+package dev.troupe.runtime.spi;
 
 /**
  * Makes a system's {@link ActorRefProvider}. {@code troupe.actor.provider = local} uses the
@@ -16,11 +16,11 @@ public interface ActorRefProviderFactory {
    * Creates the provider; called once, while {@code system} is being constructed (its settings,
    * dispatchers, scheduler and event stream exist; its actors do not). A networked provider binds
    * its transport here, so that {@link ActorRefProvider#address()} knows its port, and builds its
-   * {@link LocalActorRefProvider} with that address.
+   * {@link LocalActorRefProvider} with that address ({@link RuntimeSystem#newLocalProvider}).
    *
    * @param system the system being created
    * @return the provider
    * @throws dev.troupe.actor.ConfigurationException on bad settings, naming the key
    */
-  ActorRefProvider create(ActorSystemImpl system);
+  ActorRefProvider create(RuntimeSystem system);
 }

@@ -1,4 +1,4 @@
-package dev.troupe.actor.internal;
+package dev.troupe.runtime.spi;
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.Address;
@@ -11,9 +11,10 @@ import dev.troupe.actor.Props;
  * <p>The seam, in one picture: the engine (cells, mailboxes, dispatchers) only ever talks to
  * {@link InternalActorRef}s. A provider decides what ref a path of <em>any</em> address becomes,
  * where a selection of another address starts, and where an actor deployed elsewhere is created.
- * A transport plugs in by implementing this interface around the {@link LocalActorRefProvider}
- * (which owns the guardians, dead letters and the temporary refs of asks) and by calling back into
- * the engine for what arrives from the wire:
+ * A transport plugs in by implementing this interface around the system's {@link
+ * LocalActorRefProvider} (built with {@link RuntimeSystem#newLocalProvider}; it owns the guardians,
+ * dead letters and the temporary refs of asks) and by calling back into the engine for what arrives
+ * from the wire:
  *
  * <ul>
  *   <li>a user message for a path: {@code resolveActorRef(recipient).tell(message, resolveActorRef(sender))};
@@ -21,7 +22,7 @@ import dev.troupe.actor.Props;
  *       InternalActorRef#sendSystemMessage} on the resolved local ref, with the remote party as a
  *       ref of the provider's own;
  *   <li>a selection sent to this node's root: {@link LocalActorRefProvider#deliverSelection};
- *   <li>a node that is gone: {@link ActorSystemImpl#addressTerminated(Address)}, which gives every
+ *   <li>a node that is gone: {@link RuntimeSystem#addressTerminated(Address)}, which gives every
  *       local watcher of an actor there {@code Terminated(ref, false, true)};
  *   <li>an actor that another node deploys here: {@link
  *       LocalActorRefProvider#actorOfSupervisedBy}, with the provider's stand-in for its parent

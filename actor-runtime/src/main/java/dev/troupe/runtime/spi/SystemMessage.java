@@ -1,4 +1,4 @@
-package dev.troupe.actor.internal.dispatch;
+package dev.troupe.runtime.spi;
 
 /**
  * A message of the runtime's own protocol (create, suspend, resume, recreate, terminate, watch,

@@ -1,8 +1,7 @@
-package dev.troupe.actor.internal;
+package dev.troupe.runtime.spi;
 
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
 
 /**
  * The runtime's system messages: what cells tell each other about lifecycle, supervision and death
@@ -46,8 +45,10 @@ public final class SystemMessages {
    */
   public record AddressTerminated(Address address) implements SystemMessage {}
 
-  static final Create CREATE = new Create();
-  static final Suspend SUSPEND = new Suspend();
+  /** The one Create instance: it carries nothing. */
+  public static final Create CREATE = new Create();
+  /** The one Suspend instance: it carries nothing. */
+  public static final Suspend SUSPEND = new Suspend();
   /** The one Terminate instance: it carries nothing. */
   public static final Terminate TERMINATE = new Terminate();
 }

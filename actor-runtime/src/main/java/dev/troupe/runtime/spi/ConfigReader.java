@@ -1,13 +1,17 @@
-package dev.troupe.actor.internal.dispatch;
+package dev.troupe.runtime.spi;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import dev.troupe.actor.ConfigurationException;
 import java.time.Duration;
 
-/** Typed config reads that name the full key on error; used once, when settings are parsed. */
-public final class Settings {
-  private Settings() {}
+/**
+ * Typed reads of configuration values that name the full key when a value is missing or malformed
+ * (a {@link ConfigurationException}); used once, when a settings record is parsed, by the runtime
+ * and by the modules that plug into it.
+ */
+public final class ConfigReader {
+  private ConfigReader() {}
 
   private static String key(String path, String key) {
     return path.isEmpty() ? key : path + "." + key;

@@ -1,7 +1,6 @@
-package dev.troupe.actor.internal;
+package dev.troupe.runtime.spi;
 
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
 import dev.troupe.actor.spi.Engine;
 import dev.troupe.actor.spi.EngineRef;
 
@@ -12,19 +11,14 @@ import dev.troupe.actor.spi.EngineRef;
  *
  * <p>A ref that is not {@link #isLocal() local} is the transport's: its {@code tell} and {@link
  * #sendSystemMessage} hand the message to the wire, and the runtime never looks for a cell behind
- * it.
+ * it. The base class holds no state: each kind of ref keeps the system it belongs to in the type it
+ * needs (the engine's own refs keep the concrete system, so that a local {@code tell} reads its
+ * fields directly).
  */
 public abstract class InternalActorRef extends ActorRef implements EngineRef {
-  final ActorSystemImpl system;
 
-  /**
-   * For the runtime's refs and for providers' refs to actors elsewhere.
-   *
-   * @param system the system this ref belongs to (the one that made it, not the actor's)
-   */
-  protected InternalActorRef(ActorSystemImpl system) {
-    this.system = system;
-  }
+  /** For the runtime's refs and for providers' refs to actors elsewhere. */
+  protected InternalActorRef() {}
 
   /**
    * Delivers a system message (watch, unwatch, termination, supervision). Never throws for a
@@ -54,19 +48,12 @@ public abstract class InternalActorRef extends ActorRef implements EngineRef {
     sendSystemMessage(SystemMessages.TERMINATE);
   }
 
-  /** @return the system this ref belongs to */
-  public final ActorSystemImpl system() {
-    return system;
-  }
-
-  /** @return the local cell, or {@code null} if this ref has none */
-  ActorCell cellOrNull() {
-    return null;
-  }
+  /** @return the system this ref belongs to (the one that made it, not the actor's) */
+  public abstract RuntimeSystem system();
 
   @Override
   public final Engine engine() {
-    return system;
+    return system().engine();
   }
 
   /**

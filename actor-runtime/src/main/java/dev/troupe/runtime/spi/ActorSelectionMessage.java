@@ -1,4 +1,4 @@
-package dev.troupe.actor.internal;
+package dev.troupe.runtime.spi;
 
 import java.util.List;
 

@@ -1,5 +1,8 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.ActorSelectionMessage;
+import dev.troupe.runtime.spi.LocalActorRefProvider;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigUtil;
@@ -19,12 +22,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * The local half of every system, and the whole of a local-only one: it owns the guardians
- * ({@code /}, {@code /user}, {@code /system}), dead letters, the temporary refs of asks under
- * {@code /temp}, and resolves paths of its own address against the live actor tree. A networked
- * provider wraps one and delegates to it for everything local.
+ * The engine's {@link LocalActorRefProvider}: the local half of every system, and the whole of a
+ * local-only one. Built by {@link ActorSystemImpl#newLocalProvider}; the engine reaches its
+ * package-private parts (selection bounds, temporary refs, configured deployments) directly.
  */
-public final class LocalActorRefProvider implements ActorRefProvider {
+final class LocalActorRefProviderImpl implements LocalActorRefProvider {
   private final ActorSystemImpl system;
   private final Address address;
   private final ActorPath rootPath;
@@ -51,7 +53,7 @@ public final class LocalActorRefProvider implements ActorRefProvider {
    * @throws ConfigurationException if a {@code remote} value in {@code troupe.actor.deployment} is
    *     not an address, or a {@code troupe.actor.selection} bound is not a positive count
    */
-  public LocalActorRefProvider(ActorSystemImpl system, Address address) {
+  LocalActorRefProviderImpl(ActorSystemImpl system, Address address) {
     this.system = system;
     this.address = address;
     this.rootPath = ActorPath.root(address);
@@ -96,11 +98,11 @@ public final class LocalActorRefProvider implements ActorRefProvider {
   }
 
   @Override
-  public LocalActorRefProvider local() {
+  public LocalActorRefProviderImpl local() {
     return this;
   }
 
-  /** @return the root guardian {@code /} */
+  @Override
   public LocalActorRef rootGuardian() {
     return root;
   }
@@ -115,7 +117,7 @@ public final class LocalActorRefProvider implements ActorRefProvider {
     return systemGuardian;
   }
 
-  /** @return dead letters */
+  @Override
   public InternalActorRef deadLetters() {
     return deadLetters;
   }
@@ -129,13 +131,7 @@ public final class LocalActorRefProvider implements ActorRefProvider {
     return path.address().equals(address) ? resolveLocal(path) : new AbsentActorRef(system, path);
   }
 
-  /**
-   * Resolves a path of this system against the live tree (and the temporary refs of asks).
-   *
-   * @param path a path whose address is this system's
-   * @return the actor with that name and uid (any uid when the path has none), or a ref that
-   *     sends to dead letters and answers a watch with {@code Terminated}
-   */
+  @Override
   public InternalActorRef resolveLocal(ActorPath path) {
     List<String> elements = path.elements();
     InternalActorRef found = null;
@@ -148,7 +144,7 @@ public final class LocalActorRefProvider implements ActorRefProvider {
     } else {
       InternalActorRef ref = root;
       for (String e : elements) {
-        ActorCell cell = ref.cellOrNull();
+        ActorCell cell = LocalActorRef.cellOf(ref);
         ref = cell == null ? null : cell.childByName(e);
         if (ref == null) {
           break;
@@ -187,23 +183,7 @@ public final class LocalActorRefProvider implements ActorRefProvider {
     // nothing of its own: the guardians have stopped, dispatchers are the system's
   }
 
-  /**
-   * Creates and starts an actor outside the guardians' tree, at {@code path}, whose parent and
-   * supervisor is {@code supervisor}: a ref of any kind, e.g. the deploying parent on another node.
-   * The actor's failures and its death notice go to {@code supervisor}, which also answers {@code
-   * getParent()}; path lookups find it (and its children) until it terminates; the system stops it
-   * when it terminates, after {@code /user} and before {@code /system}.
-   *
-   * @param props the props (not a router)
-   * @param path a path of this system outside {@code /user}, {@code /system} and {@code /temp},
-   *     with the uid the actor gets
-   * @param supervisor the parent
-   * @return the actor's ref, started
-   * @throws dev.troupe.actor.InvalidActorNameException if an actor lives at that path, or the path
-   *     is inside the guardians' tree
-   * @throws ConfigurationException if the props name an unknown dispatcher or mailbox
-   * @throws IllegalStateException if the system is terminating
-   */
+  @Override
   public InternalActorRef actorOfSupervisedBy(Props props, ActorPath path, InternalActorRef supervisor) {
     if (!path.address().equals(address)) {
       throw new IllegalArgumentException("not a path of " + address + ": " + path);
@@ -225,30 +205,12 @@ public final class LocalActorRefProvider implements ActorRefProvider {
     return selectionRefusals;
   }
 
-  /**
-   * Delivers a selection that arrived from another node, resolving it from the root guardian on
-   * the calling thread, within the bounds of {@code troupe.actor.selection} (beyond them nothing
-   * is delivered and the message goes to dead letters, with a rate-limited warning). A networked
-   * provider calls it off its network threads: the walk may take a while on a large tree.
-   *
-   * @param selection the selection and its message
-   * @param sender the sender, as a ref of the provider's
-   */
+  @Override
   public void deliverSelection(ActorSelectionMessage selection, ActorRef sender) {
     new ActorSelectionImpl(system, root, selection.elements()).tell(selection.message(), sender);
   }
 
-  /**
-   * Fails the ask whose temporary reply ref is {@code ref} with {@code cause}, when {@code ref} is
-   * one of this system's and the ask is still waiting: a transport calls it when it dropped the
-   * ask's message, so that the ask need not wait out its timeout. The ask fails on the default
-   * dispatcher (never on the caller's thread, which may be a network thread: stages chained without
-   * {@code *Async} run where the future completes).
-   *
-   * @param ref the sender of a message that will not arrive; anything else is ignored
-   * @param why what the ask fails with; called only when {@code ref} is a waiting ask
-   * @return whether {@code ref} is a waiting ask of this system's
-   */
+  @Override
   public boolean failAsk(ActorRef ref, Supplier<? extends Throwable> why) {
     if (!(ref instanceof PromiseActorRef p) || p.system != system || p.result.isDone()) {
       return false;
