@@ -24,6 +24,8 @@ import dev.troupe.actor.internal.dispatch.Dispatchers;
 import dev.troupe.actor.internal.dispatch.EnvelopeFactory;
 import dev.troupe.actor.internal.dispatch.MailboxType;
 import dev.troupe.actor.internal.scheduler.HashedWheelScheduler;
+import dev.troupe.actor.internal.shutdown.CoordinatedShutdownImpl;
+import dev.troupe.actor.internal.shutdown.ShutdownSettings;
 import dev.troupe.actor.internal.telemetry.SystemTelemetry;
 import dev.troupe.actor.spi.Engine;
 import dev.troupe.actor.spi.SystemSpi;
@@ -147,7 +149,8 @@ public final class ActorSystemImpl extends ActorSystem
     this.deadLetters = local.deadLettersRef();
     p.init();
     this.coordinatedShutdown =
-        new CoordinatedShutdownImpl(this, shutdownSettings, dispatchers.defaultDispatcher().executor());
+        new CoordinatedShutdownImpl(
+            name, this::terminateNow, this::isTerminating, shutdownSettings, dispatchers.defaultDispatcher().executor());
     TelemetryWiring.started(this, telemetry);
   }
 

@@ -1,4 +1,4 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.shutdown;
 
 import dev.troupe.actor.Cancellable;
 import dev.troupe.actor.CoordinatedShutdown;
@@ -18,6 +18,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +38,8 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatedShutdown.class);
   private static final Done DONE = Done.getInstance();
 
-  private final ActorSystemImpl system;
+  private final String systemName;
+  private final BooleanSupplier systemTerminating;
   private final ShutdownSettings settings;
   private final Executor executor;
   private final Map<String, Integer> index = new HashMap<>();
@@ -49,8 +51,24 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
   private final CompletableFuture<Void> threadsStopped = new CompletableFuture<>();
   private final CompletableFuture<Void> callbacksRun = new CompletableFuture<>();
 
-  CoordinatedShutdownImpl(ActorSystemImpl system, ShutdownSettings settings, Executor executor) {
-    this.system = system;
+  /**
+   * The shutdown of one system.
+   *
+   * @param systemName the system's name, for logs and the JVM hook
+   * @param terminateNow stops the system's actors and threads (the last phase's task)
+   * @param systemTerminating whether the system's termination has begun (the run ends after the
+   *     current phase then)
+   * @param settings {@code troupe.coordinated-shutdown}, parsed
+   * @param executor where the next phase starts, until it rejects work
+   */
+  public CoordinatedShutdownImpl(
+      String systemName,
+      Supplier<? extends CompletionStage<?>> terminateNow,
+      BooleanSupplier systemTerminating,
+      ShutdownSettings settings,
+      Executor executor) {
+    this.systemName = systemName;
+    this.systemTerminating = systemTerminating;
     this.settings = settings;
     this.executor = executor;
     for (ShutdownSettings.Phase p : settings.phases()) {
@@ -61,22 +79,22 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
       addTask(
           PHASE_ACTOR_SYSTEM_TERMINATE,
           "terminate-actor-system",
-          () -> system.terminateNow().thenApply(t -> DONE));
+          () -> terminateNow.get().thenApply(t -> DONE));
     }
     if (settings.runByJvmShutdownHook() && !JvmShutdownHook.register(this)) {
-      LOG.debug("actor system {} started while the JVM shuts down: no shutdown hook", system.name());
+      LOG.debug("actor system {} started while the JVM shuts down: no shutdown hook", systemName);
     }
   }
 
   String systemName() {
-    return system.name();
+    return systemName;
   }
 
   /**
    * Called by the system once its actors have stopped and its threads are shut down, before its
    * termination callbacks: the JVM hook no longer needs to wait for it.
    */
-  void systemStopped() {
+  public void systemStopped() {
     JvmShutdownHook.unregister(this);
     threadsStopped.complete(null);
   }
@@ -96,7 +114,7 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
   }
 
   /** Called by the system after its termination callbacks ran. */
-  void callbacksDone() {
+  public void callbacksDone() {
     callbacksRun.complete(null);
   }
 
@@ -115,7 +133,7 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
       if (started >= i) {
         throw new IllegalStateException(
             "coordinated shutdown of actor system "
-                + system.name()
+                + systemName
                 + " has already started phase '"
                 + phase
                 + "'; task '"
@@ -131,7 +149,7 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
   public CompletionStage<Done> runAll(Reason why) {
     Objects.requireNonNull(why, "reason");
     if (reason.compareAndSet(null, why)) {
-      LOG.debug("coordinated shutdown of actor system {} starts, reason: {}", system.name(), why);
+      LOG.debug("coordinated shutdown of actor system {} starts, reason: {}", systemName, why);
       runFrom(0);
     }
     return result;
@@ -168,7 +186,7 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
 
   @Override
   public String toString() {
-    return "CoordinatedShutdown[" + system.name() + "]";
+    return "CoordinatedShutdown[" + systemName + "]";
   }
 
   // ================================================================ the run
@@ -224,7 +242,7 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
             Throwable cause = failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure;
             LOG.warn(
                 "coordinated shutdown of actor system {}: task '{}' of phase '{}' failed",
-                system.name(),
+                systemName,
                 task.name,
                 phase.name(),
                 cause);
@@ -244,7 +262,7 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
       }
       LOG.warn(
           "coordinated shutdown of actor system {}: phase '{}' timed out after {} ms; tasks not done: {}",
-          system.name(),
+          systemName,
           phase.name(),
           phase.timeout().toMillis(),
           pending);
@@ -252,15 +270,15 @@ public final class CoordinatedShutdownImpl extends CoordinatedShutdown {
     if (failure != null && !phase.recover()) {
       LOG.error(
           "coordinated shutdown of actor system {} ends at phase '{}' (recover = off); later phases do not run",
-          system.name(),
+          systemName,
           phase.name());
       done.completeExceptionally(
           new IllegalStateException(
-              "coordinated shutdown of actor system " + system.name() + " failed in phase '" + phase.name() + "'",
+              "coordinated shutdown of actor system " + systemName + " failed in phase '" + phase.name() + "'",
               failure instanceof CompletionException c && c.getCause() != null ? c.getCause() : failure));
       return;
     }
-    if (i + 1 == tasks.size() || system.isTerminating()) {
+    if (i + 1 == tasks.size() || systemTerminating.getAsBoolean()) {
       runFrom(i + 1); // nothing left to run, or the threads are going: no hop to the dispatcher
       return;
     }

@@ -1,4 +1,4 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.shutdown;
 
 import dev.troupe.actor.CoordinatedShutdown;
 import java.time.Duration;

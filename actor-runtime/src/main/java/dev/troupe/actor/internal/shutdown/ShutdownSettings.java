@@ -1,4 +1,4 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.shutdown;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigUtil;
@@ -21,7 +21,7 @@ import java.util.TreeSet;
  * the phases in the order they run (a topological order of their {@code depends-on}; phases that
  * do not depend on each other run in name order), each with its timeout and recover flag.
  */
-record ShutdownSettings(
+public record ShutdownSettings(
     boolean terminateActorSystem, boolean runByJvmShutdownHook, List<Phase> phases) {
 
   private static final String PATH = "troupe.coordinated-shutdown";
@@ -38,7 +38,7 @@ record ShutdownSettings(
   /** One phase: its name, how long it waits for its tasks, and whether a failure ends the run. */
   record Phase(String name, Duration timeout, boolean recover, List<String> dependsOn) {}
 
-  static ShutdownSettings from(Config config) {
+  public static ShutdownSettings from(Config config) {
     Config c = config.getConfig(PATH);
     Duration defaultTimeout = positive(c, PATH, "default-phase-timeout");
     Map<String, Phase> byName = new TreeMap<>();
