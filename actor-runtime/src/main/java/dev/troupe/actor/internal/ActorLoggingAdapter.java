@@ -14,7 +14,7 @@ import org.slf4j.event.Level;
  *
  * <p>A disabled level costs one {@code isXxxEnabled} check and nothing else: the MDC is touched
  * and the path rendered only for a line that is logged. Created once per actor, on its first
- * {@code getLog()} (kept in {@link CellExtras}); used on the actor's thread, whose current message
+ * {@code getLog()} (kept in {@link LazyCellState}); used on the actor's thread, whose current message
  * names the sender.
  */
 final class ActorLoggingAdapter implements LoggingAdapter {

@@ -27,7 +27,7 @@ import dev.troupe.actor.internal.scheduler.HashedWheelScheduler;
 import dev.troupe.actor.internal.shutdown.CoordinatedShutdownImpl;
 import dev.troupe.actor.internal.shutdown.ShutdownSettings;
 import dev.troupe.actor.internal.telemetry.SystemTelemetry;
-import dev.troupe.actor.spi.Engine;
+import dev.troupe.actor.spi.AskService;
 import dev.troupe.actor.spi.SystemSpi;
 import dev.troupe.actor.spi.TelemetrySource;
 import dev.troupe.executors.NamedThreadFactory;
@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * the threads down, runs the termination hooks and completes {@link #getWhenTerminated()}.
  */
 public final class ActorSystemImpl extends ActorSystem
-    implements Engine, SystemSpi, TelemetrySource, RuntimeSystem {
+    implements AskService, SystemSpi, TelemetrySource, RuntimeSystem {
   private static final VarHandle ENVELOPE_FACTORY;
 
   static {
@@ -406,7 +406,7 @@ public final class ActorSystemImpl extends ActorSystem
   }
 
   @Override
-  public Engine engine() {
+  public AskService askService() {
     return this;
   }
 
@@ -493,7 +493,7 @@ public final class ActorSystemImpl extends ActorSystem
     return "ActorSystem[" + name + "]";
   }
 
-  // ============================================================ Engine
+  // ============================================================ AskService
 
   @Override
   public CompletionStage<Object> ask(Consumer<ActorRef> send, Duration timeout, String target) {

@@ -221,7 +221,7 @@ final class CellChildren {
         FaultHandling.finishTerminate(cell);
       }
     } else {
-      CellExtras x = cell.extras;
+      LazyCellState x = cell.lazyState;
       if (x != null && x.pendingRecreate != null && !c.anyStopping()) {
         Throwable cause = x.pendingRecreate;
         x.pendingRecreate = null;

@@ -13,7 +13,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.routing.Deployments;
+import dev.troupe.actor.internal.routing.DeploymentSections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -239,7 +239,7 @@ final class LocalActorRefProviderImpl implements LocalActorRefProvider {
   /**
    * Where the configuration deploys the child at {@code path}, or null: a {@code remote} key in
    * {@code troupe.actor.deployment."/path"} (or the most specific section with wildcards that
-   * matches, see {@link Deployments#sectionFor}), for paths below {@code /user}.
+   * matches, see {@link DeploymentSections#sectionFor}), for paths below {@code /user}.
    */
   Address configuredDeployment(ActorPath path) {
     if (configuredRemoteDeployments.isEmpty()) {
@@ -249,13 +249,13 @@ final class LocalActorRefProviderImpl implements LocalActorRefProvider {
     if (elements.size() < 2 || !elements.get(0).equals("user")) {
       return null;
     }
-    String section = Deployments.sectionFor(configuredRemoteDeployments.keySet(), Deployments.deploymentPath(path));
+    String section = DeploymentSections.sectionFor(configuredRemoteDeployments.keySet(), DeploymentSections.deploymentPath(path));
     return section == null ? null : configuredRemoteDeployments.get(section);
   }
 
   /** Reads every {@code remote} key of {@code troupe.actor.deployment} once, at system start. */
   private static Map<String, Address> remoteDeployments(Config config) {
-    String root = Deployments.ROOT;
+    String root = DeploymentSections.ROOT;
     if (!config.hasPath(root)) {
       return Map.of();
     }

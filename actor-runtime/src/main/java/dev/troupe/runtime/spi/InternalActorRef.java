@@ -1,8 +1,8 @@
 package dev.troupe.runtime.spi;
 
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.spi.Engine;
-import dev.troupe.actor.spi.EngineRef;
+import dev.troupe.actor.spi.AskService;
+import dev.troupe.actor.spi.AskServiceRef;
 
 /**
  * The runtime's view of a ref: it can also take system messages. Local refs, dead letters, ask
@@ -15,7 +15,7 @@ import dev.troupe.actor.spi.EngineRef;
  * needs (the engine's own refs keep the concrete system, so that a local {@code tell} reads its
  * fields directly).
  */
-public abstract class InternalActorRef extends ActorRef implements EngineRef {
+public abstract class InternalActorRef extends ActorRef implements AskServiceRef {
 
   /** For the runtime's refs and for providers' refs to actors elsewhere. */
   protected InternalActorRef() {}
@@ -52,8 +52,8 @@ public abstract class InternalActorRef extends ActorRef implements EngineRef {
   public abstract RuntimeSystem system();
 
   @Override
-  public final Engine engine() {
-    return system().engine();
+  public final AskService askService() {
+    return system().askService();
   }
 
   /**

@@ -2,7 +2,7 @@ package dev.troupe.runtime.spi;
 
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
-import dev.troupe.actor.spi.Engine;
+import dev.troupe.actor.spi.AskService;
 
 /**
  * What a ref provider sees of the system it serves: the public system, its provider, the local half
@@ -62,6 +62,6 @@ public interface RuntimeSystem {
    */
   void unsubscribeAddressTerminated(InternalActorRef actor);
 
-  /** @return what serves asks and graceful stops on this system */
-  Engine engine();
+  /** @return what serves asks and graceful stops on this system (refs answer it for {@code Patterns}) */
+  AskService askService();
 }

@@ -5,8 +5,11 @@ import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
-/** Runtime services behind {@link dev.troupe.pattern.Patterns}. */
-public interface Engine {
+/**
+ * What a runtime does for {@link dev.troupe.pattern.Patterns}: an ask (a temporary reply ref, the
+ * first reply or a timeout) and a graceful stop (the stop message, then termination or a timeout).
+ */
+public interface AskService {
   /**
    * Creates a temporary reply ref, passes it to {@code send}, and completes with the first message
    * it receives, or fails with an {@link dev.troupe.pattern.AskTimeoutException} after {@code

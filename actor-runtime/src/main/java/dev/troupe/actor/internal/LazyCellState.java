@@ -18,7 +18,7 @@ import java.util.List;
  * not carry a million empty stashes and timeout fields. The static methods are the cell's side.
  * Actor thread only.
  */
-final class CellExtras {
+final class LazyCellState {
   ArrayDeque<AbstractActor.Receive> behaviorStack; // created by the first become()
   AbstractActor.Receive initialBehavior; // what unbecome() returns to; saved by the first become()
   Envelope failedEnvelope; // a copy: preRestart sees the message and its sender
@@ -36,7 +36,7 @@ final class CellExtras {
   // =============================================================== logging
 
   static LoggingAdapter log(ActorCell cell) {
-    CellExtras x = cell.extras();
+    LazyCellState x = cell.lazyState();
     LoggingAdapter l = x.log;
     if (l == null) {
       l = new ActorLoggingAdapter(cell);
@@ -51,7 +51,7 @@ final class CellExtras {
     if (b == null) {
       throw new NullPointerException("behaviour");
     }
-    CellExtras x = cell.extras();
+    LazyCellState x = cell.lazyState();
     if (x.behaviorStack == null) {
       x.behaviorStack = new ArrayDeque<>(4);
       x.initialBehavior = cell.behavior; // no become yet in this incarnation: this is the initial one
@@ -64,7 +64,7 @@ final class CellExtras {
   }
 
   static void unbecome(ActorCell cell) {
-    CellExtras x = cell.extras;
+    LazyCellState x = cell.lazyState;
     ArrayDeque<AbstractActor.Receive> stack = x == null ? null : x.behaviorStack;
     if (stack == null) {
       return; // never became anything: already the initial behaviour
@@ -78,7 +78,7 @@ final class CellExtras {
 
   /** A new incarnation starts from its own {@code createReceive}. */
   static void forgetBehaviors(ActorCell cell) {
-    CellExtras x = cell.extras;
+    LazyCellState x = cell.lazyState;
     if (x != null) {
       x.behaviorStack = null;
       x.initialBehavior = null;
@@ -92,7 +92,7 @@ final class CellExtras {
     if (e == null) {
       throw new IllegalStateException("stash() called outside message processing");
     }
-    CellExtras x = cell.extras();
+    LazyCellState x = cell.lazyState();
     if (x.currentStashed) {
       throw new IllegalStateException("the current message was already stashed");
     }
@@ -111,14 +111,14 @@ final class CellExtras {
   }
 
   static void unstash(ActorCell cell) {
-    ArrayDeque<Envelope> s = cell.extras == null ? null : cell.extras.stash;
+    ArrayDeque<Envelope> s = cell.lazyState == null ? null : cell.lazyState.stash;
     if (s != null && !s.isEmpty()) {
       cell.mailbox.prependAll(List.of(s.pollFirst()));
     }
   }
 
   static void unstashAll(ActorCell cell) {
-    ArrayDeque<Envelope> s = cell.extras == null ? null : cell.extras.stash;
+    ArrayDeque<Envelope> s = cell.lazyState == null ? null : cell.lazyState.stash;
     if (s != null && !s.isEmpty()) {
       cell.mailbox.prependAll(s);
       s.clear();
@@ -131,7 +131,7 @@ final class CellExtras {
     long nanos = timeout == null || timeout.isNegative() ? 0L : timeout.toNanos();
     cancelReceiveTimeout(cell);
     if (nanos > 0) {
-      CellExtras x = cell.extras();
+      LazyCellState x = cell.lazyState();
       x.receiveTimeoutNanos = nanos;
       x.lastActivityNanos = cell.self.system.nanoTime();
       scheduleTimeoutCheck(cell, x, nanos);
@@ -139,11 +139,11 @@ final class CellExtras {
   }
 
   static Duration receiveTimeout(ActorCell cell) {
-    return Duration.ofNanos(cell.extras == null ? 0L : cell.extras.receiveTimeoutNanos);
+    return Duration.ofNanos(cell.lazyState == null ? 0L : cell.lazyState.receiveTimeoutNanos);
   }
 
   static void cancelReceiveTimeout(ActorCell cell) {
-    CellExtras x = cell.extras;
+    LazyCellState x = cell.lazyState;
     if (x == null) {
       return;
     }
@@ -155,7 +155,7 @@ final class CellExtras {
     }
   }
 
-  private static void scheduleTimeoutCheck(ActorCell cell, CellExtras x, long delayNanos) {
+  private static void scheduleTimeoutCheck(ActorCell cell, LazyCellState x, long delayNanos) {
     ActorCell.ScheduledTick tick = new ActorCell.ScheduledTick(null, x.receiveTimeoutGeneration);
     LocalActorRef self = cell.self;
     x.receiveTimeoutTask =
@@ -170,7 +170,7 @@ final class CellExtras {
    * @return whether the actor has been idle for its whole timeout: deliver {@code ReceiveTimeout}
    */
   static boolean receiveTimeoutDue(ActorCell cell, ActorCell.ScheduledTick tick) {
-    CellExtras x = cell.extras;
+    LazyCellState x = cell.lazyState;
     if (x == null || tick.generation() != x.receiveTimeoutGeneration || x.receiveTimeoutNanos == 0) {
       return false;
     }

@@ -37,7 +37,7 @@ import java.util.function.Supplier;
  * is created, into the same immutable {@link RouterConfig} a user would build in code, so config
  * and code routers run the same engine. Every error names the full key.
  */
-public final class Deployments {
+public final class DeploymentSections {
   /** Where deployment sections live. */
   public static final String ROOT = "troupe.actor.deployment";
 
@@ -59,7 +59,7 @@ public final class Deployments {
    */
   record Resolved(RouterConfig config, String routeeDispatcher, List<Address> targetNodes) {}
 
-  private Deployments() {}
+  private DeploymentSections() {}
 
   static Resolved resolve(RouterConfig config, Config root, ActorPath path) {
     if (!(config instanceof FromConfig)) {
