@@ -8,7 +8,7 @@ import dev.troupe.actor.internal.dispatch.EnvelopeFactory;
 import dev.troupe.runtime.spi.SystemMessage;
 
 /** A ref to an actor of this JVM: a path and the actor's cell. */
-public final class LocalActorRef extends InternalActorRef {
+final class LocalActorRef extends InternalActorRef {
   final ActorSystemImpl system; // concrete: a local send reads its envelope factory directly
   private final ActorPath path;
   private final ActorCell cell;

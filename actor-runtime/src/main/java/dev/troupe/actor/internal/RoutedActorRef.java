@@ -31,7 +31,7 @@ import java.util.Optional;
  * the router cell's own {@code self}; they are equal by path and uid. Watches addressed to this ref
  * are re-addressed to the cell's self, so death watch works with either.
  */
-public final class RoutedActorRef extends InternalActorRef {
+final class RoutedActorRef extends InternalActorRef {
   private final ActorSystemImpl system;
   private final ActorPath path;
   private final LocalActorRef router;
