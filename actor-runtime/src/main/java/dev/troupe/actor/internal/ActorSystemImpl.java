@@ -1,5 +1,9 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.logging.LoggingProviderCheck;
+import dev.troupe.actor.internal.logging.Slf4jLoggingAdapter;
+import dev.troupe.actor.internal.config.ConfigWarnings;
+import dev.troupe.actor.internal.config.RuntimeSettings;
 import dev.troupe.runtime.spi.ActorRefProvider;
 import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.runtime.spi.SystemMessages;

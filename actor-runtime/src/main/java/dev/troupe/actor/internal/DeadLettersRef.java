@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.config.RuntimeSettings;
 import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;

@@ -1,4 +1,4 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.logging;
 
 import java.util.Optional;
 import org.slf4j.ILoggerFactory;
@@ -8,9 +8,9 @@ import org.slf4j.helpers.NOPLoggerFactory;
  * With only {@code slf4j-api} on the class path, every actor failure, dead letter and supervisor
  * decision is dropped without a trace; a system starting in that state says so once on stderr.
  */
-final class LoggingProviderCheck {
+public final class LoggingProviderCheck {
   /** The key that switches the notice off. */
-  static final String SWITCH = "troupe.log-no-logging-provider-notice";
+  public static final String SWITCH = "troupe.log-no-logging-provider-notice";
 
   private LoggingProviderCheck() {}
 
@@ -19,7 +19,7 @@ final class LoggingProviderCheck {
    * @param enabled the value of {@link #SWITCH}
    * @return the line to print, if SLF4J has no provider and the notice is enabled
    */
-  static Optional<String> notice(ILoggerFactory factory, boolean enabled) {
+  public static Optional<String> notice(ILoggerFactory factory, boolean enabled) {
     if (!enabled || !(factory instanceof NOPLoggerFactory)) {
       return Optional.empty();
     }

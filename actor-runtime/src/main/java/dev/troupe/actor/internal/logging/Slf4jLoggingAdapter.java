@@ -1,14 +1,15 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.logging;
 
 import dev.troupe.actor.LoggingAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** A {@link LoggingAdapter} over an SLF4J logger; {@code {}} templates pass straight through. */
-final class Slf4jLoggingAdapter implements LoggingAdapter {
+public final class Slf4jLoggingAdapter implements LoggingAdapter {
   private final Logger log;
 
-  Slf4jLoggingAdapter(String name) {
+  /** @param name the SLF4J logger's name */
+  public Slf4jLoggingAdapter(String name) {
     this.log = LoggerFactory.getLogger(name);
   }
 
@@ -45,7 +46,7 @@ final class Slf4jLoggingAdapter implements LoggingAdapter {
   }
 
   /** @return the arguments with the cause appended, where SLF4J looks for a throwable */
-  static Object[] withCause(Object[] args, Throwable cause) {
+  public static Object[] withCause(Object[] args, Throwable cause) {
     Object[] all = java.util.Arrays.copyOf(args, args.length + 1);
     all[args.length] = cause;
     return all;

@@ -1,4 +1,4 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.config;
 
 import com.typesafe.config.Config;
 import dev.troupe.actor.ConfigurationException;
@@ -9,7 +9,7 @@ import java.time.Duration;
  * The system-wide {@code troupe.*} settings, parsed and validated once at system start; each error
  * names the full key.
  */
-record RuntimeSettings(
+public record RuntimeSettings(
     boolean daemonic,
     int logDeadLetters,
     Duration logDeadLettersSuspendDuration,
@@ -23,7 +23,12 @@ record RuntimeSettings(
     Duration schedulerTick,
     int ticksPerWheel) {
 
-  static RuntimeSettings from(Config c) {
+  /**
+   * @param c the system's configuration
+   * @return the settings
+   * @throws ConfigurationException naming the key of a missing or malformed value
+   */
+  public static RuntimeSettings from(Config c) {
     String p = "troupe";
     Config t = c.getConfig(p);
     int logDeadLetters = logCount(t);

@@ -1,4 +1,4 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.config;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigUtil;
@@ -21,9 +21,10 @@ import java.util.TreeSet;
  * remote} and {@code target.nodes} (a typo there would otherwise turn a remote pool into a local
  * one without a word); a {@code pool-dispatcher} section inside it is the user's.
  */
-final class ConfigWarnings {
+public final class ConfigWarnings {
   /** The key that switches these warnings off. */
-  static final String SWITCH = "troupe.log-config-warnings";
+  /** The key that turns the warnings off. */
+  public static final String SWITCH = "troupe.log-config-warnings";
 
   /** Where deployment sections live; {@code default} holds the keys every section may set. */
   private static final String DEPLOYMENT = "troupe.actor.deployment";
@@ -46,7 +47,7 @@ final class ConfigWarnings {
    * @param reference every {@code reference.conf} on the class path, merged
    * @return one warning per unknown key, in key order; empty if there is none
    */
-  static List<String> unknownKeys(Config config, Config reference) {
+  public static List<String> unknownKeys(Config config, Config reference) {
     if (!config.hasPath("troupe")) {
       return List.of();
     }
