@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.DeadLettersRef;
 import dev.troupe.actor.internal.logging.Slf4jLoggingAdapter;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.LoggingAdapter;

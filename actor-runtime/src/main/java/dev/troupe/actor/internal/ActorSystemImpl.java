@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.PromiseActorRef;
+import dev.troupe.actor.internal.ref.DeadLettersRef;
 import dev.troupe.actor.internal.logging.LoggingProviderCheck;
 import dev.troupe.actor.internal.logging.Slf4jLoggingAdapter;
 import dev.troupe.actor.internal.config.ConfigWarnings;

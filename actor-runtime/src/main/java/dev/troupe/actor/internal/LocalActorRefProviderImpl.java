@@ -1,5 +1,9 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.PromiseActorRef;
+import dev.troupe.actor.internal.ref.AbsentActorRef;
+import dev.troupe.actor.internal.ref.RootParentRef;
+import dev.troupe.actor.internal.ref.DeadLettersRef;
 import dev.troupe.actor.internal.config.SelectionSettings;
 import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.runtime.spi.ActorSelectionMessage;
@@ -59,7 +63,9 @@ final class LocalActorRefProviderImpl implements LocalActorRefProvider {
     this.address = address;
     this.rootPath = ActorPath.root(address);
     this.tempPath = rootPath.child("temp");
-    this.deadLetters = new DeadLettersRef(system, rootPath.child("deadLetters"));
+    this.deadLetters =
+        new DeadLettersRef(
+            system, rootPath.child("deadLetters"), system.eventStream, system.settings, system::isTerminating, system.log);
     this.configuredRemoteDeployments = remoteDeployments(system.settings().config());
     this.detached = new DetachedActors(system);
     this.selectionSettings = SelectionSettings.from(system.settings().config());
@@ -74,7 +80,9 @@ final class LocalActorRefProviderImpl implements LocalActorRefProvider {
     if (system.provider() != this) {
       temps = new ConcurrentHashMap<>();
     }
-    RootParentRef rootParent = new RootParentRef(system, rootPath.child("bubble-walker"));
+    RootParentRef rootParent =
+        new RootParentRef(
+            deadLetters, rootPath.child("bubble-walker"), system::finishTermination, system::isTerminated, system.log);
     Props rootProps = Props.create(Guardians.Root.class);
     root =
         new LocalActorRef(
@@ -129,7 +137,7 @@ final class LocalActorRefProviderImpl implements LocalActorRefProvider {
 
   @Override
   public InternalActorRef resolveActorRef(ActorPath path) {
-    return path.address().equals(address) ? resolveLocal(path) : new AbsentActorRef(system, path);
+    return path.address().equals(address) ? resolveLocal(path) : new AbsentActorRef(deadLetters, path);
   }
 
   @Override
@@ -158,14 +166,14 @@ final class LocalActorRefProviderImpl implements LocalActorRefProvider {
     }
     long uid = path.uid();
     if (found == null || (uid != ActorPath.UNDEFINED_UID && found.path().uid() != uid)) {
-      return new AbsentActorRef(system, path);
+      return new AbsentActorRef(deadLetters, path);
     }
     return found;
   }
 
   @Override
   public InternalActorRef rootGuardianAt(Address a) {
-    return a.equals(address) ? root : new AbsentActorRef(system, ActorPath.root(a));
+    return a.equals(address) ? root : new AbsentActorRef(deadLetters, ActorPath.root(a));
   }
 
   @Override
@@ -213,7 +221,7 @@ final class LocalActorRefProviderImpl implements LocalActorRefProvider {
 
   @Override
   public boolean failAsk(ActorRef ref, Supplier<? extends Throwable> why) {
-    if (!(ref instanceof PromiseActorRef p) || p.system != system || p.result.isDone()) {
+    if (!(ref instanceof PromiseActorRef p) || p.system() != system || p.result.isDone()) {
       return false;
     }
     Throwable cause = why.get();
@@ -228,7 +236,7 @@ final class LocalActorRefProviderImpl implements LocalActorRefProvider {
   /** A new temporary reply ref for an ask, registered by name when other nodes may reply to it. */
   PromiseActorRef newTempRef() {
     String name = "$" + Long.toString(tempCounter.incrementAndGet(), 36);
-    PromiseActorRef ref = new PromiseActorRef(system, tempPath.child(name));
+    PromiseActorRef ref = new PromiseActorRef(deadLetters, tempPath.child(name));
     ConcurrentHashMap<String, PromiseActorRef> t = temps;
     if (t != null) {
       t.put(name, ref);

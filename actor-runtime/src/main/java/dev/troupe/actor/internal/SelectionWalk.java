@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.RootParentRef;
 import dev.troupe.actor.internal.config.SelectionSettings;
 import dev.troupe.runtime.spi.InternalActorRef;
 import java.util.Collection;

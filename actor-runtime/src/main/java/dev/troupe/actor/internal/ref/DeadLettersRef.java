@@ -1,6 +1,9 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.ref;
 
+import dev.troupe.actor.EventStream;
+import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.internal.config.RuntimeSettings;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
@@ -10,19 +13,49 @@ import dev.troupe.actor.ActorIdentity;
 import dev.troupe.runtime.spi.SystemMessage;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * Collects undeliverable messages: publishes each as a {@link DeadLetter} on the event stream,
  * counts them, and logs the first {@code troupe.log-dead-letters} of them, then at most one summary
  * per {@code log-dead-letters-suspend-duration}.
  */
-final class DeadLettersRef extends MinimalActorRef {
+public final class DeadLettersRef extends MinimalActorRef {
+  private final RuntimeSystem system;
+  private final EventStream eventStream;
+  private final RuntimeSettings settings;
+  private final BooleanSupplier terminating;
+  private final LoggingAdapter log;
   private final AtomicLong count = new AtomicLong();
   private final AtomicLong nextSummaryNanos = new AtomicLong();
   private final AtomicLong suppressed = new AtomicLong();
 
-  DeadLettersRef(ActorSystemImpl system, ActorPath path) {
-    super(system, path);
+  /**
+   * @param system the system
+   * @param path {@code /deadLetters} of its address
+   * @param eventStream where each dead letter is published
+   * @param settings the system's settings (how many to log, and when)
+   * @param terminating whether the system is terminating (logging may stop then)
+   * @param log the system's log
+   */
+  public DeadLettersRef(
+      RuntimeSystem system,
+      ActorPath path,
+      EventStream eventStream,
+      RuntimeSettings settings,
+      BooleanSupplier terminating,
+      LoggingAdapter log) {
+    super(path);
+    this.system = system;
+    this.eventStream = eventStream;
+    this.settings = settings;
+    this.terminating = terminating;
+    this.log = log;
+  }
+
+  @Override
+  public RuntimeSystem system() {
+    return system;
   }
 
   @Override
@@ -37,8 +70,15 @@ final class DeadLettersRef extends MinimalActorRef {
     }
   }
 
-  /** Publishes a message that could not be delivered to {@code recipient}. */
-  void publish(Object message, ActorRef sender, ActorRef recipient) {
+  /**
+   * Publishes a message that could not be delivered to {@code recipient}; an {@code Identify} is
+   * answered with an empty identity instead.
+   *
+   * @param message the message
+   * @param sender its sender, or null
+   * @param recipient where it could not be delivered
+   */
+  public void publish(Object message, ActorRef sender, ActorRef recipient) {
     if (message instanceof Identify id) {
       // Whoever asks a dead actor who it is deserves an answer, not silence.
       if (sender != null && sender != this) {
@@ -51,18 +91,18 @@ final class DeadLettersRef extends MinimalActorRef {
 
   private void publish(DeadLetter d) {
     long n = count.incrementAndGet();
-    system.eventStream.publish(d);
+    eventStream.publish(d);
     log(n, d);
   }
 
   private void log(long n, DeadLetter d) {
-    RuntimeSettings s = system.settings;
+    RuntimeSettings s = settings;
     int limit = s.logDeadLetters();
-    if (limit == 0 || (system.isTerminating() && !s.logDeadLettersDuringShutdown())) {
+    if (limit == 0 || (terminating.getAsBoolean() && !s.logDeadLettersDuringShutdown())) {
       return;
     }
     if (limit < 0 || n <= limit) {
-      system.log.info(
+      log.info(
           "message [{}] from {} to {} was not delivered: [{}] dead letters so far",
           d.message().getClass().getName(),
           d.sender(),
@@ -74,7 +114,7 @@ final class DeadLettersRef extends MinimalActorRef {
     long next = nextSummaryNanos.get();
     if (n == limit + 1L) {
       nextSummaryNanos.compareAndSet(next, now + s.logDeadLettersSuspendDuration().toNanos());
-      system.log.info(
+      log.info(
           "[{}] dead letters logged; further ones are only counted and summarized every {}",
           limit,
           s.logDeadLettersSuspendDuration());
@@ -83,14 +123,15 @@ final class DeadLettersRef extends MinimalActorRef {
     suppressed.incrementAndGet();
     if (now - next >= 0
         && nextSummaryNanos.compareAndSet(next, now + s.logDeadLettersSuspendDuration().toNanos())) {
-      system.log.info(
+      log.info(
           "[{}] more dead letters were not logged; [{}] in total",
           suppressed.getAndSet(0),
           n);
     }
   }
 
-  long count() {
+  /** @return how many messages went to dead letters so far */
+  public long count() {
     return count.get();
   }
 

@@ -1,5 +1,6 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.ref;
 
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
@@ -12,11 +13,23 @@ import java.util.concurrent.CompletableFuture;
  * later ones go to dead letters. It lives under {@code /temp} but is not registered anywhere, so
  * there is nothing to clean up when it completes or times out.
  */
-final class PromiseActorRef extends MinimalActorRef {
-  final CompletableFuture<Object> result = new CompletableFuture<>();
+public final class PromiseActorRef extends MinimalActorRef {
+  private final DeadLettersRef deadLetters;
+  /** Completes with the first message (or fails with a {@code Status.Failure}'s cause). */
+  public final CompletableFuture<Object> result = new CompletableFuture<>();
 
-  PromiseActorRef(ActorSystemImpl system, ActorPath path) {
-    super(system, path);
+  /**
+   * @param deadLetters the system's dead letters, where messages after the first go
+   * @param path its path under {@code /temp}
+   */
+  public PromiseActorRef(DeadLettersRef deadLetters, ActorPath path) {
+    super(path);
+    this.deadLetters = deadLetters;
+  }
+
+  @Override
+  public RuntimeSystem system() {
+    return deadLetters.system();
   }
 
   @Override
@@ -29,7 +42,7 @@ final class PromiseActorRef extends MinimalActorRef {
             ? result.completeExceptionally(f.cause())
             : result.complete(message);
     if (!completed) {
-      system.deadLetters.publish(message, sender, this);
+      deadLetters.publish(message, sender, this);
     }
   }
 

@@ -1,5 +1,6 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.ref;
 
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
@@ -11,10 +12,21 @@ import dev.troupe.runtime.spi.SystemMessage;
  * (an {@code Identify} is answered with an empty identity), and answers a watch at once with
  * {@code Terminated(existenceConfirmed = false)}.
  */
-final class AbsentActorRef extends MinimalActorRef {
+public final class AbsentActorRef extends MinimalActorRef {
+  private final DeadLettersRef deadLetters;
 
-  AbsentActorRef(ActorSystemImpl system, ActorPath path) {
-    super(system, path);
+  /**
+   * @param deadLetters the system's dead letters, where its messages go
+   * @param path the path asked for
+   */
+  public AbsentActorRef(DeadLettersRef deadLetters, ActorPath path) {
+    super(path);
+    this.deadLetters = deadLetters;
+  }
+
+  @Override
+  public RuntimeSystem system() {
+    return deadLetters.system();
   }
 
   @Override
@@ -22,7 +34,7 @@ final class AbsentActorRef extends MinimalActorRef {
     if (message == null) {
       throw new NullPointerException("message must not be null (sent to " + path() + ")");
     }
-    system.deadLetters.publish(message, sender, this);
+    deadLetters.publish(message, sender, this);
   }
 
   @Override
