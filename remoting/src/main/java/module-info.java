@@ -33,5 +33,5 @@ module dev.troupe.remoting {
   uses dev.troupe.actor.spi.ClassicRefView;
 
   provides dev.troupe.actor.internal.ActorRefProviderFactory with
-      dev.troupe.remote.internal.RemoteProviderFactory;
+      dev.troupe.remote.internal.provider.RemoteProviderFactory;
 }

@@ -258,7 +258,7 @@ class ModuleDescriptorsTest {
     assertEquals(
         Map.of(
             "dev.troupe.actor.internal.ActorRefProviderFactory",
-            List.of("dev.troupe.remote.internal.RemoteProviderFactory")),
+            List.of("dev.troupe.remote.internal.provider.RemoteProviderFactory")),
         provides,
         "services dev.troupe.remoting provides (troupe.actor.provider = remote finds its factory"
             + " through 'provides' on the module path, where META-INF/services is ignored)");
