@@ -1,7 +1,6 @@
 package dev.troupe.remote.internal.association;
 
 import dev.troupe.remote.internal.config.RemoteSettings;
-import dev.troupe.remote.internal.transport.InboundConnectionHandler;
 import dev.troupe.remote.internal.transport.Lane;
 import dev.troupe.remote.internal.transport.NettyTransport;
 import dev.troupe.remote.internal.transport.OutboundEnvelope;
@@ -34,8 +33,8 @@ import java.util.function.LongSupplier;
  * whoever listens at that address: that is the node this association speaks to, so its word is
  * taken ({@link #outboundUp}) and the incarnation counts as <em>confirmed</em>. An accepted
  * connection only claims an origin and a uid in its handshake, and anyone who can reach the port
- * can claim anything (unless TLS binds the origin to a certificate, see {@link
- * InboundConnectionHandler}), so its claim is judged ({@link #inboundUp}):
+ * can claim anything (unless TLS binds the origin to a certificate, see {@code
+ * InboundHandshakeHandler}), so its claim is judged ({@link #inboundUp}):
  *
  * <ul>
  *   <li>the first uid heard for the address, or the current one: accepted;
@@ -99,6 +98,9 @@ public final class Association {
      *     when none can be created ({@code maximum-associations})
      */
     Association successor(Address remote);
+
+    /** The peer answered a heartbeat on this node's control lane: its failure detector hears of it. */
+    void heartbeatResponse(Association association);
   }
 
   /**
@@ -172,6 +174,11 @@ public final class Association {
   /** @return whether the provider removed this association (see {@link #retireIfIdle}) */
   public boolean retired() {
     return retired;
+  }
+
+  /** The peer answered a heartbeat on the control lane's connection. */
+  void heartbeatResponse() {
+    hooks.heartbeatResponse(this);
   }
 
   /** @return the association that stands for the node now (this one is retired), or null */

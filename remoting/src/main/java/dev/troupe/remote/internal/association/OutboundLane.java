@@ -6,6 +6,7 @@ import dev.troupe.remote.internal.transport.ControlFrame;
 import dev.troupe.remote.internal.transport.Lane;
 import dev.troupe.remote.internal.transport.NettyTransport;
 import dev.troupe.remote.internal.transport.Outbound;
+import dev.troupe.remote.internal.transport.OutboundListener;
 import dev.troupe.remote.internal.transport.OutboundEnvelope;
 import dev.troupe.remote.internal.transport.Wire;
 
@@ -43,7 +44,7 @@ import org.jctools.util.Pow2;
  * death notice sent before termination precedes the notice that the node leaves), and every new
  * connection starts by writing all that are not yet acknowledged.
  */
-public final class OutboundLane {
+public final class OutboundLane implements OutboundListener {
   /** Envelopes written per drain before the loop gets to serve its other channels. */
   static final int BATCH = 1024;
 
@@ -225,7 +226,7 @@ public final class OutboundLane {
     }
     ChannelFuture f;
     try {
-      f = transport.connect(this, to);
+      f = transport.connect(lane, association.remote, to, loop, this);
     } catch (RuntimeException e) {
       failed(null, String.valueOf(e));
       return;
@@ -237,8 +238,7 @@ public final class OutboundLane {
             return;
           }
           if (done.isSuccess()) {
-            state = State.HANDSHAKING;
-            channel.writeAndFlush(transport.handshake(channel.alloc(), this));
+            state = State.HANDSHAKING; // the connection's handshake handler writes this node's handshake
           } else {
             failed(done.channel(), String.valueOf(done.cause()));
           }
@@ -246,6 +246,7 @@ public final class OutboundLane {
   }
 
   /** The peer (incarnation {@code peerUid}) acknowledged the handshake on {@code ch}. */
+  @Override
   public void handshakeDone(Channel ch, long peerUid) {
     if (ch != channel || state != State.HANDSHAKING) {
       return;
@@ -285,6 +286,7 @@ public final class OutboundLane {
   }
 
   /** The connection became writable again. */
+  @Override
   public void writable(Channel ch) {
     if (ch == channel && state == State.ACTIVE && ch.isWritable()) {
       drain();
@@ -292,6 +294,7 @@ public final class OutboundLane {
   }
 
   /** {@code ch} closed (or failed during its handshake, with {@code reason}). */
+  @Override
   public void closed(Channel ch, String reason) {
     if (ch != channel) {
       return;
@@ -317,6 +320,7 @@ public final class OutboundLane {
    * The peer refused the handshake on {@code ch} for good (another address, see {@link
    * Wire#decodeRefusal}): the close that follows fails what waits at once instead of retrying.
    */
+  @Override
   public void refused(Channel ch) {
     if (ch == channel && state == State.HANDSHAKING) {
       refusedForGood = true;
@@ -410,6 +414,7 @@ public final class OutboundLane {
   }
 
   /** The acknowledgement of system messages up to {@code upTo} arrived on {@code ch}. */
+  @Override
   public void systemAck(Channel ch, long upTo) {
     if (ch == channel && outbox != null) {
       association.acked(upTo);
@@ -417,9 +422,10 @@ public final class OutboundLane {
   }
 
   /** The peer answered a heartbeat on {@code ch} (the control lane's connection). */
+  @Override
   public void heartbeatResponse(Channel ch) {
     if (ch == channel) {
-      transport.heartbeatResponse(association.remote);
+      association.heartbeatResponse();
     }
   }
 

@@ -1,11 +1,5 @@
 package dev.troupe.remote.internal.association;
 
-import dev.troupe.remote.internal.deploy.DeployedActorRef;
-import dev.troupe.remote.internal.deploy.DeploymentMessages;
-import dev.troupe.remote.internal.deploy.DeploymentSerializer;
-import dev.troupe.remote.internal.provider.RemoteActorRefProvider;
-import dev.troupe.remote.internal.transport.Lane;
-
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.internal.InternalActorRef;
@@ -18,13 +12,15 @@ import dev.troupe.actor.internal.SystemMessages.Terminate;
 import dev.troupe.actor.internal.SystemMessages.Unwatch;
 import dev.troupe.actor.internal.SystemMessages.Watch;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.remote.internal.transport.Lane;
 
 /**
  * A ref to an actor on another node. {@code tell} serializes the message on the caller's thread
- * and puts it on the peer's ordinary lane; system messages (watch, unwatch, death notices, stop,
- * and deployment and supervision: see {@link #carried}) take the control lane. Neither blocks nor
- * throws (beyond a null message): what cannot be sent is published as a {@code Dropped} event.
- * {@link DeployedActorRef} is the kind the deploying parent holds for a child it created elsewhere.
+ * and puts it on the peer's ordinary lane ({@link Associations#send}); system messages (watch,
+ * unwatch, death notices, stop, and deployment and supervision: see {@link #carried}) take the
+ * control lane. Neither blocks nor throws (beyond a null message): what cannot be sent is
+ * published as a {@code Dropped} event. The deployment layer's {@code DeployedActorRef} is the
+ * kind the deploying parent holds for a child it created elsewhere.
  *
  * <p>Naming a node costs nothing more than the ref: the {@link Association} with its node is
  * looked up (created if need be) when the ref first sends, and again once the one it holds was
@@ -32,15 +28,21 @@ import dev.troupe.actor.internal.dispatch.SystemMessage;
  * per-node state here.
  */
 public class RemoteActorRef extends InternalActorRef {
-  private final RemoteActorRefProvider provider;
+  /**
+   * A system message of remoting's own (remote deployment's) that crosses to other nodes on the
+   * control lane, like the runtime's watch, death notices and supervision.
+   */
+  public interface Carried {}
+
+  private final Associations associations;
   private final ActorPath path;
   private final String serializedPath;
   // The node's association once this ref sent; a racy cache (an Association is safe to publish so)
   private Association association;
 
-  public RemoteActorRef(RemoteActorRefProvider provider, ActorPath path) {
-    super(provider.system());
-    this.provider = provider;
+  public RemoteActorRef(Associations associations, ActorPath path) {
+    super(associations.system());
+    this.associations = associations;
     this.path = path;
     this.serializedPath = path.toSerializationFormat();
   }
@@ -62,7 +64,7 @@ public class RemoteActorRef extends InternalActorRef {
   public Association association() {
     Association a = association;
     if (a == null || a.retired()) {
-      a = provider.association(path.address());
+      a = associations.association(path.address());
       association = a;
     }
     return a;
@@ -78,7 +80,7 @@ public class RemoteActorRef extends InternalActorRef {
     if (message == null) {
       throw new NullPointerException("message must not be null (sent to " + path + ")");
     }
-    provider.send(this, message, sender, Lane.ORDINARY);
+    associations.send(this, message, sender, Lane.ORDINARY);
   }
 
   @Override
@@ -89,13 +91,13 @@ public class RemoteActorRef extends InternalActorRef {
         || message instanceof Terminate
         || carried(message)) {
       if (message instanceof Watch w && w.watchee() == this && w.watcher().isLocal()) {
-        provider.watchedNodes().watched(this, w.watcher()); // heartbeats to this node from now on
+        associations.watches().watched(this, w.watcher()); // heartbeats to this node from now on
       } else if (message instanceof Unwatch u && u.watcher().isLocal()) {
-        provider.watchedNodes().unwatched(this, u.watcher());
+        associations.watches().unwatched(this, u.watcher());
       }
-      provider.send(this, message, null, Lane.CONTROL);
+      associations.send(this, message, null, Lane.CONTROL);
     } else {
-      provider.drops().dropped(message, "this system message is not carried to other nodes yet", null, this);
+      associations.drops().dropped(message, "this system message is not carried to other nodes yet", null, this);
     }
   }
 
@@ -104,13 +106,12 @@ public class RemoteActorRef extends InternalActorRef {
     return false;
   }
 
-  // ---- remote deployment and supervision across nodes (DeploymentSerializer)
-
-  /** @return whether {@code message} is one of deployment's or supervision's, which cross too */
-  static boolean carried(SystemMessage message) {
-    return message instanceof DeploymentMessages.DeployRequest
-        || message instanceof DeploymentMessages.DeployAck
-        || message instanceof DeploymentMessages.DeployRefused
+  /**
+   * @return whether {@code message} is one of remote deployment's ({@link Carried}) or
+   *     supervision's, which cross too
+   */
+  public static boolean carried(SystemMessage message) {
+    return message instanceof Carried
         || message instanceof Failed
         || message instanceof Suspend
         || message instanceof Resume

@@ -1,6 +1,5 @@
 package dev.troupe.remote.internal.config;
 
-import dev.troupe.remote.internal.association.RetiredAssociations;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
@@ -33,7 +32,7 @@ import java.util.Set;
  *     unacknowledged, no watch) before it is removed
  * @param maximumAssociations associations (peers this node knows) at once at most
  * @param maximumRetiredAssociations removed associations whose peer's incarnation, quarantines and
- *     system-message numbering are remembered, at most (of each kind, see {@link RetiredAssociations})
+ *     system-message numbering are remembered, at most (of each kind, see the association layer's {@code RetiredAssociations})
  * @param minBackoff the first delay before reconnecting
  * @param maxBackoff the longest delay between reconnects
  * @param reconnectAttempts failed connects in a row before a peer's queued messages are dropped

@@ -1,6 +1,5 @@
 package dev.troupe.remote.internal.config;
 
-import dev.troupe.remote.internal.transport.TlsContexts;
 
 import com.typesafe.config.Config;
 import dev.troupe.actor.ConfigurationException;
@@ -9,7 +8,7 @@ import dev.troupe.actor.internal.dispatch.Settings;
 /**
  * {@code troupe.remote.tls.*}, read with the rest of {@link RemoteSettings}. Only the values are
  * checked here (a key store and a trust store are named when TLS is on); the files are opened by
- * {@link TlsContexts}, which names the key of whatever it finds wrong in them.
+ * the transport's {@code TlsContexts}, which names the key of whatever it finds wrong in them.
  *
  * <p>Kept apart from {@link RemoteSettings} because it holds passwords: {@link #toString()} leaves
  * them out, so a settings object in a log line or a debugger never shows one.

@@ -1,7 +1,6 @@
 package dev.troupe.remote.internal.deploy;
 
 import dev.troupe.remote.internal.association.RemoteActorRef;
-import dev.troupe.remote.internal.provider.RemoteActorRefProvider;
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
@@ -40,7 +39,7 @@ public final class DeployedActorRef extends RemoteActorRef {
   private static final int LIVE = 1;
   private static final int REFUSED = 2;
 
-  private final RemoteActorRefProvider provider;
+  private final DeploymentHost provider;
   private final int holdLimit;
   // Written under the lock; read without it on every tell: once LIVE, a tell sends at once.
   private volatile int state = PENDING;
@@ -50,8 +49,8 @@ public final class DeployedActorRef extends RemoteActorRef {
 
   private record Held(Object message, ActorRef sender) {}
 
-  DeployedActorRef(RemoteActorRefProvider provider, ActorPath path, int holdLimit) {
-    super(provider, path);
+  DeployedActorRef(DeploymentHost provider, ActorPath path, int holdLimit) {
+    super(provider.associations(), path);
     this.provider = provider;
     this.holdLimit = holdLimit;
   }

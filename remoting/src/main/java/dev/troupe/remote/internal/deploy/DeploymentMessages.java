@@ -3,6 +3,8 @@ package dev.troupe.remote.internal.deploy;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.internal.InternalActorRef;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.remote.internal.association.RemoteActorRef;
+import dev.troupe.remote.internal.transport.Drops;
 import dev.troupe.serialization.Serialized;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -33,9 +35,15 @@ public final class DeploymentMessages {
    */
   public record DeployRequest(
       ActorPath path, InternalActorRef parent, String className, List<Serialized> args, String dispatcher, String mailbox)
-      implements SystemMessage {
+      implements SystemMessage, Drops.SelfDescribing, RemoteActorRef.Carried {
     public DeployRequest {
       args = Collections.unmodifiableList(new ArrayList<>(args)); // nulls allowed, unlike List.copyOf
+    }
+
+    @Override
+    public String describeForDrop() {
+      return "the request to deploy " + className + " as " + path.toStringWithoutAddress() + " (a child of " + parent.path()
+          + ") on " + path.address();
     }
   }
 
@@ -45,7 +53,7 @@ public final class DeploymentMessages {
    *
    * @param path its path, with its uid
    */
-  public record DeployAck(ActorPath path) implements SystemMessage {}
+  public record DeployAck(ActorPath path) implements SystemMessage, RemoteActorRef.Carried {}
 
   /**
    * The receiving node did not create the actor of a {@link DeployRequest}, or its constructor
@@ -55,5 +63,5 @@ public final class DeploymentMessages {
    * @param parent its parent on the deploying node
    * @param reason why, for the deploying node's log
    */
-  public record DeployRefused(ActorPath path, InternalActorRef parent, String reason) implements SystemMessage {}
+  public record DeployRefused(ActorPath path, InternalActorRef parent, String reason) implements SystemMessage, RemoteActorRef.Carried {}
 }

@@ -1,6 +1,5 @@
 package dev.troupe.remote.internal.deploy;
 
-import dev.troupe.remote.internal.provider.RemoteActorRefProvider;
 
 import dev.troupe.actor.Actor;
 import dev.troupe.actor.ActorPath;
@@ -46,7 +45,7 @@ import org.slf4j.Logger;
  * the bookkeeping is guarded by this object's lock, never held while sending.
  */
 public final class HostedDeployments {
-  private final RemoteActorRefProvider provider;
+  private final DeploymentHost provider;
   private final DeploymentSettings settings;
   private final boolean untrustedMode;
   private final Logger log;
@@ -56,7 +55,7 @@ public final class HostedDeployments {
   private final Map<ActorRef, Set<ActorPath>> byParent = new HashMap<>();
 
   HostedDeployments(
-      RemoteActorRefProvider provider, DeploymentSettings settings, boolean untrustedMode, Logger log, RemoteDaemon daemon) {
+      DeploymentHost provider, DeploymentSettings settings, boolean untrustedMode, Logger log, RemoteDaemon daemon) {
     this.provider = provider;
     this.settings = settings;
     this.untrustedMode = untrustedMode;
@@ -130,7 +129,7 @@ public final class HostedDeployments {
       parent.sendSystemMessage(new Watch(parent, daemon)); // its death, or its node's, stops its children
     }
     log.debug("deployed {} ({}) for {}", r.path(), r.className(), parent.path());
-    provider.outgoing().daemonAt(parent.path().address()).sendSystemMessage(new DeployAck(r.path()));
+    daemon.outgoing().daemonAt(parent.path().address()).sendSystemMessage(new DeployAck(r.path()));
   }
 
   /** @return why the request is refused before its class is even loaded, or null */
@@ -174,7 +173,7 @@ public final class HostedDeployments {
   private void refuse(DeployRequest r, String reason) {
     log.warn("refused to deploy {} ({}) for {}: {}", r.path(), r.className(), r.parent(), reason);
     if (r.parent() != null) {
-      provider.outgoing()
+      daemon.outgoing()
           .daemonAt(r.parent().path().address())
           .sendSystemMessage(new DeployRefused(r.path(), r.parent(), reason));
     }
@@ -187,7 +186,7 @@ public final class HostedDeployments {
   void constructorFailed(InternalActorRef child, InternalActorRef parent, Throwable cause) {
     String reason = "the constructor of " + child.path() + " failed: " + cause;
     log.warn("deployment of {} for {} failed: {}", child.path(), parent, reason);
-    provider.outgoing()
+    daemon.outgoing()
         .daemonAt(parent.path().address())
         .sendSystemMessage(new DeployRefused(child.path(), parent, reason));
     child.stop();

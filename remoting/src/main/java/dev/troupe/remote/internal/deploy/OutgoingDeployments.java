@@ -1,7 +1,6 @@
 package dev.troupe.remote.internal.deploy;
 
 import dev.troupe.remote.internal.config.RemoteSettings;
-import dev.troupe.remote.internal.provider.RemoteActorRefProvider;
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.Address;
@@ -38,7 +37,7 @@ import org.slf4j.Logger;
  * <p>Thread-safety: any thread.
  */
 public final class OutgoingDeployments {
-  private final RemoteActorRefProvider provider;
+  private final DeploymentHost provider;
   private final RemoteSettings settings;
   private final Logger log;
   // requests not answered yet, by the child's path with uid
@@ -46,7 +45,7 @@ public final class OutgoingDeployments {
 
   private record Pending(DeployedActorRef child, InternalActorRef parent) {}
 
-  OutgoingDeployments(RemoteActorRefProvider provider, RemoteSettings settings, Logger log) {
+  OutgoingDeployments(DeploymentHost provider, RemoteSettings settings, Logger log) {
     this.provider = provider;
     this.settings = settings;
     this.log = log;

@@ -1,7 +1,6 @@
 package dev.troupe.remote.internal.deploy;
 
 import dev.troupe.remote.internal.config.RemoteSettings;
-import dev.troupe.remote.internal.provider.RemoteActorRefProvider;
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
@@ -42,7 +41,7 @@ public final class RemoteDaemon extends InternalActorRef {
   private final Supplier<Serialization> registry;
 
   public RemoteDaemon(
-      RemoteActorRefProvider provider,
+      DeploymentHost provider,
       RemoteSettings settings,
       DeploymentSettings deployment,
       org.slf4j.Logger log,

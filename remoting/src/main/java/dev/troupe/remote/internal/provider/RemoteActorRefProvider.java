@@ -1,10 +1,11 @@
 package dev.troupe.remote.internal.provider;
 
 import dev.troupe.remote.internal.association.Association;
+import dev.troupe.remote.internal.association.Associations;
 import dev.troupe.remote.internal.association.OutboundLane;
 import dev.troupe.remote.internal.association.RemoteActorRef;
-import dev.troupe.remote.internal.association.RetiredAssociations;
 import dev.troupe.remote.internal.config.RemoteSettings;
+import dev.troupe.remote.internal.deploy.DeploymentHost;
 import dev.troupe.remote.internal.deploy.DeploymentMessages;
 import dev.troupe.remote.internal.deploy.DeploymentSerializer;
 import dev.troupe.remote.internal.deploy.DeploymentSettings;
@@ -12,13 +13,16 @@ import dev.troupe.remote.internal.deploy.OutgoingDeployments;
 import dev.troupe.remote.internal.deploy.RemoteDaemon;
 import dev.troupe.remote.internal.transport.ControlFrame;
 import dev.troupe.remote.internal.transport.Drops;
-import dev.troupe.remote.internal.transport.InboundConnectionHandler;
+import dev.troupe.remote.internal.transport.InboundEnvelope;
+import dev.troupe.remote.internal.transport.InboundHost;
+import dev.troupe.remote.internal.transport.InboundPeer;
 import dev.troupe.remote.internal.transport.Lane;
 import dev.troupe.remote.internal.transport.NettyTransport;
 import dev.troupe.remote.internal.transport.OutboundEnvelope;
 import dev.troupe.remote.internal.transport.RateLimitedLog;
 import dev.troupe.remote.internal.transport.Wire;
 import dev.troupe.remote.internal.watch.WatchedNodes;
+
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
@@ -46,12 +50,10 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,20 +71,13 @@ import org.slf4j.LoggerFactory;
  * detector gives up on it, which also quarantines that incarnation; system messages to a node go
  * through its {@link Association}'s exactly-once sequence.
  *
- * <p>Associations are bounded: one exists only for a node that this node sends to or that
- * connected here (naming a node in a path creates none, see {@link RemoteActorRef}); one idle for
- * {@code association-idle-timeout} (no connection, nothing queued or unacknowledged, no watch) is
- * retired, what must outlive it kept in a bounded record ({@code maximum-retired-associations});
- * at {@code maximum-associations} idle ones are retired at once, and while none is, a new node's
- * handshake is refused and messages to a new node are dropped.
+ * <p>It sits on top of remoting's layers: the transport ({@link NettyTransport}, which knows this
+ * provider only as its {@link InboundHost}), the {@link Associations} with their lanes (a remote
+ * {@code tell} goes from the ref to its association, not through here), death watch across nodes
+ * ({@link WatchedNodes}) and remote deployment ({@link RemoteDaemon}, which knows it only as its
+ * {@link DeploymentHost}).
  */
-public final class RemoteActorRefProvider implements ActorRefProvider, Association.Hooks {
-  /**
-   * The bytes of a system message's frame besides its strings (each counted as 3 bytes a char, the
-   * most UTF-8 takes) and payload: control prefix and sequence number, and for each of recipient,
-   * sender and manifest a ref code, a slot and a length (see {@link Wire}), and the serializer id.
-   */
-  private static final long SYSTEM_FRAME_OVERHEAD = 2 + 10 + 3 * (1 + 2 + 5) + 5;
+final class RemoteActorRefProvider implements ActorRefProvider, Association.Hooks, InboundHost, DeploymentHost {
 
   /** How long termination waits for the leaving notices to be written. */
   static final long LEAVING_WAIT_MILLIS = 1000;
@@ -97,9 +92,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
   private final NettyTransport transport;
   private final Address address;
   private final LocalActorRefProvider local;
-  private final ConcurrentHashMap<Address, Association> associations = new ConcurrentHashMap<>();
-  private final RetiredAssociations retired;
-  private final AtomicBoolean pressureSweep = new AtomicBoolean();
+  private final Associations associations;
   private final LongSupplier clock = System::nanoTime;
   private final WatchedNodes watchedNodes;
   private final RemoteDaemon daemon; // remote deployment: /remote
@@ -118,8 +111,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
       u = new SecureRandom().nextLong();
     } while (u == 0);
     this.uid = u;
-    this.retired = new RetiredAssociations(settings.maximumRetiredAssociations());
-    this.transport = new NettyTransport(this, system.name(), settings, log);
+    this.transport = new NettyTransport(this, system.name(), settings, log, drops);
     this.watchedNodes = new WatchedNodes(settings, clock, this::unreachable, this::association, transport::nextLoop);
     int port = transport.bind();
     try {
@@ -128,12 +120,13 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
       this.local = new LocalActorRefProvider(system, address);
       this.absentRecipients =
           new AbsentRecipients(address, node -> {
-            Association a = associations.get(node);
+            Association a = associations().existing(node);
             return a != null && !a.retired() && a.confirmed();
           });
       // Checks troupe.serialization now, not at the first message; last, as the registry is kept
       // until the system terminates, which a failed create never does.
       this.serialization = Serialization.get(system);
+      this.associations = new Associations(system, settings, transport, drops, this, watchedNodes, serialization, clock, logger);
       this.daemon = new RemoteDaemon(this, settings, deployment, logger, () -> serialization);
     } catch (RuntimeException | Error e) {
       transport.shutdown();
@@ -141,10 +134,12 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
     }
   }
 
+  @Override
   public ActorSystemImpl system() {
     return system;
   }
 
+  @Override
   public Drops drops() {
     return drops;
   }
@@ -153,6 +148,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
     return settings;
   }
 
+  @Override
   public long uid() {
     return uid;
   }
@@ -166,8 +162,19 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
     return transport;
   }
 
+  @Override
   public WatchedNodes watchedNodes() {
     return watchedNodes;
+  }
+
+  @Override
+  public Associations associations() {
+    return associations;
+  }
+
+  /** @return the association with {@code remote}, created on first use; null at {@code maximum-associations} */
+  public Association association(Address remote) {
+    return associations.association(remote);
   }
 
   /** @return {@code /remote}, the daemon of remote deployment */
@@ -195,9 +202,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
     local.init();
     system.subscribeAddressTerminated(daemon); // hosted children stop when their parents' node goes
     transport.startAccepting();
-    long idle = settings.associationIdleTimeout().toNanos();
-    long every = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(idle / 4, TimeUnit.SECONDS.toNanos(1)));
-    transport.nextLoop().scheduleAtFixedRate(() -> sweep(idle), every, every, TimeUnit.NANOSECONDS);
+    associations.startSweeping();
     logger.info("remoting of {} listens at {} (uid {})", system.name(), address, uid);
   }
 
@@ -212,7 +217,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
           ? resolveActorRef(path.withAddress(address))
           : local.resolveActorRef(path); // another system without an address: unreachable
     }
-    return new RemoteActorRef(this, path);
+    return new RemoteActorRef(associations, path);
   }
 
   @Override
@@ -220,7 +225,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
     if (a.equals(address) || (a.hasLocalScope() && a.system().equals(system.name()))) {
       return local.rootGuardian();
     }
-    return a.hasGlobalScope() ? new RemoteActorRef(this, ActorPath.root(a)) : local.rootGuardianAt(a);
+    return a.hasGlobalScope() ? new RemoteActorRef(associations, ActorPath.root(a)) : local.rootGuardianAt(a);
   }
 
   @Override
@@ -232,7 +237,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
   public void shutdown() {
     watchedNodes.stop();
     sayLeaving();
-    for (Association a : associations.values()) {
+    for (Association a : associations.all()) {
       a.stopTimers();
       for (Lane lane : Lane.values()) {
         OutboundLane l = a.lane(lane);
@@ -254,7 +259,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
    */
   void sayLeaving() {
     List<CompletableFuture<Void>> notices = new ArrayList<>();
-    for (Association a : associations.values()) {
+    for (Association a : associations.all()) {
       if (a.associated()) {
         ControlFrame leaving = ControlFrame.leaving();
         a.lane(Lane.CONTROL).send(leaving);
@@ -273,144 +278,105 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
     }
   }
 
-  /**
-   * The association with {@code remote}, created on first use (it connects only when sent to),
-   * from what a retired one left if there is such a record.
-   *
-   * @return null when {@code maximum-associations} exist (idle ones are being retired meanwhile)
-   */
-  public Association association(Address remote) {
-    Association a = associations.get(remote);
-    if (a != null && !a.retired()) {
-      return a;
-    }
-    if (a != null) {
-      associations.remove(remote, a); // its retirement removes it too, a moment later
-    }
-    if (associations.size() >= settings.maximumAssociations()) {
-      sweepNow();
-      return associations.get(remote); // another thread may have made it meanwhile
-    }
-    return associations.computeIfAbsent(
-        remote,
-        r -> {
-          Association n = new Association(r, transport, system.eventStream(), this, clock);
-          Association.Remembered left = retired.take(r);
-          if (left != null) {
-            n.restore(left);
-          }
-          return n;
-        });
-  }
-
-  /** @return the associations that exist now, for tests */
-  int associationCount() {
-    return associations.size();
-  }
-
-  /** @return the retired associations whose records are kept, for tests */
-  int retiredRecordCount() {
-    return retired.size();
-  }
-
-  /** Retires the associations idle for {@code idleNanos} or longer; each on its own loop. */
-  private void sweep(long idleNanos) {
-    long now = clock.getAsLong();
-    for (Association a : associations.values()) {
-      if (now - a.activeAt() >= idleNanos && !a.retired() && !watchedNodes.watches(a.remote)) {
-        try {
-          a.loop().execute(() -> retire(a, idleNanos));
-        } catch (RejectedExecutionException terminated) {
-          return;
-        }
-      }
-    }
-  }
-
-  /** At {@code maximum-associations}: retires every idle association, once at a time. */
-  private void sweepNow() {
-    if (pressureSweep.compareAndSet(false, true)) {
-      try {
-        transport.nextLoop().execute(() -> {
-          pressureSweep.set(false);
-          sweep(0);
-        });
-      } catch (RejectedExecutionException terminated) {
-        // shut down
-      }
-    }
-  }
-
-  /** On {@code a}'s loop. */
-  private void retire(Association a, long idleNanos) {
-    if (watchedNodes.watches(a.remote)) {
-      return;
-    }
-    Association.Remembered left;
-    // under the records' lock: whoever sees the association retired finds its record
-    synchronized (retired) {
-      left = a.retireIfIdle(clock.getAsLong(), idleNanos);
-      if (left == Association.NOT_RETIRED) {
-        return;
-      }
-      if (left != null) {
-        retired.put(a.remote, left);
-      }
-    }
-    associations.remove(a.remote, a);
-    logger.debug("{} idle: its association is removed", a.remote);
-  }
-
   // ------------------------------------------------------------------ Association.Hooks
 
   @Override
   public Association successor(Address remote) {
-    return association(remote);
+    return associations.association(remote);
   }
 
-  // ------------------------------------------------------------------ out
-
-  /** Serializes on the caller's thread and queues on {@code lane}; never blocks, never throws. */
-  public void send(RemoteActorRef recipient, Object message, ActorRef sender, Lane lane) {
-    Serialized payload;
-    try {
-      payload = serialization.serialize(message);
-    } catch (RuntimeException e) {
-      drops.dropped(message, "cannot serialize it: " + e.getMessage(), sender, recipient);
-      return;
-    }
-    if (payload.bytes().length > settings.maximumFrameSize()) {
-      drops.dropped(
-          message,
-          "serialized to " + payload.bytes().length + " bytes, above troupe.remote.maximum-frame-size ("
-              + settings.maximumFrameSize() + " bytes)",
-          sender,
-          recipient);
-      return;
-    }
-    OutboundEnvelope e = new OutboundEnvelope(recipient, sender, message, payload);
-    Association association = recipient.association();
-    if (association == null) {
-      drops.dropped(e, "no association with " + recipient.path().address() + " can be made now: "
-          + settings.maximumAssociations() + " exist (troupe.remote.advanced.maximum-associations)");
-      return;
-    }
-    if (lane == Lane.CONTROL) {
-      // a sequenced message must never be dropped by the encoder (its number would leave a gap):
-      // the frame's bound is checked here with the paths in full, as on a new connection
-      long frame = SYSTEM_FRAME_OVERHEAD + payload.bytes().length + payload.manifest().length() * 3L
-          + recipient.serializedPath().length() * 3L + (sender == null ? 0 : sender.path().toSerializationFormat().length() * 3L);
-      if (frame > settings.maximumFrameSize()) {
-        drops.dropped(e, "the system message's frame could exceed troupe.remote.maximum-frame-size");
-        return;
-      }
-      association.sendSystem(e);
-    } else {
-      association.lane(lane).send(e);
-    }
+  @Override
+  public void heartbeatResponse(Association a) {
+    watchedNodes.heartbeatResponse(a.remote);
   }
 
   // ------------------------------------------------------------------ in (on an event loop)
+
+  @Override
+  public InternalActorRef resolve(ActorPath path) {
+    return resolveActorRef(path);
+  }
+
+  /**
+   * The origin's association judges the handshake of an accepted connection ({@link
+   * Association#inboundUp}); one retired just now hands it to the association that replaces it.
+   */
+  @Override
+  public InboundPeer accept(Channel channel, Wire.Handshake h) {
+    Association a = associations.association(h.origin());
+    String refused = a == null ? null : a.inboundUp(channel, h.lane(), h.originUid());
+    if (refused == Association.RETIRED) { // retired just now: the association that replaces it takes the connection
+      a = associations.association(h.origin());
+      refused = a == null ? null : a.inboundUp(channel, h.lane(), h.originUid());
+    }
+    if (a == null) {
+      throw new Wire.ProtocolException("this node keeps " + settings.maximumAssociations()
+          + " associations already, none idle (troupe.remote.advanced.maximum-associations)");
+    }
+    if (refused != null) {
+      throw new Wire.ProtocolException(refused);
+    }
+    return new Peer(a, h, inboundSelections(channel));
+  }
+
+  /** One accepted connection whose handshake passed: what it delivers, from whom. */
+  private final class Peer implements InboundPeer {
+    private final Association association;
+    private final Wire.Handshake handshake;
+    private final InboundSelections selections;
+
+    Peer(Association association, Wire.Handshake handshake, InboundSelections selections) {
+      this.association = association;
+      this.handshake = handshake;
+      this.selections = selections;
+    }
+
+    @Override
+    public boolean ownsControl(Channel channel) {
+      return association.ownsControl(channel);
+    }
+
+    @Override
+    public void message(InboundEnvelope e) {
+      if (e.malformed() != null) {
+        dropMalformed(e);
+      } else {
+        receive(e.recipient(), e.sender(), e.serializerId(), e.manifest(), e.bytes(), handshake.origin(), selections);
+      }
+    }
+
+    @Override
+    public long systemMessage(InboundEnvelope e) {
+      if (e.malformed() != null) {
+        return association.inbound().receive(handshake.originUid(), e.seq(), () -> dropMalformed(e));
+      }
+      InternalActorRef to = e.recipient();
+      InternalActorRef from = e.sender();
+      int serializerId = e.serializerId();
+      String manifest = e.manifest();
+      byte[] bytes = e.bytes();
+      return association.inbound().receive(
+          handshake.originUid(),
+          e.seq(),
+          () -> receive(to, from, serializerId, manifest, bytes, handshake.origin(), selections));
+    }
+
+    private void dropMalformed(InboundEnvelope e) {
+      drops.dropped(e.payload(), "malformed path from " + handshake.origin() + ": " + e.malformed(), null, local.deadLetters());
+    }
+
+    @Override
+    public void leaving() {
+      RemoteActorRefProvider.this.leaving(association, handshake.originUid());
+    }
+
+    @Override
+    public void closed(Channel channel) {
+      association.inboundClosed(channel);
+      association.connectionDown(handshake.originUid());
+    }
+  }
+
 
   /**
    * A queue for the selections that arrive on {@code channel}, resolved on the default
@@ -485,7 +451,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
         Status.Failure answer = absentRecipients.answerFor(recipient, sender, message, origin);
         recipient.tell(AbsentRecipients.restored(recipient, message), sender); // an absent one: dead letters, as ever
         if (answer != null) { // and the ask that sent it fails now, not at its timeout
-          send((RemoteActorRef) sender, answer, null, Lane.ORDINARY);
+          associations.send((RemoteActorRef) sender, answer, null, Lane.ORDINARY);
         }
       }
     } catch (RuntimeException e) {
@@ -516,7 +482,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
 
   /**
    * Incarnation {@code peerUid} of the node of {@code a} said it leaves, on the connection that owns
-   * its control stream ({@link InboundConnectionHandler} checked that): its actors count as
+   * its control stream (the transport's dispatcher checked that): its actors count as
    * terminated. Ignored when that incarnation is not the node's current one.
    */
   public void leaving(Association a, long peerUid) {
@@ -536,7 +502,7 @@ public final class RemoteActorRefProvider implements ActorRefProvider, Associati
    * delivered exactly once).
    */
   private void unreachable(Address node, double phi, long silentMillis) {
-    Association a = association(node);
+    Association a = associations.association(node);
     String why =
         "no heartbeat response for " + silentMillis + " ms (phi " + String.format(java.util.Locale.ROOT, "%.1f", phi)
             + " above troupe.remote.watch-failure-detector.threshold = " + settings.failureThreshold() + ")";

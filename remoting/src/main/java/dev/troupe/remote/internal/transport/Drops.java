@@ -4,7 +4,6 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.EventStream;
 import dev.troupe.pattern.AskFailedException;
 import dev.troupe.remote.Dropped;
-import dev.troupe.remote.internal.deploy.DeploymentMessages.DeployRequest;
 import java.util.function.BiPredicate;
 import java.util.function.Supplier;
 
@@ -14,6 +13,15 @@ import java.util.function.Supplier;
  * at once with an {@link AskFailedException} giving the reason (its reply cannot come).
  */
 public final class Drops {
+  /**
+   * A message that remoting sends on its own behalf (no actor sent it): its drop is logged as it
+   * describes itself, not as a message "from no sender".
+   */
+  public interface SelfDescribing {
+    /** @return what was dropped, e.g. "the request to deploy ... as ... on ..." */
+    String describeForDrop();
+  }
+
   private final EventStream events;
   private final RateLimitedLog log;
   private final BiPredicate<ActorRef, Supplier<? extends Throwable>> failAsk;
@@ -30,15 +38,8 @@ public final class Drops {
 
   public void dropped(Object message, String reason, ActorRef sender, ActorRef recipient) {
     events.publish(new Dropped(message, reason, sender, recipient));
-    if (message instanceof DeployRequest r) {
-      // sent by the system itself: say who deployed what where, not "from null"
-      log.warn(
-          "dropped the request to deploy {} as {} (a child of {}) on {}: {}",
-          r.className(),
-          r.path().toStringWithoutAddress(),
-          r.parent().path(),
-          r.path().address(),
-          reason);
+    if (message instanceof SelfDescribing m) { // sent by the system itself: say what, not "from null"
+      log.warn("dropped {}: {}", m.describeForDrop(), reason);
     } else {
       log.warn(
           "dropped message [{}] from {} to {}: {}",

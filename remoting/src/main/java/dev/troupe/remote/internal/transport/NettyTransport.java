@@ -1,15 +1,11 @@
 package dev.troupe.remote.internal.transport;
 
-import dev.troupe.remote.internal.association.OutboundLane;
 import dev.troupe.remote.internal.config.RemoteSettings;
-import dev.troupe.remote.internal.provider.RemoteActorRefProvider;
 
 import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandler;
@@ -23,7 +19,6 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.ssl.SslHandler;
-import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetAddress;
@@ -55,10 +50,6 @@ import org.slf4j.Logger;
  * refused with a reason that says so ({@link TlsOnPlainPort}).
  */
 public final class NettyTransport {
-  /** Name of the handler that closes a connection whose handshake does not come in time. */
-  static final String HANDSHAKE_TIMEOUT = "handshake-timeout";
-  /** Name of the handler that closes an accepted connection that read nothing for {@code inbound-idle-timeout}. */
-  static final String IDLE_TIMEOUT = "idle-timeout";
   /**
    * Frames an outbound connection reads: the handshake acknowledgement or refusal, then
    * acknowledgements of system messages and answers to heartbeats, all smaller.
@@ -66,8 +57,9 @@ public final class NettyTransport {
   private static final int ACK_FRAME_LIMIT = Wire.REFUSAL_MAX_BYTES;
   private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024);
 
-  private final RemoteActorRefProvider provider;
+  private final InboundHost host;
   private final RemoteSettings settings;
+  private final Drops drops;
   private final RateLimitedLog log;
   /** null when TLS is off. */
   private final TlsContexts tls;
@@ -81,9 +73,10 @@ public final class NettyTransport {
    * @throws dev.troupe.actor.ConfigurationException if TLS is on and its stores cannot be used
    *     (thrown before any network thread is started)
    */
-  public NettyTransport(RemoteActorRefProvider provider, String systemName, RemoteSettings settings, RateLimitedLog log) {
-    this.provider = provider;
+  public NettyTransport(InboundHost host, String systemName, RemoteSettings settings, RateLimitedLog log, Drops drops) {
+    this.host = host;
     this.settings = settings;
+    this.drops = drops;
     this.log = log;
     this.tls = settings.tls().enabled() ? TlsContexts.create(settings.tls(), settings.handshakeTimeout()) : null;
     this.loops = new EventLoops(systemName, settings.eventLoopThreads(), log);
@@ -99,7 +92,7 @@ public final class NettyTransport {
   }
 
   public Drops drops() {
-    return provider.drops();
+    return drops;
   }
 
   public RateLimitedLog log() {
@@ -135,8 +128,14 @@ public final class NettyTransport {
               .childHandler(
                   pipeline(
                       settings.maximumFrameSize(),
+                      settings.inboundIdleTimeout().toMillis(),
                       ch -> tls != null ? tls.forAccepted(ch.alloc()) : new TlsOnPlainPort(),
-                      () -> new ChannelHandler[] {new InboundConnectionHandler(provider, log)},
+                      () ->
+                          new ChannelHandler[] {
+                            new InboundHandshakeHandler(host, settings.tls().verifyPeerOrigin()),
+                            new EnvelopeDecoder(host::resolve),
+                            new InboundDispatcher(log, settings.inboundIdleTimeout().toMillis())
+                          },
                       inboundConnections::admit))
               .bind(new InetSocketAddress(settings.bindHost(), settings.bindPort()));
     } catch (RuntimeException e) {
@@ -199,10 +198,14 @@ public final class NettyTransport {
         });
   }
 
-  /** Opens the TCP connection of {@code lane} to {@code to}, on its event loop. */
-  public ChannelFuture connect(OutboundLane lane, InetSocketAddress to) {
+  /**
+   * Opens the TCP connection of {@code lane} to {@code to}, the address of {@code target}, on
+   * {@code loop}; the connection tells {@code listener} how its handshake and its life go.
+   */
+  public ChannelFuture connect(Lane lane, Address target, InetSocketAddress to, EventLoop loop, OutboundListener listener) {
+    Wire.Handshake handshake = new Wire.Handshake(lane, host.address(), host.uid(), target);
     return new Bootstrap()
-        .group(lane.loop())
+        .group(loop)
         .disableResolver()
         .channel(NioSocketChannel.class)
         .option(ChannelOption.TCP_NODELAY, true)
@@ -211,11 +214,13 @@ public final class NettyTransport {
         .handler(
             pipeline(
                 ACK_FRAME_LIMIT,
+                0,
                 ch -> tls != null ? tls.forOutbound(ch.alloc(), to.getHostString(), to.getPort()) : null,
                 () ->
                     new ChannelHandler[] {
-                      new EnvelopeEncoder(settings.maximumFrameSize(), provider.drops()),
-                      new OutboundConnectionHandler(lane)
+                      new EnvelopeEncoder(settings.maximumFrameSize(), drops),
+                      new OutboundHandshakeHandler(handshake, listener),
+                      new OutboundConnectionHandler(listener, lane, log.logger())
                     },
                     ch -> true))
         .connect(to);
@@ -224,11 +229,16 @@ public final class NettyTransport {
   /**
    * A connection's pipeline, unless {@code admit} refuses (and closes) the connection: {@code
    * first} (TLS, or the check for TLS on a plain port; none when it gives null), then closed if the
-   * handshake is not done within {@code handshake-timeout} of the start ({@link HandshakeDeadline}),
+   * handshake is not done within {@code handshake-timeout} of the start ({@link HandshakeDeadline};
+   * after the handshake, when {@code idleMillis} is not 0, if nothing is read for that long),
    * frames of at most {@code readLimit} bytes in, length-prefixed frames out, then {@code last}.
    */
   private ChannelInitializer<SocketChannel> pipeline(
-      int readLimit, Function<SocketChannel, ChannelHandler> first, Supplier<ChannelHandler[]> last, Predicate<Channel> admit) {
+      int readLimit,
+      long idleMillis,
+      Function<SocketChannel, ChannelHandler> first,
+      Supplier<ChannelHandler[]> last,
+      Predicate<Channel> admit) {
     long timeout = settings.handshakeTimeout().toMillis();
     return new ChannelInitializer<>() {
       @Override
@@ -242,22 +252,12 @@ public final class NettyTransport {
         }
         // after TLS: it sees a read only once decrypted bytes come, so it bounds both handshakes
         ch.pipeline()
-            .addLast(HANDSHAKE_TIMEOUT, new HandshakeDeadline(timeout))
+            .addLast(new HandshakeDeadline(timeout, idleMillis))
             .addLast(new LengthFieldBasedFrameDecoder(readLimit + 4, 0, 4, 0, 4, true))
             .addLast(new LengthFieldPrepender(4))
             .addLast(last.get());
       }
     };
-  }
-
-  /**
-   * An accepted connection completed its handshake: from now on it is closed after {@code
-   * inbound-idle-timeout} without reading anything (heartbeats keep a watched peer's control lane
-   * busy; the peer's lanes reconnect when they next have something to send).
-   */
-  void handshakeAccepted(ChannelHandlerContext ctx) {
-    ctx.pipeline()
-        .replace(HANDSHAKE_TIMEOUT, IDLE_TIMEOUT, new ReadTimeoutHandler(settings.inboundIdleTimeout().toMillis(), TimeUnit.MILLISECONDS));
   }
 
   /** @return accepted connections open now, for tests */
@@ -279,16 +279,6 @@ public final class NettyTransport {
       peer = "(none)";
     }
     log.debug("TLS connection {} {}: {}, {}, peer certificate {}", direction, ctx.channel().remoteAddress(), s.getProtocol(), s.getCipherSuite(), peer);
-  }
-
-  /** {@code remote}, dialled by this node, answered a heartbeat: its failure detector hears of it. */
-  public void heartbeatResponse(Address remote) {
-    provider.watchedNodes().heartbeatResponse(remote);
-  }
-
-  public ByteBuf handshake(ByteBufAllocator alloc, OutboundLane lane) {
-    return Wire.encodeHandshake(
-        alloc, new Wire.Handshake(lane.lane(), provider.address(), provider.uid(), lane.association().remote));
   }
 
   /**

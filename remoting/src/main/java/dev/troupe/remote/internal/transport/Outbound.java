@@ -1,6 +1,5 @@
 package dev.troupe.remote.internal.transport;
 
-import dev.troupe.remote.internal.association.SystemMessageOutbox;
 
 /** What waits in an outbound lane's queue: a user or system message, or a control frame. */
 public sealed interface Outbound permits OutboundEnvelope, ControlFrame, SequencedEnvelope {}

@@ -1,8 +1,9 @@
 package dev.troupe.remote.internal.transport;
 
-import dev.troupe.remote.internal.association.SystemMessageOutbox;
 
+import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
+import dev.troupe.serialization.Serialized;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
@@ -57,7 +58,7 @@ import java.nio.charset.StandardCharsets;
  * never connects anywhere because a peer's frame named an address. (Version 1 answered on the
  * answering node's own control lane, dialling whatever origin the heartbeat's connection claimed.)
  *
- * <p>System messages are delivered exactly once and in order ({@link SystemMessageOutbox}): on the
+ * <p>System messages are delivered exactly once and in order (the association's {@code SystemMessageOutbox}): on the
  * control lane each one is an envelope behind a sequence number, {@code int8 0 | int8 }{@value
  * #SYSTEM}{@code  | varlong seq | envelope}, and the accepting side answers on the same connection
  * with cumulative acknowledgements {@code int8 0 | int8 }{@value #SYSTEM_ACK}{@code  | varlong seq}
@@ -128,10 +129,10 @@ public final class Wire {
   private Wire() {}
 
   /** A frame that breaks the protocol: its connection is closed. */
-  static final class ProtocolException extends RuntimeException {
+  public static final class ProtocolException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    ProtocolException(String message) {
+    public ProtocolException(String message) {
       super(message, null, false, false);
     }
   }
@@ -334,6 +335,112 @@ public final class Wire {
     } catch (IllegalArgumentException e) {
       throw new ProtocolException("malformed " + what + " address in handshake: " + e.getMessage());
     }
+  }
+
+  // ------------------------------------------------------------------ envelopes
+
+  /**
+   * The bytes of a system message's frame besides its strings and payload: control prefix and
+   * sequence number, and for each of recipient, sender and manifest a ref code, a slot and a
+   * length, and the serializer id.
+   */
+  private static final long SYSTEM_FRAME_OVERHEAD = 2 + 10 + 3 * (1 + 2 + 5) + 5;
+
+  /**
+   * The most bytes the frame of a system message can take, whatever the string table holds: its
+   * paths and manifest in full (each counted as 3 bytes a char, the most UTF-8 takes). A sequenced
+   * message must never be dropped by the encoder (its number would leave a gap), so its sender
+   * checks this bound before it numbers the message.
+   *
+   * @param senderPath the sender's path as sent, or null for none
+   */
+  public static long systemFrameBound(Serialized payload, String recipientPath, String senderPath) {
+    return SYSTEM_FRAME_OVERHEAD + payload.bytes().length + payload.manifest().length() * 3L
+        + recipientPath.length() * 3L + (senderPath == null ? 0 : senderPath.length() * 3L);
+  }
+
+  /** An envelope's frame would be above {@code maximum-frame-size}: it is not written. */
+  static final class FrameTooLarge extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    FrameTooLarge(long size, int maximumFrameSize) {
+      super("the frame would be " + size + " bytes, above troupe.remote.maximum-frame-size (" + maximumFrameSize + " bytes)", null, false, false);
+    }
+  }
+
+  /**
+   * Writes the body of an envelope's frame (the length prefix comes after it), with the
+   * connection's string table. The frame's size is known before anything is written (at most: a
+   * new string may take a slot's varint more), so a frame above {@code maximumFrameSize} is not
+   * written and adds nothing to the table.
+   *
+   * @param seq the system message's sequence number, or -1 for a user message
+   * @throws FrameTooLarge if the frame would be above {@code maximumFrameSize}
+   */
+  static ByteBuf encodeEnvelope(ByteBufAllocator alloc, OutboundTable table, OutboundEnvelope e, long seq, int maximumFrameSize) {
+    ActorRef recipient = e.recipient();
+    ActorRef sender = e.sender();
+    Serialized p = e.payload();
+    String manifest = p.manifest();
+    table.startEnvelope();
+    int recipientId = table.idOf(recipient);
+    String recipientText = recipientId < 0 ? e.recipientPath() : null;
+    int senderId = sender == null ? -1 : table.idOf(sender);
+    String senderText = sender != null && senderId < 0 ? sender.path().toSerializationFormat() : null;
+    int manifestId = manifest.isEmpty() ? -1 : table.idOf(manifest);
+    int serializerId = zigZag(p.serializerId());
+    long size =
+        (seq < 0 ? 0 : 2 + varLongSize(seq))
+            + (long) OutboundTable.size(recipientId, recipientText)
+            + (sender == null ? 1 : OutboundTable.size(senderId, senderText))
+            + varIntSize(serializerId)
+            + (manifest.isEmpty() ? 1 : OutboundTable.size(manifestId, manifest))
+            + p.bytes().length;
+    if (size > maximumFrameSize) {
+      throw new FrameTooLarge(size, maximumFrameSize);
+    }
+    ByteBuf out = alloc.ioBuffer((int) size);
+    try {
+      if (seq >= 0) {
+        out.writeByte(REF_NONE);
+        out.writeByte(SYSTEM);
+        writeVarLong(out, seq);
+      }
+      table.write(out, recipient, recipientText);
+      if (sender == null) {
+        out.writeByte(REF_NONE);
+      } else {
+        table.write(out, sender, senderText);
+      }
+      writeVarInt(out, serializerId);
+      if (manifest.isEmpty()) {
+        out.writeByte(REF_NONE);
+      } else {
+        table.write(out, manifest, manifest);
+      }
+      out.writeBytes(p.bytes());
+    } catch (RuntimeException ex) {
+      out.release();
+      throw ex;
+    }
+    return out;
+  }
+
+  /**
+   * Reads an envelope's fields (after a system message's prefix and number) into {@code into},
+   * through the connection's string table; the payload is the rest of the frame.
+   *
+   * @throws ProtocolException if the envelope breaks the protocol
+   */
+  static void decodeEnvelope(ByteBuf b, InboundTable table, InboundEnvelope into) {
+    InboundTable.Entry recipient = table.read(b);
+    if (recipient == null) {
+      throw new ProtocolException("an envelope without recipient");
+    }
+    InboundTable.Entry sender = table.read(b);
+    int serializerId = unZigZag(readVarInt(b));
+    InboundTable.Entry manifest = table.read(b);
+    into.set(recipient, sender, serializerId, manifest == null ? "" : manifest.text, ByteBufUtil.getBytes(b));
   }
 
   // ------------------------------------------------------------------ primitives

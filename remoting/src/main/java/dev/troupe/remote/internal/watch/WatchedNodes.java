@@ -1,6 +1,7 @@
 package dev.troupe.remote.internal.watch;
 
 import dev.troupe.remote.internal.association.Association;
+import dev.troupe.remote.internal.association.Associations;
 import dev.troupe.remote.internal.association.RemoteActorRef;
 import dev.troupe.remote.internal.config.RemoteSettings;
 import dev.troupe.remote.internal.transport.ControlFrame;
@@ -35,7 +36,7 @@ import java.util.function.Supplier;
  * gone (the provider tells death watch) and forgotten, so a later watch of it starts over. A node
  * without watches has no timer and gets no heartbeats.
  */
-public final class WatchedNodes {
+public final class WatchedNodes implements Associations.WatchListener {
   /** Called (outside any lock) when the detector gives up on a node. */
   public interface Verdict {
     void unreachable(Address node, double phi, long silentMillis);
@@ -93,6 +94,7 @@ public final class WatchedNodes {
   }
 
   /** A local {@code watcher} sent a {@code Watch} to {@code watchee}; any thread. */
+  @Override
   public void watched(RemoteActorRef watchee, ActorRef watcher) {
     Address node = watchee.path().address();
     synchronized (this) {
@@ -110,6 +112,7 @@ public final class WatchedNodes {
   }
 
   /** The watch of {@code watchee} by the local {@code watcher} ended (unwatched, or it died). */
+  @Override
   public void unwatched(ActorRef watchee, ActorRef watcher) {
     Address node = watchee.path().address();
     synchronized (this) {
@@ -146,6 +149,7 @@ public final class WatchedNodes {
   }
 
   /** @return whether some local actor watches an actor on {@code node} */
+  @Override
   public synchronized boolean watches(Address node) {
     return nodes.containsKey(node);
   }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** The sender's half of exactly-once system messages: numbering, writing, acks, rewinds, resets. */
 class SystemMessageOutboxTest {
   private static OutboundEnvelope envelope(int i) {
-    return new OutboundEnvelope(null, null, "m" + i, new Serialized(2, "", new byte[] {(byte) i}));
+    return new OutboundEnvelope(null, null, null, "m" + i, new Serialized(2, "", new byte[] {(byte) i}));
   }
 
   private static List<Long> writeAll(SystemMessageOutbox o) {

@@ -104,7 +104,7 @@ class AssociationLimitsTest {
       out.flush();
       probe.expectMsg(WAIT, "hi"); // every envelope before it was read
     }
-    assertEquals(1, provider(victim).associationCount(), "associations: only the connected peer's");
+    assertEquals(1, provider(victim).associations().count(), "associations: only the connected peer's");
   }
 
   @Test
@@ -113,7 +113,7 @@ class AssociationLimitsTest {
     for (int i = 0; i < 1_000; i++) {
       provider(node).resolveActorRef(ActorPath.fromString("troupe://n@127.0.0.1:" + (2_000 + i) + "/user/x"));
     }
-    assertEquals(0, provider(node).associationCount());
+    assertEquals(0, provider(node).associations().count());
   }
 
   @Test
@@ -126,8 +126,8 @@ class AssociationLimitsTest {
         readFrame(s.getInputStream()); // its answer: the connection is up
       }
     }
-    await(victim, "every client's association retired", () -> provider(victim).associationCount() == 0);
-    assertEquals(5, provider(victim).retiredRecordCount(), "records kept: maximum-retired-associations");
+    await(victim, "every client's association retired", () -> provider(victim).associations().count() == 0);
+    assertEquals(5, provider(victim).associations().retiredRecordCount(), "records kept: maximum-retired-associations");
   }
 
   @Test
@@ -138,7 +138,7 @@ class AssociationLimitsTest {
       provider(victim).association(Address.parse(origin)).quarantine("the test says so");
       assertClosed(s);
     }
-    await(victim, "the quarantined node's association retired", () -> provider(victim).associationCount() == 0);
+    await(victim, "the quarantined node's association retired", () -> provider(victim).associations().count() == 0);
 
     try (Socket s = connect(victim)) {
       s.getOutputStream().write(frame(handshakeBody(victim, Lane.ORDINARY, origin, 7)));
@@ -166,7 +166,7 @@ class AssociationLimitsTest {
 
     a.stop(firstFromA); // system message 1 from a to b
     onB.expectTerminated(WAIT, first);
-    await(a, "a's association with b retired once its connections went idle", () -> provider(a).associationCount() == 0);
+    await(a, "a's association with b retired once its connections went idle", () -> provider(a).associations().count() == 0);
 
     a.stop(secondFromA); // number 2, from a new association: b must not take it for a resend of 1
     onB.expectTerminated(WAIT, second);
@@ -203,7 +203,7 @@ class AssociationLimitsTest {
       victim.actorSelection("troupe://new@127.0.0.1:6000/user/x").tell("hello", ActorRef.noSender());
       Dropped d = probe.expectMsgClass(WAIT, Dropped.class);
       assertTrue(d.reason().contains("maximum-associations"), d.reason());
-      assertEquals(3, provider(victim).associationCount());
+      assertEquals(3, provider(victim).associations().count());
 
       held.remove(0).close(); // its association goes idle: the next new node gets its place
       long deadline = System.nanoTime() + WAIT.toNanos();
