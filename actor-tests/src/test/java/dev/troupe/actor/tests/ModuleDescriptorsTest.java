@@ -263,10 +263,11 @@ class ModuleDescriptorsTest {
         "services dev.troupe.remoting provides (troupe.actor.provider = remote finds its factory"
             + " through 'provides' on the module path, where META-INF/services is ignored)");
     assertEquals(
-        Set.of(REF_VIEW_SPI),
+        Set.of(REF_VIEW_SPI, "dev.troupe.actor.internal.ActorRefProviderFactory"),
         remoting.uses(),
         "services dev.troupe.remoting uses (the kinds of reference, e.g. typed refs, that its"
-            + " serializers send as classic refs' paths; ServiceLoader fails in a named module without it)");
+            + " serializers send as classic refs' paths; its own provider factory, which the remoting SPI's"
+            + " RemoteProviders finds; ServiceLoader fails in a named module without it)");
   }
 
   @Test
@@ -278,7 +279,10 @@ class ModuleDescriptorsTest {
         Set.of("dev.troupe.remote", "dev.troupe.serialization"),
         unqualifiedExports(remoting),
         "packages dev.troupe.remoting exports to everyone (its internal packages stay unexported)");
-    assertEquals(Map.of(), qualifiedExports(remoting), "dev.troupe.remoting has no qualified exports");
+    assertEquals(
+        Map.of("dev.troupe.remote.spi", Set.of("dev.troupe.cluster")),
+        qualifiedExports(remoting),
+        "dev.troupe.remoting exports its SPI (for a provider built on the remote one) to the cluster module only");
     assertNothingOpened(remoting);
     assertRequiresTransitive(remoting, API);
     assertRequiresTransitive(remoting, "com.fasterxml.jackson.databind"); // JacksonMapperCustomizer's MapperBuilder

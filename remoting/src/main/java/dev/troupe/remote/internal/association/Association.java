@@ -1,15 +1,14 @@
 package dev.troupe.remote.internal.association;
 
+import dev.troupe.actor.Address;
+import dev.troupe.actor.EventStream;
+import dev.troupe.remote.AssociatedEvent;
+import dev.troupe.remote.DisassociatedEvent;
 import dev.troupe.remote.internal.config.RemoteSettings;
 import dev.troupe.remote.internal.transport.Lane;
 import dev.troupe.remote.internal.transport.NettyTransport;
 import dev.troupe.remote.internal.transport.OutboundEnvelope;
 import dev.troupe.remote.internal.transport.Wire;
-
-import dev.troupe.actor.Address;
-import dev.troupe.actor.EventStream;
-import dev.troupe.remote.AssociatedEvent;
-import dev.troupe.remote.DisassociatedEvent;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -101,6 +100,15 @@ public final class Association {
 
     /** The peer answered a heartbeat on this node's control lane: its failure detector hears of it. */
     void heartbeatResponse(Association association);
+
+    /**
+     * The association went up ({@code up}) or down: called under the association's lock, right
+     * after its {@code AssociatedEvent} or {@code DisassociatedEvent} is published, so that these
+     * calls keep the events' order. Must not block.
+     *
+     * @param uid the peer's current incarnation
+     */
+    void lifecycle(Association association, boolean up, long uid);
   }
 
   /**
@@ -347,6 +355,7 @@ public final class Association {
     if (connections++ == 0 || down) {
       down = false;
       events.publish(new AssociatedEvent(remote)); // under the lock: events keep their order
+      hooks.lifecycle(this, true, uid);
     }
   }
 
@@ -441,6 +450,7 @@ public final class Association {
       if (--connections == 0) {
         if (!down) {
           events.publish(new DisassociatedEvent(remote));
+          hooks.lifecycle(this, false, uid);
         }
         down = false;
       }
@@ -485,6 +495,7 @@ public final class Association {
       if (connections > 0 && !down) {
         down = true;
         events.publish(new DisassociatedEvent(remote));
+        hooks.lifecycle(this, false, uid);
       }
       if (goneDeclared && goneUid == uid) {
         return false;
@@ -522,6 +533,27 @@ public final class Association {
     }
     hooks.quarantined(this, q, why, lost);
     closeConnectionsOf(q);
+  }
+
+  /**
+   * Quarantines incarnation {@code peerUid} of the peer, by request from outside remoting: as
+   * {@link #quarantine(String)} when it is the current incarnation; else it is only remembered as
+   * over, so that no connection of it is accepted or kept (its actors' watchers hear nothing: the
+   * current incarnation's actors live on).
+   *
+   * @return whether {@code peerUid} was the current incarnation
+   */
+  public boolean quarantine(long peerUid, String why) {
+    synchronized (this) {
+      if (peerUid == 0 || peerUid != uid) {
+        if (peerUid != 0) {
+          quarantinedUids.add(peerUid);
+        }
+        return false;
+      }
+    }
+    quarantine(why); // (a restart seen in this instant makes it the new one: the caller asked for the current one)
+    return true;
   }
 
   // ------------------------------------------------------------------ sending system messages

@@ -1,15 +1,14 @@
 package dev.troupe.remote.internal.association;
 
-import dev.troupe.remote.internal.transport.SequencedEnvelope;
 import dev.troupe.remote.internal.config.RemoteSettings;
 import dev.troupe.remote.internal.transport.ControlFrame;
 import dev.troupe.remote.internal.transport.Lane;
 import dev.troupe.remote.internal.transport.NettyTransport;
 import dev.troupe.remote.internal.transport.Outbound;
-import dev.troupe.remote.internal.transport.OutboundListener;
 import dev.troupe.remote.internal.transport.OutboundEnvelope;
+import dev.troupe.remote.internal.transport.OutboundListener;
+import dev.troupe.remote.internal.transport.SequencedEnvelope;
 import dev.troupe.remote.internal.transport.Wire;
-
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;

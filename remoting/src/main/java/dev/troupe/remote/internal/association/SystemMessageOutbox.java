@@ -1,8 +1,7 @@
 package dev.troupe.remote.internal.association;
 
-import dev.troupe.remote.internal.transport.SequencedEnvelope;
 import dev.troupe.remote.internal.transport.OutboundEnvelope;
-
+import dev.troupe.remote.internal.transport.SequencedEnvelope;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

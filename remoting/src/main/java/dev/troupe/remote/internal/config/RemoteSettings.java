@@ -1,6 +1,5 @@
 package dev.troupe.remote.internal.config;
 
-
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigValueType;

@@ -1,6 +1,5 @@
 package dev.troupe.remote.internal.config;
 
-
 import com.typesafe.config.Config;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.internal.dispatch.Settings;

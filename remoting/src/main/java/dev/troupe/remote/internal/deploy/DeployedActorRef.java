@@ -1,7 +1,5 @@
 package dev.troupe.remote.internal.deploy;
 
-import dev.troupe.remote.internal.association.RemoteActorRef;
-
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.internal.InternalActorRef;
@@ -9,6 +7,7 @@ import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
 import dev.troupe.actor.internal.SystemMessages.Unwatch;
 import dev.troupe.actor.internal.SystemMessages.Watch;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.remote.internal.association.RemoteActorRef;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;

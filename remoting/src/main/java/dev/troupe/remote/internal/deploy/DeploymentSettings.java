@@ -1,11 +1,10 @@
 package dev.troupe.remote.internal.deploy;
 
-import dev.troupe.remote.internal.config.RemoteSettings;
-
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.internal.dispatch.Settings;
+import dev.troupe.remote.internal.config.RemoteSettings;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;

@@ -1,6 +1,5 @@
 package dev.troupe.remote.internal.deploy;
 
-
 import dev.troupe.actor.Actor;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;

@@ -1,13 +1,12 @@
 package dev.troupe.remote.internal.deploy;
 
-import dev.troupe.remote.internal.config.RemoteSettings;
-
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.internal.InternalActorRef;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
+import dev.troupe.remote.internal.config.RemoteSettings;
 import dev.troupe.remote.internal.deploy.DeploymentMessages.DeployAck;
 import dev.troupe.remote.internal.deploy.DeploymentMessages.DeployRefused;
 import dev.troupe.remote.internal.deploy.DeploymentMessages.DeployRequest;

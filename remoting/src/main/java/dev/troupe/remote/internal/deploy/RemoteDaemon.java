@@ -1,7 +1,5 @@
 package dev.troupe.remote.internal.deploy;
 
-import dev.troupe.remote.internal.config.RemoteSettings;
-
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.DeadLetter;
@@ -9,6 +7,7 @@ import dev.troupe.actor.internal.InternalActorRef;
 import dev.troupe.actor.internal.SystemMessages.AddressTerminated;
 import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
 import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.remote.internal.config.RemoteSettings;
 import dev.troupe.remote.internal.deploy.DeploymentMessages.DeployAck;
 import dev.troupe.remote.internal.deploy.DeploymentMessages.DeployRefused;
 import dev.troupe.remote.internal.deploy.DeploymentMessages.DeployRequest;

@@ -1,7 +1,5 @@
 package dev.troupe.remote.internal.provider;
 
-import dev.troupe.remote.internal.association.RemoteActorRef;
-
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
@@ -9,6 +7,7 @@ import dev.troupe.actor.Identify;
 import dev.troupe.actor.Status;
 import dev.troupe.actor.internal.InternalActorRef;
 import dev.troupe.pattern.AskFailedException;
+import dev.troupe.remote.internal.association.RemoteActorRef;
 import dev.troupe.serialization.RemoteFailure;
 import java.util.List;
 import java.util.function.Predicate;

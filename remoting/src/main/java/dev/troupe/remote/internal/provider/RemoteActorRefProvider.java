@@ -1,5 +1,20 @@
 package dev.troupe.remote.internal.provider;
 
+import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.Kill;
+import dev.troupe.actor.PoisonPill;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.Status;
+import dev.troupe.actor.internal.ActorRefProvider;
+import dev.troupe.actor.internal.ActorSelectionMessage;
+import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.actor.internal.InternalActorRef;
+import dev.troupe.actor.internal.LocalActorRefProvider;
+import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
+import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.remote.QuarantinedEvent;
 import dev.troupe.remote.internal.association.Association;
 import dev.troupe.remote.internal.association.Associations;
 import dev.troupe.remote.internal.association.OutboundLane;
@@ -22,22 +37,9 @@ import dev.troupe.remote.internal.transport.OutboundEnvelope;
 import dev.troupe.remote.internal.transport.RateLimitedLog;
 import dev.troupe.remote.internal.transport.Wire;
 import dev.troupe.remote.internal.watch.WatchedNodes;
-
-
-import dev.troupe.actor.ActorPath;
-import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.Address;
-import dev.troupe.actor.Kill;
-import dev.troupe.actor.PoisonPill;
-import dev.troupe.actor.Props;
-import dev.troupe.actor.Status;
-import dev.troupe.actor.internal.ActorRefProvider;
-import dev.troupe.actor.internal.ActorSelectionMessage;
-import dev.troupe.actor.internal.ActorSystemImpl;
-import dev.troupe.actor.internal.InternalActorRef;
-import dev.troupe.actor.internal.LocalActorRefProvider;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
-import dev.troupe.remote.QuarantinedEvent;
+import dev.troupe.remote.spi.PeerEvent;
+import dev.troupe.remote.spi.PeerListener;
+import dev.troupe.remote.spi.RemoteProvider;
 import dev.troupe.serialization.Serialization;
 import dev.troupe.serialization.SerializationException;
 import dev.troupe.serialization.Serialized;
@@ -45,11 +47,12 @@ import dev.troupe.serialization.Serializer;
 import dev.troupe.serialization.internal.MessageSerializer;
 import dev.troupe.serialization.internal.SystemMessageSerializer;
 import io.netty.channel.Channel;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +80,7 @@ import org.slf4j.LoggerFactory;
  * ({@link WatchedNodes}) and remote deployment ({@link RemoteDaemon}, which knows it only as its
  * {@link DeploymentHost}).
  */
-final class RemoteActorRefProvider implements ActorRefProvider, Association.Hooks, InboundHost, DeploymentHost {
+final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks, InboundHost, DeploymentHost {
 
   /** How long termination waits for the leaving notices to be written. */
   static final long LEAVING_WAIT_MILLIS = 1000;
@@ -93,6 +96,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   private final Address address;
   private final LocalActorRefProvider local;
   private final Associations associations;
+  private final CopyOnWriteArrayList<PeerListener> peerListeners = new CopyOnWriteArrayList<>();
   private final LongSupplier clock = System::nanoTime;
   private final WatchedNodes watchedNodes;
   private final RemoteDaemon daemon; // remote deployment: /remote
@@ -278,7 +282,64 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     }
   }
 
+  // ------------------------------------------------------------------ the remoting SPI
+
+  @Override
+  public OptionalLong incarnation(Address node) {
+    Association a = associations.existing(node);
+    long u = a == null ? 0 : a.uid();
+    return u == 0 ? OptionalLong.empty() : OptionalLong.of(u);
+  }
+
+  @Override
+  public Runnable subscribe(PeerListener listener) {
+    peerListeners.add(listener);
+    return () -> peerListeners.remove(listener);
+  }
+
+  private void tell(PeerEvent e) {
+    for (PeerListener l : peerListeners) {
+      try {
+        l.onPeerEvent(e);
+      } catch (RuntimeException failed) {
+        log.warn("a listener of peer events failed on {}: {}", e, failed.toString());
+      }
+    }
+  }
+
+  @Override
+  public void quarantine(Address node, long peerUid, String reason) {
+    Association a = associations.association(node);
+    if (a == null) {
+      logger.warn("cannot quarantine {} (uid {}) now: {} associations exist (troupe.remote.advanced.maximum-associations)",
+          node, peerUid, settings.maximumAssociations());
+      return;
+    }
+    if (!a.quarantine(peerUid, reason)) {
+      logger.info("{} (uid {}) is not the node's current incarnation: it is refused from now on ({})", node, peerUid, reason);
+    }
+  }
+
+  @Override
+  public void addressTerminated(Address node, String reason) {
+    Association a = associations.association(node);
+    if (a == null || a.declareGone()) {
+      logger.warn("{} is declared terminated: {}; its actors count as terminated for their watchers", node, reason);
+    }
+    system.addressTerminated(node); // even when told before: the watches made since then hear it too
+    if (a != null) {
+      a.quarantine("it was declared terminated: " + reason);
+    }
+  }
+
   // ------------------------------------------------------------------ Association.Hooks
+
+  @Override
+  public void lifecycle(Association a, boolean up, long peerUid) {
+    if (!peerListeners.isEmpty()) {
+      tell(up ? new PeerEvent.Associated(a.remote, peerUid) : new PeerEvent.Disassociated(a.remote, peerUid));
+    }
+  }
 
   @Override
   public Association successor(Address remote) {
@@ -533,6 +594,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
         peerUid,
         why);
     system.eventStream().publish(new QuarantinedEvent(a.remote, peerUid));
+    tell(new PeerEvent.Quarantined(a.remote, peerUid, why));
     for (OutboundEnvelope e : lost) {
       drops.dropped(e, a.remote + " (uid " + peerUid + ") is quarantined: " + why);
     }

@@ -1,8 +1,8 @@
 package dev.troupe.remote.internal.provider;
 
-import dev.troupe.actor.internal.ActorRefProvider;
 import dev.troupe.actor.internal.ActorRefProviderFactory;
 import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.remote.spi.RemoteProvider;
 
 /**
  * {@code troupe.actor.provider = remote}, found by the runtime with {@code ServiceLoader}
@@ -18,7 +18,7 @@ public final class RemoteProviderFactory implements ActorRefProviderFactory {
   }
 
   @Override
-  public ActorRefProvider create(ActorSystemImpl system) {
+  public RemoteProvider create(ActorSystemImpl system) {
     return new RemoteActorRefProvider(system);
   }
 }

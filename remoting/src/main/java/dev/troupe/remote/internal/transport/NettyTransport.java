@@ -1,9 +1,8 @@
 package dev.troupe.remote.internal.transport;
 
-import dev.troupe.remote.internal.config.RemoteSettings;
-
 import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
+import dev.troupe.remote.internal.config.RemoteSettings;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -27,8 +26,8 @@ import java.net.UnknownHostException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.function.Consumer;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -253,11 +252,20 @@ public final class NettyTransport {
         // after TLS: it sees a read only once decrypted bytes come, so it bounds both handshakes
         ch.pipeline()
             .addLast(new HandshakeDeadline(timeout, idleMillis))
-            .addLast(new LengthFieldBasedFrameDecoder(readLimit + 4, 0, 4, 0, 4, true))
+            .addLast(frameDecoder(readLimit))
             .addLast(new LengthFieldPrepender(4))
             .addLast(last.get());
       }
     };
+  }
+
+  /**
+   * @return the frame decoder of a connection that reads frames of at most {@code readLimit}
+   *     bytes: a 4-byte length, then that many bytes, passed on without the length; a length above
+   *     the limit (or negative) is an error at once, before anything is allocated for the frame
+   */
+  static LengthFieldBasedFrameDecoder frameDecoder(int readLimit) {
+    return new LengthFieldBasedFrameDecoder(readLimit + 4, 0, 4, 0, 4, true);
   }
 
   /** @return accepted connections open now, for tests */

@@ -1,8 +1,7 @@
 package dev.troupe.remote.internal.transport;
 
-import dev.troupe.remote.internal.config.TlsSettings;
-
 import dev.troupe.actor.ConfigurationException;
+import dev.troupe.remote.internal.config.TlsSettings;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;

@@ -1,6 +1,5 @@
 package dev.troupe.remote.internal.transport;
 
-
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
 import dev.troupe.serialization.Serialized;

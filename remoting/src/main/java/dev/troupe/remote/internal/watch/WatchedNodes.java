@@ -1,14 +1,14 @@
 package dev.troupe.remote.internal.watch;
 
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.Address;
 import dev.troupe.remote.internal.association.Association;
 import dev.troupe.remote.internal.association.Associations;
 import dev.troupe.remote.internal.association.RemoteActorRef;
 import dev.troupe.remote.internal.config.RemoteSettings;
 import dev.troupe.remote.internal.transport.ControlFrame;
 import dev.troupe.remote.internal.transport.Lane;
-
-import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.Address;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import io.netty.util.concurrent.EventExecutor;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;

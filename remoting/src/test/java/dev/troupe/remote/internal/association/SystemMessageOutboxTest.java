@@ -1,14 +1,13 @@
 package dev.troupe.remote.internal.association;
 
-import dev.troupe.remote.internal.transport.SequencedEnvelope;
-import dev.troupe.remote.internal.transport.OutboundEnvelope;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.troupe.remote.internal.transport.OutboundEnvelope;
+import dev.troupe.remote.internal.transport.SequencedEnvelope;
 import dev.troupe.serialization.Serialized;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,13 +1,5 @@
 package dev.troupe.remote.internal.provider;
 
-import dev.troupe.remote.internal.association.Association;
-import dev.troupe.remote.internal.association.InboundSystemSequence;
-import dev.troupe.remote.internal.association.RetiredAssociations;
-import dev.troupe.remote.internal.transport.EventLoops;
-import dev.troupe.remote.internal.transport.Lane;
-import dev.troupe.remote.internal.transport.RateLimitedLog;
-import dev.troupe.remote.internal.transport.Wire;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -20,6 +12,13 @@ import dev.troupe.actor.Address;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.internal.ActorSystemImpl;
 import dev.troupe.remote.Dropped;
+import dev.troupe.remote.internal.association.Association;
+import dev.troupe.remote.internal.association.InboundSystemSequence;
+import dev.troupe.remote.internal.association.RetiredAssociations;
+import dev.troupe.remote.internal.transport.EventLoops;
+import dev.troupe.remote.internal.transport.Lane;
+import dev.troupe.remote.internal.transport.RateLimitedLog;
+import dev.troupe.remote.internal.transport.Wire;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import io.netty.buffer.ByteBuf;

@@ -1,8 +1,5 @@
 package dev.troupe.remote.internal.provider;
 
-import dev.troupe.remote.internal.association.Association;
-import dev.troupe.remote.internal.watch.WatchedNodes;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,8 +11,10 @@ import dev.troupe.actor.Address;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.actor.internal.ActorSystemImpl;
-import dev.troupe.testkit.ChildJvm;
+import dev.troupe.remote.internal.association.Association;
+import dev.troupe.remote.internal.watch.WatchedNodes;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.ChildJvm;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
 import java.util.List;

@@ -1,11 +1,5 @@
 package dev.troupe.remote.internal.provider;
 
-import dev.troupe.remote.internal.association.Association;
-import dev.troupe.remote.internal.association.RecentUids;
-import dev.troupe.remote.internal.transport.Lane;
-import dev.troupe.remote.internal.transport.OutboundTable;
-import dev.troupe.remote.internal.transport.Wire;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +13,11 @@ import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.remote.internal.association.Association;
+import dev.troupe.remote.internal.association.RecentUids;
+import dev.troupe.remote.internal.transport.Lane;
+import dev.troupe.remote.internal.transport.OutboundTable;
+import dev.troupe.remote.internal.transport.Wire;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import io.netty.buffer.ByteBuf;

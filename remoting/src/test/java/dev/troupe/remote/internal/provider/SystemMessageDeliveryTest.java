@@ -1,7 +1,5 @@
 package dev.troupe.remote.internal.provider;
 
-import dev.troupe.remote.internal.association.Association;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,6 +14,7 @@ import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.actor.internal.ActorSystemImpl;
 import dev.troupe.remote.QuarantinedEvent;
+import dev.troupe.remote.internal.association.Association;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;

@@ -1,8 +1,5 @@
 package dev.troupe.remote.internal.provider;
 
-import dev.troupe.remote.internal.association.OutboundLane;
-import dev.troupe.remote.internal.transport.Lane;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,6 +10,8 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.internal.ActorSystemImpl;
 import dev.troupe.remote.TestKeyStores;
+import dev.troupe.remote.internal.association.OutboundLane;
+import dev.troupe.remote.internal.transport.Lane;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import java.nio.file.Path;
