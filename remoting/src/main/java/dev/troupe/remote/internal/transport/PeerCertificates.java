@@ -16,7 +16,7 @@ import java.util.Locale;
  * addresses, so any spelling of an IPv6 address matches); a host name must equal a {@code dNSName}
  * entry, ignoring case and a trailing dot, where an entry {@code *.example.com} stands for any one
  * label in front of {@code example.com} (a wildcard only as the whole leftmost label, and not
- * directly above a top-level name). Used by {@link InboundConnectionHandler} for {@code
+ * directly above a top-level name). Used by {@link InboundHandshakeHandler} for {@code
  * troupe.remote.tls.verify-peer-origin}.
  */
 final class PeerCertificates {

@@ -42,7 +42,7 @@ import javax.net.ssl.TrustManagerFactory;
  * dialled). An accepted connection is checked against a name once Troupe's handshake tells who
  * it claims to be: with {@code verify-peer-origin = on} (the default) its certificate must name
  * the host of the origin address it claims ({@link PeerCertificates}, checked by {@link
- * InboundConnectionHandler}), so a trusted node cannot speak for a node on another host.
+ * InboundHandshakeHandler}), so a trusted node cannot speak for a node on another host.
  */
 public final class TlsContexts {
   /** The only protocol offered or accepted. */
