@@ -195,6 +195,21 @@ class RemotingSpiTest {
   }
 
   @Test
+  void aWrappingProviderHearsAPeerThatLeavesDisassociateWithItsUid() throws Exception {
+    FakeClusterProvider fake = fake();
+    TestKit watcher = new TestKit(cluster);
+    TestKit onPeer = new TestKit(peer);
+    associate(watcher, onPeer);
+    Address peerAddress = peer.address();
+    long peerUid = remoteOf(peer).uid();
+    assertEquals(peerUid, fake.next(PeerEvent.Associated.class, peerAddress).uid());
+
+    TestKit.shutdownActorSystem(peer); // it says it leaves
+
+    assertEquals(peerUid, fake.next(PeerEvent.Disassociated.class, peerAddress).uid(), "the incarnation that left");
+  }
+
+  @Test
   void aWrappingProviderDeclaresAnAddressTerminated() throws Exception {
     FakeClusterProvider fake = fake();
     TestKit watcher = new TestKit(cluster);
