@@ -67,8 +67,8 @@ import java.util.function.LongSupplier;
  *
  * <p>Both lanes, the resend timer and the retirement check run on one event loop, the
  * association's. An association that stays idle (no connection, nothing queued, nothing waiting
- * for acknowledgement; the provider also checks that nothing is watched there) is <b>retired</b>
- * by its provider ({@link #retireIfIdle}): removed from the provider's table, and what must
+ * for acknowledgement; {@link Associations} also checks that nothing is watched there) is <b>retired</b>
+ * ({@link #retireIfIdle}): removed from the {@link Associations}' table, and what must
  * outlive it ({@link Remembered}: the peer's incarnation, quarantined and replaced ones, the
  * system-message numbering both ways) kept in a bounded record that the next association with
  * the same node starts from. A sender that still holds a retired association is not lost: its lane
@@ -81,7 +81,7 @@ public final class Association {
    */
   public static final String RETIRED = "its association was retired while the handshake came in";
 
-  /** What the association needs of its provider. */
+  /** What the association needs of the layer above it (the provider implements it). */
   public interface Hooks {
     /** The peer's incarnation {@code uid} is gone (restarted or quarantined): tell death watch. */
     void incarnationGone(Association association, long uid, String why);
@@ -179,7 +179,7 @@ public final class Association {
     return activeAt;
   }
 
-  /** @return whether the provider removed this association (see {@link #retireIfIdle}) */
+  /** @return whether this association was retired and removed from the table (see {@link #retireIfIdle}) */
   public boolean retired() {
     return retired;
   }

@@ -13,7 +13,7 @@ import java.util.Map;
  * numbering of a real peer's system messages, which a forgotten record would restart at 1 (the
  * peer would take the next ones for resends it already has).
  *
- * <p>Thread-safety: its own lock; the provider also holds it while it retires an association, so
+ * <p>Thread-safety: its own lock; {@link Associations} also holds it while it retires an association, so
  * that whoever sees an association retired finds its record here.
  */
 public final class RetiredAssociations {

@@ -438,7 +438,6 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     }
   }
 
-
   /**
    * A queue for the selections that arrive on {@code channel}, resolved on the default
    * dispatcher.

@@ -27,8 +27,9 @@ import java.util.function.Supplier;
 /**
  * The other nodes where some local actor watches an actor, and the failure detection of each.
  *
- * <p>The provider reports every {@code Watch} that a local actor sends to a remote one, and every
- * {@code Unwatch} and death notice that ends such a watch. While a node has at least one such
+ * <p>A remote ref reports every {@code Watch} that a local actor sends through it ({@link
+ * Associations.WatchListener}), and the provider every {@code Unwatch} and death notice that ends
+ * such a watch. While a node has at least one such
  * watch, a timer on the event loop of its control lane sends it a heartbeat every {@code
  * heartbeat-interval} and asks its {@link PhiAccrualFailureDetector}, fed by the heartbeat
  * responses, whether the node is still there; when phi exceeds the threshold the node is declared
