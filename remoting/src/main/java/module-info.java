@@ -3,13 +3,18 @@
  * its TCP transport (internal, found by the runtime as a service when {@code troupe.actor.provider
  * = remote}), the serialization of messages ({@code dev.troupe.serialization}: the registry of one
  * system, the {@code Serializer} SPI, the built-in serializers and Jackson JSON/CBOR for users'
- * records) and the remoting events ({@code dev.troupe.remote}).
+ * records), the remoting events ({@code dev.troupe.remote}) and the remoting SPI for a provider
+ * built on the remote one ({@code dev.troupe.remote.spi}, for the cluster module only).
  *
  * <p>On the module path, the Jackson serializers read and write users' classes reflectively: a
  * modular application opens the packages of its message classes to {@code
  * com.fasterxml.jackson.databind}, and exports the package of its own serializers to {@code
  * dev.troupe.remoting}, which instantiates them by name.
  */
+// The SPI is exported to the cluster module, which depends on this one and so is never on this
+// module's compile path: javac's "module not found" warning for that qualified export is expected,
+// and suppressed here only.
+@SuppressWarnings("module")
 module dev.troupe.remoting {
   requires transitive dev.troupe.actor;
   requires dev.troupe.runtime;
@@ -28,10 +33,13 @@ module dev.troupe.remoting {
 
   exports dev.troupe.remote;
   exports dev.troupe.serialization;
+  exports dev.troupe.remote.spi to dev.troupe.cluster;
 
   // Kinds of reference that stand for classic refs (e.g. the typed ActorRef<T>), sent as their paths.
   uses dev.troupe.actor.spi.ClassicRefView;
+  // RemoteProviders (the SPI's wrapping point) finds this module's own provider factory as the runtime does.
+  uses dev.troupe.runtime.spi.ActorRefProviderFactory;
 
   provides dev.troupe.runtime.spi.ActorRefProviderFactory with
-      dev.troupe.remote.internal.RemoteProviderFactory;
+      dev.troupe.remote.internal.provider.RemoteProviderFactory;
 }

@@ -247,15 +247,16 @@ class ModuleDescriptorsTest {
     assertEquals(
         Map.of(
             "dev.troupe.runtime.spi.ActorRefProviderFactory",
-            List.of("dev.troupe.remote.internal.RemoteProviderFactory")),
+            List.of("dev.troupe.remote.internal.provider.RemoteProviderFactory")),
         provides,
         "services dev.troupe.remoting provides (troupe.actor.provider = remote finds its factory"
             + " through 'provides' on the module path, where META-INF/services is ignored)");
     assertEquals(
-        Set.of(REF_VIEW_SPI),
+        Set.of(REF_VIEW_SPI, "dev.troupe.runtime.spi.ActorRefProviderFactory"),
         remoting.uses(),
         "services dev.troupe.remoting uses (the kinds of reference, e.g. typed refs, that its"
-            + " serializers send as classic refs' paths; ServiceLoader fails in a named module without it)");
+            + " serializers send as classic refs' paths; its own provider factory, which the remoting SPI's"
+            + " RemoteProviders finds; ServiceLoader fails in a named module without it)");
   }
 
   @Test
@@ -267,7 +268,10 @@ class ModuleDescriptorsTest {
         Set.of("dev.troupe.remote", "dev.troupe.serialization"),
         unqualifiedExports(remoting),
         "packages dev.troupe.remoting exports to everyone (its internal packages stay unexported)");
-    assertEquals(Map.of(), qualifiedExports(remoting), "dev.troupe.remoting has no qualified exports");
+    assertEquals(
+        Map.of("dev.troupe.remote.spi", Set.of("dev.troupe.cluster")),
+        qualifiedExports(remoting),
+        "dev.troupe.remoting exports its SPI (for a provider built on the remote one) to the cluster module only");
     assertNothingOpened(remoting);
     assertRequiresTransitive(remoting, API);
     assertRequiresTransitive(remoting, "com.fasterxml.jackson.databind"); // JacksonMapperCustomizer's MapperBuilder

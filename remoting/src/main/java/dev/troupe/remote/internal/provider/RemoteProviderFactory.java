@@ -1,0 +1,24 @@
+package dev.troupe.remote.internal.provider;
+
+import dev.troupe.runtime.spi.ActorRefProviderFactory;
+import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.remote.spi.RemoteProvider;
+
+/**
+ * {@code troupe.actor.provider = remote}, found by the runtime with {@code ServiceLoader}
+ * (META-INF/services on the class path, {@code provides} on the module path).
+ */
+public final class RemoteProviderFactory implements ActorRefProviderFactory {
+  /** For {@code ServiceLoader}. */
+  public RemoteProviderFactory() {}
+
+  @Override
+  public String name() {
+    return "remote";
+  }
+
+  @Override
+  public RemoteProvider create(RuntimeSystem system) {
+    return new RemoteActorRefProvider(system);
+  }
+}

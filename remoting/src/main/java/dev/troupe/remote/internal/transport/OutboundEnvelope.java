@@ -1,0 +1,17 @@
+package dev.troupe.remote.internal.transport;
+
+import dev.troupe.actor.ActorRef;
+import dev.troupe.serialization.Serialized;
+
+/**
+ * A message on its way out, serialized on the sender's thread and waiting in a lane's queue.
+ *
+ * @param recipient the remote actor (the key of its path in the connection's string table, and
+ *     the recipient named by a {@code Dropped} event)
+ * @param recipientPath the recipient's path with its uid, as it is sent
+ * @param sender the sender, or null
+ * @param message the message as sent (for the {@code Dropped} event should it not go out)
+ * @param payload its serialized form
+ */
+public record OutboundEnvelope(ActorRef recipient, String recipientPath, ActorRef sender, Object message, Serialized payload)
+    implements Outbound {}
