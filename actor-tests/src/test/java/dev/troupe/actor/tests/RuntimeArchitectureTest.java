@@ -45,7 +45,7 @@ class RuntimeArchitectureTest {
             "dev.troupe.actor.internal",
             "dev.troupe.actor.internal.dispatch",
             "dev.troupe.runtime.spi",
-            "dev.troupe.remote.internal",
+            "dev.troupe.remote.internal.provider",
             "dev.troupe.cluster",
             "dev.troupe.actor.typed",
             "dev.troupe.micrometer",

@@ -225,7 +225,9 @@ class SupervisionTest {
   void aBackoffWithMaxRestartsStopsAfterThem() {
     ActorRef<String> ref = underTypedParent(Behaviors.supervise(worker(new AtomicInteger()))
         .onFailure(IllegalStateException.class,
-            SupervisorStrategy.restartWithBackoff(Duration.ofMillis(10), Duration.ofMillis(20), 0.0).withMaxRestarts(1)));
+            SupervisorStrategy.restartWithBackoff(Duration.ofMillis(10), Duration.ofMillis(20), 0.0)
+                .withMaxRestarts(1)
+                .withResetBackoffAfter(Duration.ofMinutes(1)))); // no reset on a slow machine: the count must reach 1
     probe.expect("setup 1");
     ref.tell("fail");
     probe.expect("pre-restart at 0");
