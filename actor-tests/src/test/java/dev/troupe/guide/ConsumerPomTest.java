@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
@@ -38,9 +37,7 @@ class ConsumerPomTest {
   }
 
   private static Element xml(Path file) throws Exception {
-    DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-    f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-    return f.newDocumentBuilder().parse(file.toFile()).getDocumentElement();
+    return GuideSnippetsBuildTest.xml(file).getDocumentElement();
   }
 
   /** The text of the first child element named so, directly under e; null when none. */

@@ -61,6 +61,7 @@ import org.slf4j.LoggerFactory;
  * The classic name map of {@code docs/from-pekko.md}, compiled and run: every Troupe name the page
  * maps a Pekko name to is written in one of these regions (see {@code FromPekkoSnippetsMatchTest}).
  */
+@ExtendWith(ActorSystemExtension.class)
 class FromPekkoTest {
   /** The page's configuration blocks. */
   private static final Path CONF = Path.of("src/test/resources/guide/pekko/from-pekko.conf");
@@ -176,46 +177,35 @@ class FromPekkoTest {
   }
 
   @Test
-  void theManagerTicksForwardsPipesAndStopsWithItsWorker() {
-    ActorSystem system = ActorSystem.create("manager");
-    try {
-      TestKit kit = new TestKit(system);
-      ActorRef manager = kit.childActorOf(Props.create(Manager.class));
-      kit.expectMsg("ticked");                                   // its timer, to its parent
-      kit.send(manager, new Job(11));                            // forwarded: the worker answers the kit
-      assertEquals(new Finished(11), kit.expectMsgClass(Finished.class));
-      assertEquals("worker", kit.getLastSender().path().name());
-      kit.send(manager, "later");                                // asked, then piped to the kit
-      assertEquals(new Finished(9), kit.expectMsgClass(Finished.class));
-      kit.watch(manager);
-      system.actorSelection(manager.path().child("worker")).tell(PoisonPill.getInstance(), ActorRef.noSender());
-      kit.expectTerminated(manager);                             // its worker's Terminated stops it
-    } finally {
-      TestKit.shutdownActorSystem(system);
-    }
+  void theManagerTicksForwardsPipesAndStopsWithItsWorker(ActorSystem system, TestKit kit) {
+    ActorRef manager = kit.childActorOf(Props.create(Manager.class));
+    kit.expectMsg("ticked");                                   // its timer, to its parent
+    kit.send(manager, new Job(11));                            // forwarded: the worker answers the kit
+    assertEquals(new Finished(11), kit.expectMsgClass(Finished.class));
+    assertEquals("worker", kit.getLastSender().path().name());
+    kit.send(manager, "later");                                // asked, then piped to the kit
+    assertEquals(new Finished(9), kit.expectMsgClass(Finished.class));
+    kit.watch(manager);
+    system.actorSelection(manager.path().child("worker")).tell(PoisonPill.getInstance(), ActorRef.noSender());
+    kit.expectTerminated(manager);                             // its worker's Terminated stops it
   }
 
   @Test
-  void theShutdownPhasesAreThoseOfPekkosJavaApi() throws Exception {
-    ActorSystem system = ActorSystem.create("phases");
-    try {
-      // tag::pekko-phases[]
-      List<String> phases = List.of(                            // Pekko has cluster phases too
-          CoordinatedShutdown.PhaseBeforeServiceUnbind(),       // or PHASE_BEFORE_SERVICE_UNBIND, ...
-          CoordinatedShutdown.PhaseServiceUnbind(),
-          CoordinatedShutdown.PhaseServiceRequestsDone(),
-          CoordinatedShutdown.PhaseServiceStop(),
-          CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
-          CoordinatedShutdown.PhaseActorSystemTerminate());
-      // end::pekko-phases[]
-      assertEquals(phases, CoordinatedShutdown.get(system).phases());
-    } finally {
-      TestKit.shutdownActorSystem(system);
-    }
+  void theShutdownPhasesAreThoseOfPekkosJavaApi(ActorSystem system) {
+    // tag::pekko-phases[]
+    List<String> phases = List.of(                            // Pekko has cluster phases too
+        CoordinatedShutdown.PhaseBeforeServiceUnbind(),       // or PHASE_BEFORE_SERVICE_UNBIND, ...
+        CoordinatedShutdown.PhaseServiceUnbind(),
+        CoordinatedShutdown.PhaseServiceRequestsDone(),
+        CoordinatedShutdown.PhaseServiceStop(),
+        CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
+        CoordinatedShutdown.PhaseActorSystemTerminate());
+    // end::pekko-phases[]
+    assertEquals(phases, CoordinatedShutdown.get(system).phases());
   }
 
   @Test
-  void routersAndTheirNames() throws Exception {
+  void routersAndTheirNames() {
     ActorSystem system = ActorSystem.create("routers", ConfigFactory.parseString(
         "troupe.actor.deployment./workers { router = round-robin-pool, nr-of-instances = 2 }"));
     try {
@@ -246,20 +236,15 @@ class FromPekkoTest {
   }
 
   @Test
-  void theDeciderRestartsAChildOnIllegalState() {
-    ActorSystem system = ActorSystem.create("deciders");
-    try {
-      TestProbe probe = new TestProbe(system);
-      ActorRef parent = system.actorOf(Props.create(Supervising.class));
-      probe.send(parent, "child");
-      ActorRef child = probe.expectMsgClass(ActorRef.class);
-      probe.watch(child);
-      probe.send(child, "boom");                                 // IllegalStateException: restart, not stop
-      probe.send(child, new Job(7));
-      assertEquals(new Finished(7), probe.expectMsgClass(Finished.class));
-    } finally {
-      TestKit.shutdownActorSystem(system);
-    }
+  void theDeciderRestartsAChildOnIllegalState(ActorSystem system) {
+    TestProbe probe = new TestProbe(system);
+    ActorRef parent = system.actorOf(Props.create(Supervising.class));
+    probe.send(parent, "child");
+    ActorRef child = probe.expectMsgClass(ActorRef.class);
+    probe.watch(child);
+    probe.send(child, "boom");                                 // IllegalStateException: restart, not stop
+    probe.send(child, new Job(7));
+    assertEquals(new Finished(7), probe.expectMsgClass(Finished.class));
   }
 
   /** Starts a system with the page's configuration blocks and checks that none of its keys is unknown. */
