@@ -41,6 +41,7 @@ import dev.troupe.routing.RoundRobinPool;
 import dev.troupe.routing.Routees;
 import dev.troupe.routing.SmallestMailboxPool;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import dev.troupe.testkit.TestProbe;
 import java.io.IOException;
@@ -294,6 +295,9 @@ class FromPekkoTest {
       TestProbe probe = new TestProbe(system);
       probe.send(worker, new Job(2));
       kit.awaitAssert(() -> probe.expectMsg(new Finished(2)));       // retries failed assertions and exceptions
+      ActorRef forward = system.actorOf(TestActors.forwardActorProps(worker)); // Pekko's TestActors names
+      kit.send(forward, new Job(3));
+      kit.expectMsg(new Finished(3));
       probe.watch(worker);
       worker.tell(PoisonPill.getInstance(), ActorRef.noSender());
       probe.expectTerminated(worker);
