@@ -1,5 +1,8 @@
 package dev.troupe.routing;
 
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.Props;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -37,6 +40,24 @@ public abstract sealed class Group extends RouterConfig
     }
     this.paths = List.copyOf(copy);
     this.routerDispatcher = routerDispatcher;
+  }
+
+  /**
+   * Props for a router of this group, under the name Pekko's Java API gives it: a group's props
+   * carry only the router, no actor of theirs is ever created.
+   *
+   * @return the router's props, for {@code actorOf}
+   */
+  public Props props() {
+    return props(Props.create(NoActor.class, NoActor::new));
+  }
+
+  /** The actor class of {@link #props()}: a group creates no actor from its props. */
+  private static final class NoActor extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder().build();
+    }
   }
 
   /** @return the routee paths, immutable */

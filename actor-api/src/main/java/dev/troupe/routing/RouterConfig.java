@@ -1,5 +1,7 @@
 package dev.troupe.routing;
 
+import dev.troupe.actor.Props;
+
 /**
  * How a router picks routees and where they come from: a {@link Pool} creates its routees as
  * children, a {@link Group} sends to actors given by path, and {@link FromConfig} reads either from
@@ -19,6 +21,17 @@ public abstract sealed class RouterConfig permits Pool, Group, FromConfig {
    * @return the dispatcher id, or {@code null}
    */
   public abstract String routerDispatcher();
+
+  /**
+   * Props for a router of this kind whose pool routees are made from {@code routeeProps}: the same
+   * as {@code routeeProps.withRouter(this)}, under the name Pekko's Java API gives it.
+   *
+   * @param routeeProps the routees' props (for a group, only their router is used)
+   * @return the router's props
+   */
+  public Props props(Props routeeProps) {
+    return routeeProps.withRouter(this);
+  }
 
   static int positive(int value, String name) {
     if (value < 1) {

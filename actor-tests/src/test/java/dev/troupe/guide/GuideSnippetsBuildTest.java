@@ -15,7 +15,7 @@ import org.w3c.dom.NodeList;
 
 /** The guide's dependency blocks name artifacts this build makes, at its versions. */
 class GuideSnippetsBuildTest {
-  private static Document xml(Path file) throws Exception {
+  static Document xml(Path file) throws Exception {
     DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
     f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
     return f.newDocumentBuilder().parse(file.toFile());

@@ -11,13 +11,14 @@ import dev.troupe.guide.GuideSnippetsActorsTest.Counter;
 import dev.troupe.guide.GuideSnippetsActorsTest.Get;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The guide's chapter "Testing": probes, bounded waits, a system shared by a class. */
+/** The guide's chapter "Testing": probes, bounded waits, the testkit's small actors, a system shared by a class. */
 class GuideSnippetsTestingTest {
   // tag::per-class[]
   @RegisterExtension                              // one system for all tests of the class
@@ -44,5 +45,21 @@ class GuideSnippetsTestingTest {
       return watcher.expectTerminated(counter);
     });
     // end::probe[]
+  }
+
+  @Test
+  void theTestActorsStandInForCollaboratorsAndParents() {
+    ActorSystem system = troupe.system();
+    TestKit kit = new TestKit(system);
+    // tag::test-actors[]
+    ActorRef echo = system.actorOf(TestActors.echoActorProps());   // answers what it gets
+    ActorRef parent = system.actorOf(TestActors.forwardingParentProps(
+        Props.create(Counter.class), "counter", kit.getRef()));     // what the counter tells its parent comes to kit
+    kit.send(echo, "hi");
+    kit.expectMsg("hi");
+    kit.send(parent, new Add(4));                                   // forwarded to the counter
+    kit.send(parent, new Get());
+    kit.expectMsg(4);
+    // end::test-actors[]
   }
 }

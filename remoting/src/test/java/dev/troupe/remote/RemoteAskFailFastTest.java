@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorNotFound;
 import dev.troupe.actor.ActorRef;
@@ -17,6 +16,7 @@ import dev.troupe.pattern.AskFailedException;
 import dev.troupe.pattern.AskTimeoutException;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -39,14 +39,6 @@ class RemoteAskFailFastTest {
   /** Not bound to any serializer. */
   record Unbound(String text) {}
 
-  /** Replies to every message with itself. */
-  static final class Echo extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().matchAny(m -> getSender().tell(m, getSelf())).build();
-    }
-  }
-
   /** Far longer than any of these asks may take. */
   static final Duration ASK = Duration.ofSeconds(20);
 
@@ -62,7 +54,7 @@ class RemoteAskFailFastTest {
   static void nodes() {
     a = TROUPE.system();
     b = TROUPE.createSystem(""); // remote deployment is off: it refuses every deployment
-    b.actorOf(Props.create(Echo.class), "echo");
+    b.actorOf(TestActors.echoActorProps(), "echo");
   }
 
   /** @return what {@code stage} failed with, which it must within {@link #FAST} */
@@ -108,7 +100,7 @@ class RemoteAskFailFastTest {
 
   @Test
   void anAskOfAStoppedRemoteActorFailsInARoundTripNamingThePath() {
-    ActorRef doomed = b.actorOf(Props.create(Echo.class), "doomed");
+    ActorRef doomed = b.actorOf(TestActors.echoActorProps(), "doomed");
     ActorRef there = Nodes.lookup(a, b, "/user/doomed");
     Patterns.gracefulStop(doomed, Nodes.WAIT).toCompletableFuture().join();
 
@@ -121,7 +113,7 @@ class RemoteAskFailFastTest {
 
   @Test
   void onlyAnAskIsAnsweredForAStoppedRemoteActorNotAnOrdinarySender() {
-    ActorRef doomed = b.actorOf(Props.create(Echo.class), "doomed-too");
+    ActorRef doomed = b.actorOf(TestActors.echoActorProps(), "doomed-too");
     ActorRef there = Nodes.lookup(a, b, "/user/doomed-too");
     Patterns.gracefulStop(doomed, Nodes.WAIT).toCompletableFuture().join();
     TestKit probe = new TestKit(a);
@@ -146,7 +138,7 @@ class RemoteAskFailFastTest {
 
   @Test
   void anAskOfARemotelyDeployedActorWhoseDeploymentIsRefusedFailsWithTheReason() {
-    ActorRef refused = a.actorOf(Props.create(Echo.class).withDeploy(Deploy.remote(b.address())), "refused");
+    ActorRef refused = a.actorOf(TestActors.echoActorProps().withDeploy(Deploy.remote(b.address())), "refused");
 
     Throwable t = failure(Patterns.ask(refused, "hello", ASK), "an ask of a refused deployment");
 

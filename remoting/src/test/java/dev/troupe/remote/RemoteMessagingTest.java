@@ -15,6 +15,7 @@ import dev.troupe.actor.Address;
 import dev.troupe.actor.Props;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,20 +38,6 @@ class RemoteMessagingTest {
           .match(String.class, s -> getSender().tell("echo:" + s, getSelf()))
           .match(Job.class, j -> j.replyTo().tell("done:" + j.text(), getSelf()))
           .build();
-    }
-  }
-
-  /** Forwards everything to the ref it was created with, keeping the original sender. */
-  static final class Relay extends AbstractActor {
-    private final ActorRef target;
-
-    Relay(ActorRef target) {
-      this.target = target;
-    }
-
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().matchAny(m -> target.forward(m, getContext())).build();
     }
   }
 
@@ -150,9 +137,9 @@ class RemoteMessagingTest {
     TestKit probe = new TestKit(a);
     ActorRef echo = Nodes.lookup(a, b, "/user/echo");
     // a relay on a that forwards to b's echo, and one on b that forwards to the first: a -> b -> a -> b
-    ActorRef relayOnA = a.actorOf(Props.create(Relay.class, echo), "relay-to-echo");
+    ActorRef relayOnA = a.actorOf(TestActors.forwardActorProps(echo), "relay-to-echo");
     ActorRef remoteRelayOnA = Nodes.lookup(b, a, "/user/relay-to-echo");
-    b.actorOf(Props.create(Relay.class, remoteRelayOnA), "relay-back");
+    b.actorOf(TestActors.forwardActorProps(remoteRelayOnA), "relay-back");
     ActorRef relayOnB = Nodes.lookup(a, b, "/user/relay-back");
 
     relayOnB.tell("around", probe.getRef());

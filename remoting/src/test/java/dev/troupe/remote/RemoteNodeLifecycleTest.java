@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
-import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Props;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -31,14 +31,6 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RemoteNodeLifecycleTest {
   private static final AtomicInteger NAMES = new AtomicInteger();
 
-  /** Replies to strings with "echo:" and the string. */
-  static final class Echo extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().match(String.class, s -> getSender().tell("echo:" + s, getSelf())).build();
-    }
-  }
-
   @RegisterExtension
   static final ActorSystemExtension TROUPE = ActorSystemExtension.perClass(Nodes.REMOTE);
 
@@ -47,7 +39,7 @@ class RemoteNodeLifecycleTest {
     ActorSystem a = TROUPE.system();
     ActorSystem b = ActorSystem.create("lifecycle-" + NAMES.incrementAndGet(), ConfigFactory.parseString(Nodes.REMOTE));
     try {
-      b.actorOf(Props.create(Echo.class), "echo");
+      b.actorOf(TestActors.echoActorProps("echo:"), "echo");
       TestKit probe = new TestKit(a);
       Nodes.lookup(a, b, "/user/echo").tell("hi", probe.getRef());
       probe.expectMsg(Nodes.WAIT, "echo:hi");
@@ -76,7 +68,7 @@ class RemoteNodeLifecycleTest {
     String local = Nodes.REMOTE + "troupe.remote.canonical.hostname = \"localhost\"\n";
     ActorSystem b = ActorSystem.create("named-host-" + NAMES.incrementAndGet(), ConfigFactory.parseString(local));
     try {
-      b.actorOf(Props.create(Echo.class), "echo");
+      b.actorOf(TestActors.echoActorProps("echo:"), "echo");
       assertEquals("localhost", b.address().host().orElseThrow());
       TestKit probe = new TestKit(a);
       Nodes.lookup(a, b, "/user/echo").tell("by name", probe.getRef());

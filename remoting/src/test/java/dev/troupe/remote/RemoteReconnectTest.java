@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import com.typesafe.config.ConfigFactory;
-import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.remote.DisassociatedEvent;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,14 +19,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RemoteReconnectTest {
   @RegisterExtension
   static final ActorSystemExtension TROUPE = ActorSystemExtension.perMethod(Nodes.REMOTE);
-
-  /** Replies to every string with "echo:" and the string. */
-  static final class Echo extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().match(String.class, s -> getSender().tell("echo:" + s, getSelf())).build();
-    }
-  }
 
   private static ActorSystem node(String name, int port) {
     return ActorSystem.create(
@@ -45,7 +37,7 @@ class RemoteReconnectTest {
     int port = first.address().port().orElseThrow();
     ActorSystem second = null;
     try {
-      first.actorOf(Props.create(Echo.class), "echo");
+      first.actorOf(TestActors.echoActorProps("echo:"), "echo");
       ActorRef before = Nodes.lookup(a, first, "/user/echo");
       assertEquals("echo:one", ask(before, "one"));
 
@@ -56,7 +48,7 @@ class RemoteReconnectTest {
       // connections to a node that says it leaves before it publishes the event
       assertEquals(new DisassociatedEvent(first.address()), events.expectMsgClass(Nodes.WAIT, DisassociatedEvent.class));
       second = node("restarting", port); // a new incarnation at the same address
-      second.actorOf(Props.create(Echo.class), "echo");
+      second.actorOf(TestActors.echoActorProps("echo:"), "echo");
 
       ActorRef after = Nodes.lookup(a, second, "/user/echo");
       assertEquals(before.path(), after.path(), "same address, same path");

@@ -9,6 +9,7 @@ import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -33,14 +34,6 @@ class RemoteStringTableTest {
 
   @RegisterExtension static final ActorSystemExtension TROUPE = ActorSystemExtension.perClass(Nodes.REMOTE);
 
-  /** Replies to strings with "echo:" and the string. */
-  static final class Echo extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().match(String.class, s -> getSender().tell("echo:" + s, getSelf())).build();
-    }
-  }
-
   /**
    * On "make N" creates N children and sends each one's ref to the sender; on "stop NAME" stops
    * that child.
@@ -56,7 +49,7 @@ class RemoteStringTableTest {
               s -> s.startsWith("make "),
               s -> {
                 for (int i = Integer.parseInt(s.substring(5)); i > 0; i--) {
-                  getSender().tell(getContext().actorOf(Props.create(Echo.class), "c" + made++), getSelf());
+                  getSender().tell(getContext().actorOf(TestActors.echoActorProps("echo:"), "c" + made++), getSelf());
                 }
               })
           .match(
@@ -70,7 +63,7 @@ class RemoteStringTableTest {
   @Test
   void afterMoreAsksThanTheTableHoldsAnActorNeverMessagedOnThatLinkAnswers() {
     Link link = newLink();
-    link.b().actorOf(Props.create(Echo.class), "never-messaged");
+    link.b().actorOf(TestActors.echoActorProps("echo:"), "never-messaged");
     ActorRef neverMessaged = Nodes.lookup(link.a(), link.b(), "/user/never-messaged"); // resolved, not yet told anything
 
     askPastTheTablesCapacity(link.echo());
@@ -84,7 +77,7 @@ class RemoteStringTableTest {
     Link link = newLink();
 
     askPastTheTablesCapacity(link.echo());
-    link.b().actorOf(Props.create(Echo.class), "late");
+    link.b().actorOf(TestActors.echoActorProps("echo:"), "late");
 
     ActorRef late = Nodes.lookup(link.a(), link.b(), "/user/late"); // its answer names two paths the link never named
     assertEquals("echo:hello", ask(late, "hello"));
@@ -127,7 +120,7 @@ class RemoteStringTableTest {
   private static Link newLink() {
     ActorSystem a = TROUPE.createSystem("");
     ActorSystem b = TROUPE.createSystem("");
-    b.actorOf(Props.create(Echo.class), "echo");
+    b.actorOf(TestActors.echoActorProps("echo:"), "echo");
     return new Link(a, b, Nodes.lookup(a, b, "/user/echo"));
   }
 

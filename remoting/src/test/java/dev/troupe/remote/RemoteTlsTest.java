@@ -10,7 +10,6 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.typesafe.config.ConfigFactory;
-import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorNotFound;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
@@ -18,6 +17,7 @@ import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Props;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import java.io.IOException;
 import java.io.InputStream;
@@ -61,27 +61,6 @@ import org.slf4j.LoggerFactory;
  * lines use up its rate-limited warnings.
  */
 class RemoteTlsTest {
-  /** Replies to strings with "echo:" and the string. */
-  static final class Echo extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().match(String.class, s -> getSender().tell("echo:" + s, getSelf())).build();
-    }
-  }
-
-  /** Forwards everything to the ref it was created with. */
-  static final class Relay extends AbstractActor {
-    private final ActorRef target;
-
-    Relay(ActorRef target) {
-      this.target = target;
-    }
-
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().matchAny(m -> target.forward(m, getContext())).build();
-    }
-  }
 
   /** Gives up on an unreachable peer quickly, so that refused links do not outlast their test. */
   private static final String QUICK_GIVE_UP =
@@ -110,8 +89,8 @@ class RemoteTlsTest {
     stores = TestKeyStores.generate(dir);
     a = TROUPE.createSystem(stores.tls(stores.nodeA));
     b = TROUPE.createSystem(stores.tls(stores.nodeB));
-    a.actorOf(Props.create(Echo.class), "echo");
-    b.actorOf(Props.create(Echo.class), "echo");
+    a.actorOf(TestActors.echoActorProps("echo:"), "echo");
+    b.actorOf(TestActors.echoActorProps("echo:"), "echo");
   }
 
   @AfterEach
@@ -183,9 +162,9 @@ class RemoteTlsTest {
     ActorSystem target = tlsNode(stores.nodeB);
     ListAppender<ILoggingEvent> log = captureLog(target);
     TestKit inbox = new TestKit(target);
-    target.actorOf(Props.create(Relay.class, inbox.getRef()), "inbox");
+    target.actorOf(TestActors.forwardActorProps(inbox.getRef()), "inbox");
     ActorSystem rogue = TROUPE.createSystem(stores.tls(stores.rogue) + QUICK_GIVE_UP);
-    rogue.actorOf(Props.create(Echo.class), "echo");
+    rogue.actorOf(TestActors.echoActorProps("echo:"), "echo");
 
     rogue.actorSelection(target.address() + "/user/inbox").tell("from the rogue", ActorRef.noSender());
     assertNotFound(rogue, target.address() + "/user/inbox");
@@ -213,7 +192,7 @@ class RemoteTlsTest {
   @Test
   void aTlsNodeCannotReachAPlaintextNodeWhichLogsWhy() {
     ActorSystem plain = TROUPE.createSystem("");
-    plain.actorOf(Props.create(Echo.class), "echo");
+    plain.actorOf(TestActors.echoActorProps("echo:"), "echo");
     ListAppender<ILoggingEvent> log = captureLog(plain);
     ActorSystem tls = TROUPE.createSystem(stores.tls(stores.nodeA) + QUICK_GIVE_UP);
 
@@ -243,7 +222,7 @@ class RemoteTlsTest {
   @Test
   void aConnectionThatNeverStartsItsTlsHandshakeIsClosedAfterTheHandshakeTimeout() throws IOException {
     ActorSystem target = TROUPE.createSystem(stores.tls(stores.nodeA) + "troupe.remote.advanced.handshake-timeout = 2s\n");
-    target.actorOf(Props.create(Echo.class), "echo");
+    target.actorOf(TestActors.echoActorProps("echo:"), "echo");
     ListAppender<ILoggingEvent> log = captureLog(target);
     try (Socket s = rawSocket(target)) {
       assertClosedWithoutAnswer(s.getInputStream()); // sends nothing: the node hangs up
@@ -296,7 +275,7 @@ class RemoteTlsTest {
   void aTrustedNodeWhoseCertificateNamesAnotherHostIsRefusedUnlessOriginChecksAreOff() {
     ActorSystem strict = tlsNode(stores.nodeB);
     ActorSystem lax = TROUPE.createSystem(stores.tls(stores.nodeB) + "troupe.remote.tls.verify-peer-origin = off\n");
-    lax.actorOf(Props.create(Echo.class), "echo");
+    lax.actorOf(TestActors.echoActorProps("echo:"), "echo");
     ActorSystem impostor = TROUPE.createSystem(stores.tls(stores.elsewhere) + QUICK_GIVE_UP);
 
     assertNotFound(impostor, strict.address() + "/user/echo");
@@ -367,7 +346,7 @@ class RemoteTlsTest {
   /** A node of its own for one test, TLS on with {@code keyStore}'s identity. */
   private static ActorSystem tlsNode(Path keyStore) {
     ActorSystem s = TROUPE.createSystem(stores.tls(keyStore));
-    s.actorOf(Props.create(Echo.class), "echo");
+    s.actorOf(TestActors.echoActorProps("echo:"), "echo");
     return s;
   }
 

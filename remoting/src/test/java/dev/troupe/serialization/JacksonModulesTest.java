@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -143,14 +144,6 @@ class JacksonModulesTest {
     assertEquals(j, roundTrip(TROUPE.system(), j));
   }
 
-  /** Sends back what it gets. */
-  static final class Echo extends dev.troupe.actor.AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().matchAny(m -> getSender().tell(m, getSelf())).build();
-    }
-  }
-
   @Test
   void aRecordOfJavaTimeValuesAndOptionalsCrossesTheNetworkBothWays() throws Exception {
     String remote =
@@ -159,7 +152,7 @@ class JacksonModulesTest {
             + "troupe.remote.canonical.port = 0\n";
     ActorSystem server = TROUPE.createSystem(remote);
     ActorSystem client = TROUPE.createSystem(remote);
-    server.actorOf(dev.troupe.actor.Props.create(Echo.class), "echo");
+    server.actorOf(TestActors.echoActorProps(), "echo");
     dev.troupe.actor.ActorRef echo =
         client.actorSelection(server.address() + "/user/echo").resolveOne(Duration.ofSeconds(10)).toCompletableFuture().get();
     for (Object m : List.of(appointment(), new JsonAppointment(appointment()))) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
-import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.PoisonPill;
@@ -23,17 +22,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ActorSystemExtension.class)
 class TestKitTest {
 
-  /** Replies to every message with the same message. */
-  static final class Echo extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().matchAny(m -> getSender().tell(m, getSelf())).build();
-    }
-  }
-
   @Test
   void expectMsgReturnsTheExpectedMessageAndRecordsItsSender(ActorSystem system, TestKit kit) {
-    ActorRef echo = system.actorOf(Props.create(Echo.class));
+    ActorRef echo = system.actorOf(TestActors.echoActorProps());
     kit.send(echo, "hello");
     assertEquals("hello", kit.expectMsg("hello"));
     assertEquals(echo, kit.getLastSender());
@@ -101,7 +92,7 @@ class TestKitTest {
 
   @Test
   void watchAndExpectTerminatedSeeAnActorStop(ActorSystem system, TestKit kit) {
-    ActorRef echo = system.actorOf(Props.create(Echo.class));
+    ActorRef echo = system.actorOf(TestActors.echoActorProps());
     kit.watch(echo);
     echo.tell(PoisonPill.getInstance(), ActorRef.noSender());
     Terminated t = kit.expectTerminated(echo);
@@ -110,7 +101,7 @@ class TestKitTest {
 
   @Test
   void unwatchStopsTerminatedNotifications(ActorSystem system, TestKit kit) {
-    ActorRef echo = system.actorOf(Props.create(Echo.class));
+    ActorRef echo = system.actorOf(TestActors.echoActorProps());
     kit.watch(echo);
     kit.unwatch(echo);
     echo.tell(PoisonPill.getInstance(), ActorRef.noSender());
@@ -134,7 +125,7 @@ class TestKitTest {
 
   @Test
   void childActorOfCreatesAChildOfTheTestActor(TestKit kit) {
-    ActorRef child = kit.childActorOf(Props.create(Echo.class), "kid");
+    ActorRef child = kit.childActorOf(TestActors.echoActorProps(), "kid");
     assertEquals(kit.getRef().path(), child.path().parent());
     kit.send(child, "ping");
     kit.expectMsg("ping");
@@ -226,7 +217,7 @@ class TestKitTest {
     ActorSystem other = ActorSystem.create("threadnames", ConfigFactory.parseString(
         "my-dispatcher { executor = thread-pool-executor }"));
     try {
-      other.actorOf(Props.create(Echo.class).withDispatcher("my-dispatcher")).tell("wake", ActorRef.noSender());
+      other.actorOf(TestActors.echoActorProps().withDispatcher("my-dispatcher")).tell("wake", ActorRef.noSender());
       TestKit kit = new TestKit(other);
       kit.awaitCond("a thread of my-dispatcher", () -> !TestKit.liveThreads("threadnames-my-dispatcher-").isEmpty());
       assertTrue(TestKit.liveThreads("threadnames-").containsAll(TestKit.liveThreads("threadnames-my-dispatcher-")));

@@ -10,9 +10,9 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.DeadLetter;
 import dev.troupe.actor.InvalidActorNameException;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
@@ -23,26 +23,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** ActorRef identity, toString, tell and forward. */
 class ActorRefTest {
   @RegisterExtension final ActorSystemExtension troupe = ActorSystemExtension.perMethod(RuntimeFixtures.CONFIG);
-
-  static final class Echo extends UntypedActor {
-    @Override
-    public void onReceive(Object message) {
-      getSender().tell(message, getSelf());
-    }
-  }
-
-  static final class Forwarder extends UntypedActor {
-    private final ActorRef target;
-
-    Forwarder(ActorRef target) {
-      this.target = target;
-    }
-
-    @Override
-    public void onReceive(Object message) {
-      target.forward(message, getContext());
-    }
-  }
 
   private static ActorRef createWhenNameIsFree(TestKit kit, ActorSystem sys, Props props, String name) {
     AtomicReference<ActorRef> ref = new AtomicReference<>();
@@ -59,9 +39,9 @@ class ActorRefTest {
 
   @Test
   void aRecreatedActorWithTheSameNameHasAnEqualPathButAnUnequalRef(ActorSystem sys, TestKit kit) {
-    ActorRef first = sys.actorOf(Props.create(Echo.class), "same");
+    ActorRef first = sys.actorOf(TestActors.echoActorProps(), "same");
     assertTrue(kit.awaitResult(Patterns.gracefulStop(first, Duration.ofSeconds(5))));
-    ActorRef second = createWhenNameIsFree(kit, sys, Props.create(Echo.class), "same");
+    ActorRef second = createWhenNameIsFree(kit, sys, TestActors.echoActorProps(), "same");
     assertEquals(first.path(), second.path());
     assertNotEquals(first.path().uid(), second.path().uid());
     assertNotEquals(first, second);
@@ -75,7 +55,7 @@ class ActorRefTest {
 
   @Test
   void refsToTheSameActorAreEqualWithEqualHashCodes(ActorSystem sys, TestKit kit) {
-    ActorRef a = sys.actorOf(Props.create(Echo.class), "a");
+    ActorRef a = sys.actorOf(TestActors.echoActorProps(), "a");
     ActorRef viaSelection = kit.awaitResult(sys.actorSelection("/user/a").resolveOne(Duration.ofSeconds(5)));
     ActorRef replied = (ActorRef) kit.awaitResult(Patterns.ask(a, a, Duration.ofSeconds(5)));
     assertEquals(a, viaSelection);
@@ -86,13 +66,13 @@ class ActorRefTest {
 
   @Test
   void toStringShowsThePathAndUid(ActorSystem sys) {
-    ActorRef a = sys.actorOf(Props.create(Echo.class), "shown");
+    ActorRef a = sys.actorOf(TestActors.echoActorProps(), "shown");
     assertEquals("Actor[troupe://" + sys.name() + "/user/shown#" + a.path().uid() + "]", a.toString());
   }
 
   @Test
   void tellingNullThrowsNullPointerExceptionAtTheCall(ActorSystem sys) {
-    ActorRef a = sys.actorOf(Props.create(Echo.class));
+    ActorRef a = sys.actorOf(TestActors.echoActorProps());
     assertThrows(NullPointerException.class, () -> a.tell(null, ActorRef.noSender()));
     assertThrows(NullPointerException.class, () -> sys.deadLetters().tell(null, ActorRef.noSender()));
     assertThrows(NullPointerException.class, () -> sys.actorSelection("/user/x").tell(null, ActorRef.noSender()));
@@ -100,8 +80,8 @@ class ActorRefTest {
 
   @Test
   void forwardKeepsTheOriginalSender(ActorSystem sys, TestKit kit) {
-    ActorRef echo = sys.actorOf(Props.create(Echo.class), "echo");
-    ActorRef fwd = sys.actorOf(Props.create(Forwarder.class, echo), "fwd");
+    ActorRef echo = sys.actorOf(TestActors.echoActorProps(), "echo");
+    ActorRef fwd = sys.actorOf(TestActors.forwardActorProps(echo), "fwd");
     TestProbe p = new TestProbe(sys);
     fwd.tell("ping", p.getRef());
     p.expectMsg("ping");
@@ -113,7 +93,7 @@ class ActorRefTest {
   void aMessageWithoutSenderHasDeadLettersAsSender(ActorSystem sys) {
     TestProbe dead = new TestProbe(sys);
     sys.eventStream().subscribe(dead.getRef(), DeadLetter.class);
-    ActorRef echo = sys.actorOf(Props.create(Echo.class));
+    ActorRef echo = sys.actorOf(TestActors.echoActorProps());
     echo.tell("reply to nobody", ActorRef.noSender());
     DeadLetter d = dead.expectMsgClass(DeadLetter.class);
     assertEquals("reply to nobody", d.message());

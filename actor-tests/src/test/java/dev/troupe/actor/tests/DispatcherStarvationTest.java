@@ -10,6 +10,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
 import java.util.List;
@@ -57,14 +58,6 @@ class DispatcherStarvationTest {
             getSender().tell("released", getSelf());
           })
           .build();
-    }
-  }
-
-  /** Sends back what it gets. */
-  static final class Echo extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().matchAny(m -> getSender().tell(m, getSelf())).build();
     }
   }
 
@@ -117,7 +110,7 @@ class DispatcherStarvationTest {
     TestKit kit = new TestKit(system);
     CountDownLatch release = new CountDownLatch(1);
     ActorRef a = system.actorOf(Props.create(Blocker.class, release).withDispatcher("two-threads"), "lonely-blocker");
-    ActorRef echo = system.actorOf(Props.create(Echo.class).withDispatcher("two-threads"), "echo");
+    ActorRef echo = system.actorOf(TestActors.echoActorProps().withDispatcher("two-threads"), "echo");
     a.tell("block", kit.getRef());
     kit.expectMsg("blocking");
     try {

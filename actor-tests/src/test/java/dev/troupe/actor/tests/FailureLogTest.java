@@ -20,6 +20,7 @@ import dev.troupe.actor.OneForOneStrategy;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.SupervisorStrategy;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,27 +54,6 @@ class FailureLogTest {
       return receiveBuilder()
           .match(RuntimeException.class, e -> { throw e; })
           .matchAny(m -> getSender().tell(m, getSelf()))
-          .build();
-    }
-  }
-
-  /** Supervises its children with a given strategy; creates one per name it receives. */
-  static final class Parent extends AbstractActor {
-    private final SupervisorStrategy strategy;
-
-    Parent(SupervisorStrategy strategy) {
-      this.strategy = strategy;
-    }
-
-    @Override
-    public SupervisorStrategy supervisorStrategy() {
-      return strategy;
-    }
-
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder()
-          .match(String.class, name -> getSender().tell(getContext().actorOf(Props.create(Child.class), name), getSelf()))
           .build();
     }
   }
@@ -126,7 +106,7 @@ class FailureLogTest {
   }
 
   private ActorRef parent(SupervisorStrategy s) {
-    return system.actorOf(Props.create(Parent.class, s), "parent");
+    return system.actorOf(TestActors.childMakerProps(Props.create(Child.class), s), "parent");
   }
 
   private static final SupervisorStrategy RESTART = new OneForOneStrategy(DeciderBuilder.matchAny(e -> SupervisorStrategy.restart()).build());

@@ -15,6 +15,7 @@ import dev.troupe.actor.Props;
 import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
@@ -163,7 +164,7 @@ class MailboxTest {
     // many senders: 8 threads, and 8 actors on the same dispatcher that relay to the target
     List<ActorRef> relays = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
-      relays.add(sys.actorOf(Props.create(Relay.class, target).withDispatcher("test-dispatcher")));
+      relays.add(sys.actorOf(TestActors.relayActorProps(target).withDispatcher("test-dispatcher")));
     }
     int senders = 8;
     int perSender = 15_000;
@@ -179,19 +180,6 @@ class MailboxTest {
     assertEquals(0, overlaps.get(), "the actor ran on two threads at once");
     assertTrue(threads.stream().allMatch(n -> n.contains("-test-dispatcher-")),
         "ran on a thread of another executor: " + threads);
-  }
-
-  static final class Relay extends UntypedActor {
-    private final ActorRef target;
-
-    Relay(ActorRef target) {
-      this.target = target;
-    }
-
-    @Override
-    public void onReceive(Object message) {
-      target.tell(message, getSelf());
-    }
   }
 
   /** Blocks on a latch while processing "block"; counts the other messages. */
@@ -314,7 +302,7 @@ class MailboxTest {
   @Test
   void anUnknownMailboxIdIsAConfigurationExceptionNamingTheId(ActorSystem sys) {
     ConfigurationException e = assertThrows(ConfigurationException.class,
-        () -> sys.actorOf(Props.create(Relay.class, sys.deadLetters()).withMailbox("no-such-mailbox")));
+        () -> sys.actorOf(TestActors.relayActorProps(sys.deadLetters()).withMailbox("no-such-mailbox")));
     assertTrue(e.getMessage().contains("no-such-mailbox"), e.getMessage());
   }
 
@@ -323,7 +311,7 @@ class MailboxTest {
     ActorSystem sys = troupe.createSystem(
         "bad-mailbox { mailbox-type = bounded, mailbox-capacity = lots, mailbox-push-timeout-time = 0s }");
     ConfigurationException e = assertThrows(ConfigurationException.class,
-        () -> sys.actorOf(Props.create(Relay.class, sys.deadLetters()).withMailbox("bad-mailbox")));
+        () -> sys.actorOf(TestActors.relayActorProps(sys.deadLetters()).withMailbox("bad-mailbox")));
     assertTrue(e.getMessage().contains("bad-mailbox.mailbox-capacity"), e.getMessage());
   }
 }

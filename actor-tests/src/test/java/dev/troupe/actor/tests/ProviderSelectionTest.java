@@ -15,12 +15,14 @@ import dev.troupe.actor.Props;
 import dev.troupe.runtime.spi.ActorRefProviderFactory;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import java.io.IOException;
 import java.net.URL;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Enumeration;
+import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,24 +49,6 @@ class ProviderSelectionTest {
     @Override
     public Receive createReceive() {
       return receiveBuilder().build();
-    }
-  }
-
-  /** Creates a child with the name it is sent and answers with the outcome (ref or exception). */
-  static final class Parent extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder()
-          .match(String.class, name -> {
-            Object outcome;
-            try {
-              outcome = getContext().actorOf(Props.create(Idle.class), name);
-            } catch (RuntimeException e) {
-              outcome = e;
-            }
-            getSender().tell(outcome, getSelf());
-          })
-          .build();
     }
   }
 
@@ -96,10 +80,10 @@ class ProviderSelectionTest {
 
   @Test
   void aConfiguredRemoteDeploymentOfANestedActorFailsInItsParent(ActorSystem system) {
-    ActorRef parent = system.actorOf(Props.create(Parent.class), "parent");
+    ActorRef parent = system.actorOf(TestActors.childMakerProps(Props.create(Idle.class)), "parent");
 
-    Object outcome =
-        Patterns.ask(parent, "configured-child", Duration.ofSeconds(5)).toCompletableFuture().join();
+    Throwable outcome = assertThrows(CompletionException.class,
+        () -> Patterns.ask(parent, "configured-child", Duration.ofSeconds(5)).toCompletableFuture().join()).getCause();
 
     assertTrue(outcome instanceof ConfigurationException, "expected a refusal, got " + outcome);
     assertNeedsRemoteProvider((ConfigurationException) outcome);

@@ -9,9 +9,9 @@ import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
-import dev.troupe.actor.Props;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ChildJvm;
+import dev.troupe.testkit.TestActors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -78,12 +78,12 @@ class VirtualThreadDispatcherTest {
             + "troupe.actor.other-io-dispatcher { executor = virtual-thread-executor }").withFallback(ConfigFactory.load()));
     try {
       // defining it breaks nothing while it is not used
-      ActorRef echo = sys.actorOf(Props.create(VirtualThreadScenario.Echo.class));
+      ActorRef echo = sys.actorOf(TestActors.echoActorProps());
       assertEquals("hi", Patterns.ask(echo, "hi", RuntimeFixtures.TIMEOUT).toCompletableFuture()
           .get(RuntimeFixtures.TIMEOUT.toSeconds(), TimeUnit.SECONDS));
       for (String id : List.of("my-io-dispatcher", "troupe.actor.other-io-dispatcher")) {
         ConfigurationException e = assertThrows(ConfigurationException.class,
-            () -> sys.actorOf(Props.create(VirtualThreadScenario.Echo.class).withDispatcher(id)));
+            () -> sys.actorOf(TestActors.echoActorProps().withDispatcher(id)));
         assertTrue(e.getMessage().contains("virtual threads need JDK 21+"), e.getMessage());
         assertTrue(e.getMessage().contains("dispatcher " + id + " "), e.getMessage());
       }

@@ -6,6 +6,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.UntypedActor;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.TestActors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,14 +104,6 @@ public final class VirtualThreadScenario {
     return String.valueOf(report.get(WAIT.toSeconds(), TimeUnit.SECONDS));
   }
 
-  /** Answers every message with itself, on the default dispatcher. */
-  public static final class Echo extends UntypedActor {
-    @Override
-    public void onReceive(Object message) {
-      getSender().tell(message, getSelf());
-    }
-  }
-
   /**
    * Runs the scenario.
    *
@@ -134,7 +127,7 @@ public final class VirtualThreadScenario {
       if (!entered.await(WAIT.toSeconds(), TimeUnit.SECONDS)) {
         return FAILED + ": only " + (BLOCKED - entered.getCount()) + " of " + BLOCKED + " actors were blocked at once";
       }
-      ActorRef echo = system.actorOf(Props.create(Echo.class));
+      ActorRef echo = system.actorOf(TestActors.echoActorProps());
       long maxPingNanos = 0;
       for (int i = 0; i < PINGS; i++) {
         long start = System.nanoTime();

@@ -26,6 +26,7 @@ import dev.troupe.routing.ScatterGatherFirstCompletedPool;
 import dev.troupe.routing.SmallestMailboxPool;
 import dev.troupe.routing.TailChoppingPool;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -128,7 +129,7 @@ class RouterConfigTest {
   void firstReplyRoutersFromConfigAnswer() {
     ActorSystem system = troupe.system();
     TestProbe client = new TestProbe(system);
-    Props echo = Props.create(Echo.class);
+    Props echo = TestActors.echoActorProps();
     for (String name : List.of("scatter", "tail")) {
       ActorRef router = system.actorOf(echo.withRouter(FromConfig.getInstance()), name);
       router.tell("ping", client.getRef());
@@ -140,13 +141,6 @@ class RouterConfigTest {
     ActorRef tail = system.actorOf(echo.withRouter(new TailChoppingPool(2, Duration.ofSeconds(1), Duration.ofMillis(50))));
     tail.tell("ping", client.getRef());
     assertEquals("ping", client.expectMsgClass(WAIT, String.class));
-  }
-
-  static final class Echo extends dev.troupe.actor.AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().matchAny(m -> getSender().tell(m, getSelf())).build();
-    }
   }
 
   @Test
@@ -210,7 +204,7 @@ class RouterConfigTest {
   }
 
   private static Supplier<ActorRef> fromConfig(String name) {
-    return () -> troupe.system().actorOf(Props.create(Echo.class).withRouter(FromConfig.getInstance()), name);
+    return () -> troupe.system().actorOf(TestActors.echoActorProps().withRouter(FromConfig.getInstance()), name);
   }
 
   @Test
@@ -224,7 +218,7 @@ class RouterConfigTest {
     assertFailsNaming(ConfigurationException.class, root + "bad-type\".nr-of-instances", fromConfig("bad-type")::get);
     assertFailsNaming(ConfigurationException.class, root + "no-such-section\"", fromConfig("no-such-section")::get);
     // A failed actorOf leaves the name free.
-    ActorRef plain = troupe.system().actorOf(Props.create(Echo.class), "bad-nr");
+    ActorRef plain = troupe.system().actorOf(TestActors.echoActorProps(), "bad-nr");
     assertEquals("bad-nr", plain.path().name());
   }
 

@@ -172,6 +172,31 @@ class RouterManagementTest {
     probe.expectTerminated(WAIT, router);
   }
 
+  /**
+   * A pool with a resizer outlives its last routee (its resizer may grow it again): when every
+   * routee has stopped, the router still answers; the next routed message goes to dead letters and
+   * has the resizer bring the pool back to its lower bound.
+   */
+  @Test
+  void aPoolWithAResizerOutlivesItsLastRouteeAndGrowsBackToItsLowerBound() {
+    ActorSystem system = troupe.system();
+    TestProbe probe = new TestProbe(system);
+    ActorRef router = system.actorOf(reporter(probe).withRouter(
+        new RoundRobinPool(1).withResizer(new DefaultResizer(1, 2).withMessagesPerResize(1))));
+    List<ActorRef> first = routeeRefs(probe, router);
+    assertEquals(1, first.size());
+    probe.watch(router);
+    probe.watch(first.get(0));
+    first.get(0).tell(PoisonPill.getInstance(), ActorRef.noSender());
+    probe.expectTerminated(WAIT, first.get(0));
+    // the router has seen its routee's death when it answers no routees; a stopped router answers nothing
+    probe.awaitCond(WAIT, () -> routeeRefs(probe, router).isEmpty());
+    router.tell("to dead letters, and a resize", ActorRef.noSender());
+    probe.awaitCond(WAIT, () -> routeeRefs(probe, router).size() == 1);
+    router.tell("hello", probe.getRef());
+    assertEquals("hello", probe.expectMsgClass(WAIT, Got.class).message());
+  }
+
   @Test
   void aFailingRouteeIsHandledByThePoolsSupervisorStrategy() {
     ActorSystem system = troupe.system();

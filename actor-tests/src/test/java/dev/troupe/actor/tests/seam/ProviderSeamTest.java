@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
-import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorIdentity;
 import dev.troupe.actor.ActorNotFound;
 import dev.troupe.actor.ActorPath;
@@ -21,6 +20,7 @@ import dev.troupe.actor.Terminated;
 import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
@@ -40,30 +40,6 @@ class ProviderSeamTest {
 
   private ActorSystem a;
   private ActorSystem b;
-
-  /** Replies to every string with "echo:" + the string. */
-  static final class Echo extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder()
-          .match(String.class, s -> getSender().tell("echo:" + s, getSelf()))
-          .build();
-    }
-  }
-
-  /** Passes every string on to a target, keeping the original sender. */
-  static final class Relay extends AbstractActor {
-    private final ActorRef target;
-
-    Relay(ActorRef target) {
-      this.target = target;
-    }
-
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().match(String.class, s -> target.forward(s, getContext())).build();
-    }
-  }
 
   private static ActorSystem networked(String name) {
     return ActorSystem.create(
@@ -103,13 +79,13 @@ class ProviderSeamTest {
     Address address = a.address();
     assertTrue(address.hasGlobalScope(), "address " + address);
     assertEquals("seamA", address.system());
-    ActorRef x = a.actorOf(Props.create(Echo.class), "x");
+    ActorRef x = a.actorOf(TestActors.echoActorProps("echo:"), "x");
     assertEquals(address, x.path().address(), "local paths carry the provider's address");
   }
 
   @Test
   void aNonLocalRefIsLookedUpByPathSentToAndRepliedTo() {
-    ActorRef echo = b.actorOf(Props.create(Echo.class), "echo");
+    ActorRef echo = b.actorOf(TestActors.echoActorProps("echo:"), "echo");
     ActorRef remote = lookUp(a, b.address() + "/user/echo");
 
     assertEquals(echo.path(), remote.path(), "the ref has the actor's path on the other node");
@@ -128,7 +104,7 @@ class ProviderSeamTest {
 
   @Test
   void aPathCanBeResolvedToARefDirectly() {
-    ActorRef echo = b.actorOf(Props.create(Echo.class), "direct");
+    ActorRef echo = b.actorOf(TestActors.echoActorProps("echo:"), "direct");
     ActorRef resolved =
         transportOf(a).resolveActorRef(ActorPath.fromString(echo.path().toSerializationFormat()));
     TestKit probe = new TestKit(a);
@@ -138,9 +114,9 @@ class ProviderSeamTest {
 
   @Test
   void forwardAcrossNodesKeepsTheOriginalSender() {
-    ActorRef echo = b.actorOf(Props.create(Echo.class), "echo");
+    ActorRef echo = b.actorOf(TestActors.echoActorProps("echo:"), "echo");
     ActorRef remoteEcho = lookUp(a, b.address() + "/user/echo");
-    b.actorOf(Props.create(Relay.class, echo), "relay"); // on b, relaying to b's echo
+    b.actorOf(TestActors.forwardActorProps(echo), "relay"); // on b, relaying to b's echo
     ActorRef remoteRelay = lookUp(a, b.address() + "/user/relay");
     TestKit probe = new TestKit(a);
 
@@ -167,7 +143,7 @@ class ProviderSeamTest {
 
   @Test
   void watchingARemoteActorGivesTerminatedWhenItStops() {
-    ActorRef echo = b.actorOf(Props.create(Echo.class), "mortal");
+    ActorRef echo = b.actorOf(TestActors.echoActorProps("echo:"), "mortal");
     ActorRef remote = lookUp(a, b.address() + "/user/mortal");
     TestKit probe = new TestKit(a);
     probe.watch(remote);
@@ -182,7 +158,7 @@ class ProviderSeamTest {
 
   @Test
   void watchingARemoteActorThatDoesNotExistGivesTerminatedAtOnce() {
-    ActorRef echo = b.actorOf(Props.create(Echo.class), "gone");
+    ActorRef echo = b.actorOf(TestActors.echoActorProps("echo:"), "gone");
     ActorRef remote = lookUp(a, b.address() + "/user/gone");
     TestKit stopper = new TestKit(b);
     stopper.watch(echo);
@@ -239,7 +215,7 @@ class ProviderSeamTest {
 
   /** An echo on b, looked up from a and watched by {@code probe}, the watch registered on b. */
   private ActorRef watchedEchoOnB(TestKit probe, String name) {
-    b.actorOf(Props.create(Echo.class), name);
+    b.actorOf(TestActors.echoActorProps("echo:"), name);
     ActorRef remote = lookUp(a, b.address() + "/user/" + name);
     probe.watch(remote);
     awaitWatched(remote);

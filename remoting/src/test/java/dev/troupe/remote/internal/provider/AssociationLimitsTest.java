@@ -20,6 +20,7 @@ import dev.troupe.remote.internal.transport.Lane;
 import dev.troupe.remote.internal.transport.RateLimitedLog;
 import dev.troupe.remote.internal.transport.Wire;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -71,20 +72,6 @@ class AssociationLimitsTest {
     }
   }
 
-  /** Passes every message on to {@code to}. */
-  public static final class Relay extends AbstractActor {
-    private final ActorRef to;
-
-    public Relay(ActorRef to) {
-      this.to = to;
-    }
-
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder().matchAny(m -> to.tell(m, getSelf())).build();
-    }
-  }
-
   @RegisterExtension
   final ActorSystemExtension troupe = ActorSystemExtension.perMethod(REMOTE);
 
@@ -92,7 +79,7 @@ class AssociationLimitsTest {
   void pathsNamingThousandsOfNodesCreateNoAssociation() throws IOException {
     ActorSystem victim = troupe.createSystem("");
     TestKit probe = new TestKit(victim);
-    victim.actorOf(Props.create(Relay.class, probe.getRef()), "sink");
+    victim.actorOf(TestActors.relayActorProps(probe.getRef()), "sink");
     try (Socket s = handshake(victim, Lane.ORDINARY, "troupe://raw@127.0.0.1:1", 42)) {
       OutputStream out = s.getOutputStream();
       for (int i = 0; i < 2_000; i++) {
