@@ -10,6 +10,7 @@ module dev.troupe.cluster {
   requires org.slf4j;
 
   exports dev.troupe.cluster;
+  exports dev.troupe.cluster.sharding;
   exports dev.troupe.cluster.spi;
 
   uses dev.troupe.cluster.spi.MembershipProviderFactory;
