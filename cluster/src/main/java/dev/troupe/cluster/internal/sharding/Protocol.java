@@ -54,8 +54,9 @@ final class Protocol {
    * A region's counters.
    *
    * @param hostedShards shards it hosts now
+   * @param stoppingShards shards it is handing over (stopping their entities)
    * @param bufferedMessages messages it holds for shards in hand-over (or without an owner)
    * @param dropped messages dropped because a buffer was full, since it started
    */
-  record Stats(int hostedShards, int bufferedMessages, long dropped) {}
+  record Stats(int hostedShards, int stoppingShards, int bufferedMessages, long dropped) {}
 }

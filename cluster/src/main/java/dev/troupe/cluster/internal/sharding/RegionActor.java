@@ -84,6 +84,7 @@ public final class RegionActor extends AbstractActorWithTimers {
   private int bufferedMessages;
   private long dropped;
   private int queries;
+  private final List<ActorRef> handOverWaiters = new ArrayList<>();
 
   private RegionActor(String typeName, Props entityProps, ClusterShardingSettings settings,
       ShardRegion.MessageExtractor extractor, UniqueAddress self, ShardingTopology topology) {
@@ -142,8 +143,12 @@ public final class RegionActor extends AbstractActorWithTimers {
         .match(Terminated.class, this::onTerminated)
         .match(ShardRegion.GetCurrentRegions.class, m -> getSender().tell(currentRegions(), getSelf()))
         .match(ShardRegion.GetShardRegionState.class, m -> onGetState())
-        .matchEquals(Protocol.GetStats.INSTANCE,
-            m -> getSender().tell(new Protocol.Stats(hosted.size(), bufferedMessages, dropped), getSelf()))
+        .matchEquals(Protocol.GetStats.INSTANCE, m -> getSender().tell(
+            new Protocol.Stats(hosted.size(), stopping.size(), bufferedMessages, dropped), getSelf()))
+        .matchEquals(WhenHandedOver.INSTANCE, m -> {
+          handOverWaiters.add(getSender());
+          answerHandOverWaiters();
+        })
         .matchAny(this::onMessage)
         .build();
   }
@@ -335,7 +340,33 @@ public final class RegionActor extends AbstractActorWithTimers {
     releaseBuffers();
   }
 
+  /**
+   * Asks a region to answer {@link HandedOver} once it hosts no shard and has stopped every shard it
+   * handed over: the cluster wiring asks a leaving member's regions before it lets the member exit
+   * (dropping it from the views earlier would let its successors start entities it still runs).
+   */
+  public enum WhenHandedOver {
+    INSTANCE
+  }
+
+  /**
+   * The answer to {@link WhenHandedOver}.
+   *
+   * @param version the view the region had then
+   */
+  public record HandedOver(long version) {}
+
+  private void answerHandOverWaiters() {
+    if (!handOverWaiters.isEmpty() && hosted.isEmpty() && stopping.isEmpty()) {
+      for (ActorRef w : handOverWaiters) {
+        w.tell(new HandedOver(version), getSelf());
+      }
+      handOverWaiters.clear();
+    }
+  }
+
   private void reportDoneIfIdle() {
+    answerHandOverWaiters();
     if (self == null || !stopping.isEmpty() || reportedDone >= version) {
       return;
     }
