@@ -154,12 +154,25 @@ class ShardingTest {
     // the shard has the Passivate before these: it holds them until the entity stopped
     n1.region().tell(new Msg("p", 2), ActorRef.noSender());
     n1.region().tell(new Msg("p", 3), ActorRef.noSender());
+    String sameShard = sameShardAs("p");
+    n1.region().tell(new Msg(sameShard, 1), ActorRef.noSender());
+    awaitTotal(2); // the shard has handled the messages for p, which came before the one for sameShard
     release.countDown();
-    awaitTotal(3);
+    awaitTotal(4);
     assertEquals(List.of(1L, 2L, 3L), journal.receivedBy("p"));
     assertEquals(2, journal.starts("p"), "stopped, then started again by the held messages");
     assertEquals(List.of("p"), new ArrayList<>(journal.stopsReceived), "it got its stop message");
     assertEquals(List.of(), journal.overlaps());
+  }
+
+  /** @return another entity id in the shard of {@code id} */
+  private String sameShardAs(String id) {
+    String shard = extractor.shardId(new Msg(id, 0));
+    for (int i = 0; ; i++) {
+      if (extractor.shardId(new Msg("o" + i, 0)).equals(shard)) {
+        return "o" + i;
+      }
+    }
   }
 
   @Test
