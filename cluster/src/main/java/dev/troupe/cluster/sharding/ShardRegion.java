@@ -76,11 +76,14 @@ public final class ShardRegion {
       return message;
     }
 
-    /** The shard of {@code entityId(message)}: its hash code modulo the number of shards. */
+    /**
+     * The shard of {@code entityId(message)}: its hash code modulo the number of shards; {@code
+     * null} when the message has no entity id.
+     */
     @Override
     public String shardId(Object message) {
       String id = message instanceof StartEntity s ? s.entityId() : entityId(message);
-      return shardIds[Math.floorMod(id.hashCode(), maxNumberOfShards)];
+      return id == null ? null : shardIds[Math.floorMod(id.hashCode(), maxNumberOfShards)];
     }
   }
 

@@ -102,8 +102,14 @@ final class ShardActor extends AbstractActorWithTimers {
       id = s.entityId();
       entityMessage = s;
     } else {
-      id = extractor.entityId(message);
-      entityMessage = id == null ? null : extractor.entityMessage(message);
+      try {
+        id = extractor.entityId(message);
+        entityMessage = id == null ? null : extractor.entityMessage(message);
+      } catch (RuntimeException x) { // the user's code: a failure here must not restart the shard
+        getContext().getSystem().getEventStream().publish(new Dropped(message,
+            "sharding type '" + typeName + "': the extractor failed on it: " + x, sender, getSelf()));
+        return;
+      }
     }
     if (id == null || id.isEmpty() || entityMessage == null) {
       getContext().getSystem().getEventStream().publish(new Dropped(message,

@@ -289,6 +289,19 @@ class ShardingTest {
   }
 
   @Test
+  void aMessageWithoutAnEntityIsDroppedVisiblyAndTheNextOneStillArrives() {
+    Node n1 = node(1);
+    publish(List.of(n1));
+    system.getEventStream().subscribe(kit.getRef(), Dropped.class);
+    n1.region().tell("not for an entity", ActorRef.noSender());
+    Dropped d = kit.expectMsgClass(Dropped.class);
+    assertEquals("not for an entity", d.message());
+    assertTrue(d.reason().contains("no shard id"), d.reason());
+    n1.region().tell(new Msg("ok", 1), ActorRef.noSender());
+    awaitTotal(1);
+  }
+
+  @Test
   void startEntityStartsAnEntityWithoutAMessage() {
     Node n1 = node(1);
     publish(List.of(n1));
