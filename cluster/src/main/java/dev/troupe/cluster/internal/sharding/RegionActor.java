@@ -64,7 +64,6 @@ public final class RegionActor extends AbstractActorWithTimers {
 
   // the current view
   private long version = Long.MIN_VALUE;
-  private long firstVersion = Long.MIN_VALUE;
   private Placement placement = new Placement(List.of());
   private final Map<UniqueAddress, ActorRef> present = new LinkedHashMap<>();
   /** version -> placement, for the views since the oldest report a present peer still owes. */
@@ -248,8 +247,10 @@ public final class RegionActor extends AbstractActorWithTimers {
         continue;
       }
       long since = Math.max(done, joinedAt.getOrDefault(peer, Long.MIN_VALUE));
-      if (since == Long.MIN_VALUE) {
-        return true; // it was there before this region's first view: it may host anything
+      if (since < history.firstKey()) {
+        // its last report is older than the views this region remembers (it was there before this
+        // region's first view, or its reports lag behind the pruned history): it may host anything
+        return true;
       }
       for (Placement p : history.subMap(since, true, version, false).values()) {
         if (peer.equals(p.owner(shardId))) {
@@ -268,9 +269,6 @@ public final class RegionActor extends AbstractActorWithTimers {
     }
     boolean first = version == Long.MIN_VALUE;
     version = view.version();
-    if (first) {
-      firstVersion = version;
-    }
     List<UniqueAddress> owners = new ArrayList<>();
     Set<UniqueAddress> before = new HashSet<>(present.keySet());
     present.clear();
