@@ -6,9 +6,9 @@ import java.util.Objects;
 
 /**
  * The messages between regions and shards. {@link HandOverDone} crosses the network once the cluster
- * is wired (it needs a serializer there); the others stay within one node.
+ * is wired (public, so that the wiring's serializer can build it); the others stay within one node.
  */
-final class Protocol {
+public final class Protocol {
   private Protocol() {}
 
   /**
@@ -18,8 +18,8 @@ final class Protocol {
    * @param version the view's version
    * @param from the sender's node
    */
-  record HandOverDone(long version, UniqueAddress from) {
-    HandOverDone {
+  public record HandOverDone(long version, UniqueAddress from) {
+    public HandOverDone {
       Objects.requireNonNull(from, "from");
     }
   }
