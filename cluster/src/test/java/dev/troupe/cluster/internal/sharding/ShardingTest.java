@@ -247,6 +247,29 @@ class ShardingTest {
   }
 
   @Test
+  void afterTheHandOverTimeoutTheNewOwnerStartsTheShardAnyway() {
+    settings = settings.withHandOverTimeout(Duration.ofMillis(300));
+    Node n1 = node(1);
+    publish(List.of(n1));
+    n1.region().tell(new Msg("x", 1), ActorRef.noSender());
+    awaitTotal(1);
+    CountDownLatch release = new CountDownLatch(1);
+    try {
+      n1.region().tell(new Cmd("x", new Journal.Block(release)), ActorRef.noSender()); // n1 never reports
+      Node n2 = node(2);
+      publish(List.of(n1, n2), n1);
+      n2.region().tell(new Msg("x", 2), ActorRef.noSender());
+      // n1's entity is blocked for 10 s: only the timeout can let n2 start it within 5 s
+      kit.awaitCond(Duration.ofSeconds(5), Duration.ofMillis(10), "x started on n2 after the timeout",
+          () -> journal.total.get() == 2);
+      assertEquals(1, journal.starts("x", "n2"));
+      assertEquals(List.of(1L, 2L), journal.receivedBy("x"));
+    } finally {
+      release.countDown();
+    }
+  }
+
+  @Test
   void aFullBufferDropsWithADroppedEventAndDeliversTheRestInOrder() {
     settings = settings.withBufferSize(5);
     ActorRef proxy = proxy();
