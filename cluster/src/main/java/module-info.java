@@ -3,15 +3,23 @@
  * engine behind the SPI in {@code dev.troupe.cluster.spi} (JGroups embedded by default); the policy
  * (member statuses, events, downing) is this module's own; actor traffic stays on remoting.
  */
+// JGroups ships no module descriptor; its manifest names it org.jgroups (an automatic module), and
+// javac's warning about requiring an automatic module is expected for that one directive.
+@SuppressWarnings("requires-automatic")
 module dev.troupe.cluster {
   requires transitive dev.troupe.actor;
   requires dev.troupe.runtime;
   requires dev.troupe.remoting;
   requires org.slf4j;
+  requires org.jgroups; // the embedded membership engine; internal, never in a public signature
 
   exports dev.troupe.cluster;
   exports dev.troupe.cluster.sharding;
   exports dev.troupe.cluster.spi;
 
   uses dev.troupe.cluster.spi.MembershipProviderFactory;
+
+  provides dev.troupe.cluster.spi.MembershipProviderFactory with
+      dev.troupe.cluster.internal.jgroups.JGroupsProviderFactory,
+      dev.troupe.cluster.internal.inmemory.InMemoryProviderFactory;
 }

@@ -32,6 +32,6 @@ module dev.troupe.remoting {
   // Kinds of reference that stand for classic refs (e.g. the typed ActorRef<T>), sent as their paths.
   uses dev.troupe.actor.spi.ClassicRefView;
 
-  provides dev.troupe.actor.internal.ActorRefProviderFactory with
+  provides dev.troupe.runtime.spi.ActorRefProviderFactory with
       dev.troupe.remote.internal.RemoteProviderFactory;
 }

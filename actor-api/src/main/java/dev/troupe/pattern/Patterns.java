@@ -4,8 +4,8 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSelection;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Status;
-import dev.troupe.actor.spi.Engine;
-import dev.troupe.actor.spi.EngineRef;
+import dev.troupe.actor.spi.AskService;
+import dev.troupe.actor.spi.AskServiceRef;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletionException;
@@ -35,7 +35,7 @@ public final class Patterns {
   public static CompletionStage<Object> ask(ActorRef target, Object message, Duration timeout) {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(message, "message");
-    return engine(target)
+    return asks(target)
         .ask(target, tmp -> target.tell(message, tmp), checked(timeout), describe(target, message));
   }
 
@@ -53,7 +53,7 @@ public final class Patterns {
       ActorRef target, Function<ActorRef, Object> messageFactory, Duration timeout) {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(messageFactory, "messageFactory");
-    return engine(target)
+    return asks(target)
         .ask(
             target,
             tmp -> target.tell(messageFactory.apply(tmp), tmp),
@@ -74,7 +74,7 @@ public final class Patterns {
       ActorSelection target, Object message, Duration timeout) {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(message, "message");
-    return engine(target.anchor())
+    return asks(target.anchor())
         .ask(tmp -> target.tell(message, tmp), checked(timeout), describe(target, message));
   }
 
@@ -116,12 +116,12 @@ public final class Patterns {
       ActorRef target, Duration timeout, Object stopMessage) {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(stopMessage, "stopMessage");
-    return engine(target).gracefulStop(target, checked(timeout), stopMessage);
+    return asks(target).gracefulStop(target, checked(timeout), stopMessage);
   }
 
-  private static Engine engine(ActorRef ref) {
-    if (ref instanceof EngineRef e) {
-      return e.engine();
+  private static AskService asks(ActorRef ref) {
+    if (ref instanceof AskServiceRef e) {
+      return e.askService();
     }
     throw new IllegalArgumentException("not a ref of a running actor system: " + ref);
   }

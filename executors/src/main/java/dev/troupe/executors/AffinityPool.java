@@ -1,4 +1,4 @@
-// One file on purpose (~840 lines): the padded field layers, the submission path, stealing and
+// One file on purpose (see "Why one file" below): the padded field layers, the submission path, stealing and
 // the shutdown protocol rest on one memory-ordering argument (run state, stripe table, worker
 // state) that a reader must check as a whole; split, each part would cite the others' invariants.
 package dev.troupe.executors;
@@ -193,11 +193,9 @@ abstract class AffinityPoolPad1 extends AffinityPoolHotFields {
  * CAS a claim word around each poll) or an MPMC queue. We use JCTools' {@code
  * MpmcAtomicArrayQueue} (the field-updater variant, no {@code sun.misc.Unsafe}): it is lock-free
  * for the owner (a claim lock held by a preempted thief would stall the owner, which matters on
- * small machines) and needs no extra word. Measured ({@code QueueChoiceMeasurement} in the test
- * sources, JDK 17, 2 cores; best of 5): local push+poll on one thread, MPSC 5.7 ns, MPSC+claim
- * 7.7 ns, MPMC 11.6 ns; one producer to one consumer thread, MPSC 24.8 ns, MPSC+claim 29.6 ns,
- * MPMC 17.1 ns per task. MPMC pays about 4 ns per local push but wins across threads and keeps
- * the owner lock-free; a JMH comparison in {@code bench} should confirm on larger machines.
+ * small machines) and needs no extra word. MPMC costs a few nanoseconds more per local push but
+ * wins when producer and consumer are different threads ({@code QueueChoiceMeasurement} in the
+ * test sources; the figures are in {@code bench/README.md}, "Queue choice of the affinity pool").
  * Each worker also has its local ring (above), whose one producer makes the offer cheap.
  * Spilled tasks live in a
  * per-stripe {@link java.util.concurrent.ConcurrentLinkedQueue}, polled every 32nd poll and
@@ -263,7 +261,7 @@ abstract class AffinityPoolPad1 extends AffinityPoolHotFields {
  *
  * <p>Thread-safe. Counters are approximate while tasks run (opaque reads).
  *
- * <p>Why one file of about 900 lines: the padded layers above and the pool below are one object
+ * <p>Why one file (over 700 lines): the padded layers above and the pool below are one object
  * (HotSpot lays out a superclass's fields first, so the padding must be superclasses of the pool in
  * this compilation unit), and the rest is the submission path, shutdown and introspection of that
  * object; the worker's loop lives in {@code AffinityWorker}, placement in {@link QueueSelector}.

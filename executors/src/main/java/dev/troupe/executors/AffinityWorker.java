@@ -1,4 +1,4 @@
-// One file on purpose (~910 lines): the worker's padded state layers, its loop (own queue, local
+// One file on purpose (see "Why one file" below): the worker's padded state layers, its loop (own queue, local
 // ring, steals, park) and the wake-up handshake with producers are one state machine whose
 // ordering comments refer to each other; split, the handshake would be argued across files.
 package dev.troupe.executors;
@@ -275,7 +275,7 @@ abstract class WorkerPad3 extends WorkerRefs {
  * the thread that drains them. See {@link AffinityPool} for the design; this class holds the
  * worker loop and the wake-up handshake.
  *
- * <p>Why one file of about 930 lines: the worker's state machine (running, woken, idle, exited),
+ * <p>Why one file (over 700 lines): the worker's state machine (running, woken, idle, exited),
  * its Dekker handshakes with producers and peers, and stealing read and write the same padded
  * fields, and their memory-ordering arguments refer to one another; split apart, each half would
  * need the other's comments to be checked. Idle strategies, queues and placement are elsewhere.

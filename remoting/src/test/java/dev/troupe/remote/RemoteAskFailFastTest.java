@@ -12,7 +12,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Deploy;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Status;
-import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.pattern.AskFailedException;
 import dev.troupe.pattern.AskTimeoutException;
 import dev.troupe.pattern.Patterns;
@@ -137,7 +137,7 @@ class RemoteAskFailFastTest {
   void aNodeThatWasNeverDialledIsNotAnsweredForAStoppedActorAndItsAskTimesOut() {
     ActorSystem stranger = TROUPE.createSystem(""); // b has never connected to it
     ActorRef there =
-        ((ActorSystemImpl) stranger).provider().resolveActorRef(ActorPath.fromString(b.address() + "/user/never-there"));
+        ((RuntimeSystem) stranger).provider().resolveActorRef(ActorPath.fromString(b.address() + "/user/never-there"));
 
     Throwable t = failure(Patterns.ask(there, "anyone?", Duration.ofSeconds(1)), "an ask from a node b never dialled");
 

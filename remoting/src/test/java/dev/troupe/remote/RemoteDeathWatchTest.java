@@ -11,7 +11,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
-import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
@@ -78,8 +78,8 @@ class RemoteDeathWatchTest {
   @Test
   void watchingAPathThatNeverExistedIsAnsweredPromptly() {
     ActorPath never = ActorPath.fromString(b.address() + "/user/never-was#4242");
-    ActorRef ghost = ((ActorSystemImpl) a).provider().resolveActorRef(never);
-    assertFalse(((ActorSystemImpl) a).provider().resolveActorRef(never).path().address().equals(a.address()));
+    ActorRef ghost = ((RuntimeSystem) a).provider().resolveActorRef(never);
+    assertFalse(((RuntimeSystem) a).provider().resolveActorRef(never).path().address().equals(a.address()));
     TestKit probe = new TestKit(a);
 
     probe.watch(ghost);

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.troupe.actor.ActorIdentity;
 import dev.troupe.actor.Identify;
 import dev.troupe.actor.Status;
-import dev.troupe.actor.internal.ActorSelectionMessage;
+import dev.troupe.runtime.spi.ActorSelectionMessage;
 import dev.troupe.serialization.internal.WireReader;
 import dev.troupe.testkit.ActorSystemExtension;
 import java.lang.management.ManagementFactory;

@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.Actor;
 import dev.troupe.actor.ActorIdentity;
@@ -22,22 +24,22 @@ import dev.troupe.actor.Terminated;
 import dev.troupe.actor.TimerScheduler;
 import dev.troupe.actor.UnhandledMessage;
 import dev.troupe.actor.UntypedActor;
-import dev.troupe.actor.internal.SystemMessages.AddressTerminated;
-import dev.troupe.actor.internal.SystemMessages.Create;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
-import dev.troupe.actor.internal.SystemMessages.Failed;
-import dev.troupe.actor.internal.SystemMessages.Recreate;
-import dev.troupe.actor.internal.SystemMessages.Resume;
-import dev.troupe.actor.internal.SystemMessages.Suspend;
-import dev.troupe.actor.internal.SystemMessages.Terminate;
-import dev.troupe.actor.internal.SystemMessages.Unwatch;
-import dev.troupe.actor.internal.SystemMessages.Watch;
+import dev.troupe.runtime.spi.SystemMessages.AddressTerminated;
+import dev.troupe.runtime.spi.SystemMessages.Create;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.SystemMessages.Failed;
+import dev.troupe.runtime.spi.SystemMessages.Recreate;
+import dev.troupe.runtime.spi.SystemMessages.Resume;
+import dev.troupe.runtime.spi.SystemMessages.Suspend;
+import dev.troupe.runtime.spi.SystemMessages.Terminate;
+import dev.troupe.runtime.spi.SystemMessages.Unwatch;
+import dev.troupe.runtime.spi.SystemMessages.Watch;
 import dev.troupe.actor.internal.dispatch.Dispatcher;
 import dev.troupe.actor.internal.dispatch.Envelope;
 import dev.troupe.actor.internal.dispatch.Mailbox;
 import dev.troupe.actor.internal.dispatch.MailboxOwner;
 import dev.troupe.actor.internal.dispatch.MailboxType;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.SystemMessage;
 import dev.troupe.actor.spi.CellSpi;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,18 +50,18 @@ import java.util.concurrent.Executor;
 /**
  * One actor's runtime state and its invoke loop: the mailbox hands it user messages ({@link
  * #invoke}) and system messages ({@link #systemInvoke}), and it dispatches them to the actor or to
- * the room that owns the concern. Everything not marked otherwise is touched only on the thread
+ * the part that owns the concern. Everything not marked otherwise is touched only on the thread
  * that currently runs the mailbox ("actor thread"); the mailbox's scheduling hand-off orders
  * consecutive runs.
  *
- * <p>The rooms, each a class of its own over this cell's fields:
+ * <p>Its parts, each a class of its own over this cell's fields:
  *
  * <ul>
  *   <li>{@link FaultHandling} — creation, failure, resume, restart and stop of an incarnation;
  *   <li>{@link CellChildren} — creating, naming, finding and stopping children ({@link Children}
  *       is their thread-safe container);
  *   <li>{@link DeathWatch} — watch, unwatch, {@code Terminated}, and nodes that go away;
- *   <li>{@link CellExtras} — become, stash, receive timeout, timers ({@link CellTimers}), the
+ *   <li>{@link LazyCellState} — become, stash, receive timeout, timers ({@link CellTimers}), the
  *       actor's logger: allocated on first use.
  * </ul>
  *
@@ -91,7 +93,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   AbstractActor.Receive behavior; // null for an UntypedActor: onReceive directly
   Envelope current;
   DeathWatch watch; // lazily created
-  CellExtras extras; // lazily created
+  LazyCellState lazyState; // lazily created
 
   ActorCell(
       LocalActorRef self,
@@ -106,11 +108,11 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     this.mailbox.setOwner(this);
   }
 
-  CellExtras extras() {
-    CellExtras x = extras;
+  LazyCellState lazyState() {
+    LazyCellState x = lazyState;
     if (x == null) {
-      x = new CellExtras();
-      extras = x;
+      x = new LazyCellState();
+      lazyState = x;
     }
     return x;
   }
@@ -128,7 +130,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
    * @return whether a failure is being handled
    */
   public boolean isFailed() {
-    CellExtras x = extras;
+    LazyCellState x = lazyState;
     return x != null && x.failed;
   }
 
@@ -148,7 +150,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
       } else if (message instanceof ScheduledTick tick) {
         if (tick.timer() != null) {
           message = receiveTimer(tick.timer()); // for the receive timeout below: the user's message
-        } else if (CellExtras.receiveTimeoutDue(this, tick)) {
+        } else if (LazyCellState.receiveTimeoutDue(this, tick)) {
           deliver(ReceiveTimeout.getInstance());
         }
       } else if (message == PoisonPill.getInstance()) {
@@ -163,7 +165,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     } catch (Throwable t) {
       FaultHandling.handleInvokeFailure(this, t, current); // a timer's: the user's message, not the tick
     } finally {
-      CellExtras x = extras;
+      LazyCellState x = lazyState;
       if (x != null) {
         if (x.receiveTimeoutNanos != 0 && !(message instanceof NotInfluenceReceiveTimeout)) {
           x.lastActivityNanos = self.system.nanoTime();
@@ -351,27 +353,27 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   @Override
   public void setReceiveTimeout(Duration timeout) {
-    CellExtras.setReceiveTimeout(this, timeout);
+    LazyCellState.setReceiveTimeout(this, timeout);
   }
 
   @Override
   public Duration getReceiveTimeout() {
-    return CellExtras.receiveTimeout(this);
+    return LazyCellState.receiveTimeout(this);
   }
 
   @Override
   public void stash() {
-    CellExtras.stash(this);
+    LazyCellState.stash(this);
   }
 
   @Override
   public void unstash() {
-    CellExtras.unstash(this);
+    LazyCellState.unstash(this);
   }
 
   @Override
   public void unstashAll() {
-    CellExtras.unstashAll(this);
+    LazyCellState.unstashAll(this);
   }
 
   @Override
@@ -381,27 +383,27 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   @Override
   public void become(AbstractActor.Receive b) {
-    CellExtras.become(this, b, true);
+    LazyCellState.become(this, b, true);
   }
 
   @Override
   public void become(AbstractActor.Receive b, boolean discardOld) {
-    CellExtras.become(this, b, discardOld);
+    LazyCellState.become(this, b, discardOld);
   }
 
   @Override
   public void become(Procedure<Object> b) {
-    CellExtras.become(this, AbstractActor.Receive.of(b), true);
+    LazyCellState.become(this, AbstractActor.Receive.of(b), true);
   }
 
   @Override
   public void become(Procedure<Object> b, boolean discardOld) {
-    CellExtras.become(this, AbstractActor.Receive.of(b), discardOld);
+    LazyCellState.become(this, AbstractActor.Receive.of(b), discardOld);
   }
 
   @Override
   public void unbecome() {
-    CellExtras.unbecome(this);
+    LazyCellState.unbecome(this);
   }
 
   @Override
@@ -461,7 +463,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
 
   @Override
   public LoggingAdapter getLog() {
-    return CellExtras.log(this);
+    return LazyCellState.log(this);
   }
 
   @Override

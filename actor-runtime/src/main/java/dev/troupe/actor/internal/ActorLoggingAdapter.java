@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.DeadLettersRef;
+import dev.troupe.actor.internal.logging.Slf4jLoggingAdapter;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.internal.dispatch.Envelope;
@@ -14,7 +16,7 @@ import org.slf4j.event.Level;
  *
  * <p>A disabled level costs one {@code isXxxEnabled} check and nothing else: the MDC is touched
  * and the path rendered only for a line that is logged. Created once per actor, on its first
- * {@code getLog()} (kept in {@link CellExtras}); used on the actor's thread, whose current message
+ * {@code getLog()} (kept in {@link LazyCellState}); used on the actor's thread, whose current message
  * names the sender.
  */
 final class ActorLoggingAdapter implements LoggingAdapter {

@@ -1,5 +1,9 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.RootParentRef;
+import dev.troupe.actor.internal.config.SelectionSettings;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.ActorSelectionMessage;
 import dev.troupe.actor.ActorIdentity;
 import dev.troupe.actor.ActorNotFound;
 import dev.troupe.actor.ActorRef;
@@ -52,7 +56,7 @@ final class ActorSelectionImpl extends ActorSelection {
       anchor.tell(new ActorSelectionMessage(message, List.of(elements)), sender);
       return;
     }
-    LocalActorRefProvider local = system.provider().local();
+    LocalActorRefProviderImpl local = system.localProvider();
     SelectionSettings limits = local.selectionSettings();
     if (!wildcard) {
       if (elements.length > limits.maxElements()) {
@@ -87,7 +91,7 @@ final class ActorSelectionImpl extends ActorSelection {
   private InternalActorRef resolveExact() {
     InternalActorRef ref = anchor;
     for (String e : elements) {
-      ActorCell cell = ref.cellOrNull();
+      ActorCell cell = LocalActorRef.cellOf(ref);
       if (cell == null) {
         return null;
       }

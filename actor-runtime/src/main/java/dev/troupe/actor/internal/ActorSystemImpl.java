@@ -1,5 +1,15 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.PromiseActorRef;
+import dev.troupe.actor.internal.ref.DeadLettersRef;
+import dev.troupe.actor.internal.logging.LoggingProviderCheck;
+import dev.troupe.actor.internal.logging.Slf4jLoggingAdapter;
+import dev.troupe.actor.internal.config.ConfigWarnings;
+import dev.troupe.actor.internal.config.RuntimeSettings;
+import dev.troupe.runtime.spi.ActorRefProvider;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessages;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorPath;
@@ -20,8 +30,10 @@ import dev.troupe.actor.internal.dispatch.Dispatchers;
 import dev.troupe.actor.internal.dispatch.EnvelopeFactory;
 import dev.troupe.actor.internal.dispatch.MailboxType;
 import dev.troupe.actor.internal.scheduler.HashedWheelScheduler;
+import dev.troupe.actor.internal.shutdown.CoordinatedShutdownImpl;
+import dev.troupe.actor.internal.shutdown.ShutdownSettings;
 import dev.troupe.actor.internal.telemetry.SystemTelemetry;
-import dev.troupe.actor.spi.Engine;
+import dev.troupe.actor.spi.AskService;
 import dev.troupe.actor.spi.SystemSpi;
 import dev.troupe.actor.spi.TelemetrySource;
 import dev.troupe.executors.NamedThreadFactory;
@@ -52,7 +64,7 @@ import org.slf4j.LoggerFactory;
  * the threads down, runs the termination hooks and completes {@link #getWhenTerminated()}.
  */
 public final class ActorSystemImpl extends ActorSystem
-    implements Engine, SystemSpi, TelemetrySource {
+    implements AskService, SystemSpi, TelemetrySource, RuntimeSystem {
   private static final VarHandle ENVELOPE_FACTORY;
 
   static {
@@ -76,7 +88,7 @@ public final class ActorSystemImpl extends ActorSystem
   private final HashedWheelScheduler wheel;
   private final SystemScheduler scheduler;
   private final ActorRefProvider provider;
-  private final LocalActorRefProvider local;
+  private final LocalActorRefProviderImpl local;
   final DeadLettersRef deadLetters; // the local provider's, in a field: read on every sender-less reply
   private final Set<InternalActorRef> addressWatchers = ConcurrentHashMap.newKeySet();
   private final CompletableFuture<Terminated> whenTerminated = new CompletableFuture<>();
@@ -129,19 +141,22 @@ public final class ActorSystemImpl extends ActorSystem
     this.scheduler = new SystemScheduler(wheel, this);
     dispatchers.scheduler(scheduler); // the starvation watches look at their pools on it
     ActorRefProvider p;
+    LocalActorRefProviderImpl l;
     try {
       p = Providers.create(settings.provider(), this);
+      l = Providers.localHalf(p, settings.provider());
     } catch (RuntimeException | Error e) {
       dispatchers.shutdown();
       wheel.close();
       throw e;
     }
     this.provider = p;
-    this.local = p.local();
+    this.local = l;
     this.deadLetters = local.deadLettersRef();
     p.init();
     this.coordinatedShutdown =
-        new CoordinatedShutdownImpl(this, shutdownSettings, dispatchers.defaultDispatcher().executor());
+        new CoordinatedShutdownImpl(
+            name, this::terminateNow, this::isTerminating, shutdownSettings, dispatchers.defaultDispatcher().executor());
     TelemetryWiring.started(this, telemetry);
   }
 
@@ -376,8 +391,29 @@ public final class ActorSystemImpl extends ActorSystem
   }
 
   /** @return the system's ref provider */
+  @Override
   public ActorRefProvider provider() {
     return provider;
+  }
+
+  /** @return the local half of the provider, the engine's own */
+  LocalActorRefProviderImpl localProvider() {
+    return local;
+  }
+
+  @Override
+  public ActorSystem actorSystem() {
+    return this;
+  }
+
+  @Override
+  public LocalActorRefProviderImpl newLocalProvider(Address address) {
+    return new LocalActorRefProviderImpl(this, address);
+  }
+
+  @Override
+  public AskService askService() {
+    return this;
   }
 
   // ============================================================ address termination (death watch)
@@ -390,6 +426,7 @@ public final class ActorSystemImpl extends ActorSystem
    *
    * @param address the address that is gone (never this system's own)
    */
+  @Override
   public void addressTerminated(Address address) {
     if (address.equals(provider.address())) {
       throw new IllegalArgumentException("a system cannot declare its own address terminated: " + address);
@@ -407,6 +444,7 @@ public final class ActorSystemImpl extends ActorSystem
    *
    * @param actor the subscriber
    */
+  @Override
   public void subscribeAddressTerminated(InternalActorRef actor) {
     addressWatchers.add(actor);
   }
@@ -416,6 +454,7 @@ public final class ActorSystemImpl extends ActorSystem
    *
    * @param actor the subscriber
    */
+  @Override
   public void unsubscribeAddressTerminated(InternalActorRef actor) {
     addressWatchers.remove(actor);
   }
@@ -460,7 +499,7 @@ public final class ActorSystemImpl extends ActorSystem
     return "ActorSystem[" + name + "]";
   }
 
-  // ============================================================ Engine
+  // ============================================================ AskService
 
   @Override
   public CompletionStage<Object> ask(Consumer<ActorRef> send, Duration timeout, String target) {

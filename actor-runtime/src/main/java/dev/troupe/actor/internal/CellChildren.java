@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
@@ -92,7 +93,7 @@ final class CellChildren {
    * provider cannot deploy elsewhere) fails {@code actorOf} and leaves nothing behind.
    */
   private static Address deployTarget(ActorSystemImpl system, Props props, ActorPath path) {
-    LocalActorRefProvider local = system.provider().local();
+    LocalActorRefProviderImpl local = system.localProvider();
     Address target = props.deploy().remoteAddress().orElse(null);
     if (target == null) {
       target = local.configuredDeployment(path);
@@ -220,7 +221,7 @@ final class CellChildren {
         FaultHandling.finishTerminate(cell);
       }
     } else {
-      CellExtras x = cell.extras;
+      LazyCellState x = cell.lazyState;
       if (x != null && x.pendingRecreate != null && !c.anyStopping()) {
         Throwable cause = x.pendingRecreate;
         x.pendingRecreate = null;

@@ -11,7 +11,7 @@ import java.util.concurrent.Executor;
 /**
  * One actor's timers ({@link dev.troupe.actor.AbstractActorWithTimers}): a map from key to the
  * active {@link Timer}, allocated on the first {@code getTimers()} and kept in the cell's {@link
- * CellExtras} across restarts. Actor thread only, apart from the scheduled sends, which only tell
+ * LazyCellState} across restarts. Actor thread only, apart from the scheduled sends, which only tell
  * the timer's immutable {@link ActorCell.ScheduledTick} to the actor.
  *
  * <p>Staleness is an identity check: every start creates a new {@link Timer}, and a replaced or
@@ -64,7 +64,7 @@ final class CellTimers implements TimerScheduler {
 
   /** The cell's timers, created on first use. */
   static CellTimers of(ActorCell cell) {
-    CellExtras x = cell.extras();
+    LazyCellState x = cell.lazyState();
     CellTimers t = x.timers;
     if (t == null) {
       t = new CellTimers(cell);
@@ -75,7 +75,7 @@ final class CellTimers implements TimerScheduler {
 
   /** Cancels every timer of the cell, if it ever had any (restart and stop). */
   static void cancelAllOf(ActorCell cell) {
-    CellExtras x = cell.extras;
+    LazyCellState x = cell.lazyState;
     if (x != null && x.timers != null) {
       x.timers.cancelAll();
     }
@@ -91,7 +91,7 @@ final class CellTimers implements TimerScheduler {
     }
     if (t.kind == Kind.SINGLE) {
       t.active = false;
-      cell.extras.timers.timers.remove(t.key, t); // an active timer means the cell has its CellTimers
+      cell.lazyState.timers.timers.remove(t.key, t); // an active timer means the cell has its CellTimers
     }
     return true;
   }

@@ -1,12 +1,14 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.InvalidActorNameException;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.internal.dispatch.Dispatcher;
 import dev.troupe.actor.internal.dispatch.MailboxType;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.SystemMessage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -81,7 +83,7 @@ final class DetachedActors {
       InternalActorRef ref = byPath.get(key.toString());
       if (ref != null) {
         for (int j = i + 1; j < elements.size() && ref != null; j++) {
-          ActorCell cell = ref.cellOrNull();
+          ActorCell cell = LocalActorRef.cellOf(ref);
           ref = cell == null ? null : cell.childByName(elements.get(j));
         }
         return ref;
@@ -129,8 +131,12 @@ final class DetachedActors {
     private final InternalActorRef supervisor;
 
     ParentRef(InternalActorRef supervisor) {
-      super(DetachedActors.this.system);
       this.supervisor = supervisor;
+    }
+
+    @Override
+    public ActorSystemImpl system() {
+      return system;
     }
 
     @Override

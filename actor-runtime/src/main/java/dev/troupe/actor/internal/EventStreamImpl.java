@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.EventStream;
 import java.util.LinkedHashSet;

@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.Actor;
 import dev.troupe.actor.ActorInitializationException;
 import dev.troupe.actor.ActorRef;
@@ -8,10 +10,10 @@ import dev.troupe.actor.ExpectedFailure;
 import dev.troupe.actor.RemoteCause;
 import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.SupervisorStrategy;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
-import dev.troupe.actor.internal.SystemMessages.Failed;
-import dev.troupe.actor.internal.SystemMessages.Recreate;
-import dev.troupe.actor.internal.SystemMessages.Resume;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.SystemMessages.Failed;
+import dev.troupe.runtime.spi.SystemMessages.Recreate;
+import dev.troupe.runtime.spi.SystemMessages.Resume;
 import dev.troupe.actor.internal.dispatch.Envelope;
 import dev.troupe.actor.spi.ActorConstruction;
 import dev.troupe.actor.AbstractActor;
@@ -28,7 +30,7 @@ import java.util.Optional;
  * <p>A failure suspends the mailbox and the children and reports {@link Failed} to the parent,
  * whose supervisor strategy answers with Resume, Recreate or Terminate, or fails the parent too
  * (escalate). Termination stops the children first and finishes when the last one is gone. All
- * on the actor's thread; the state lives in the {@link ActorCell} and its {@link CellExtras}.
+ * on the actor's thread; the state lives in the {@link ActorCell} and its {@link LazyCellState}.
  */
 final class FaultHandling {
   private FaultHandling() {}
@@ -70,7 +72,7 @@ final class FaultHandling {
     }
     cell.actor = a;
     cell.behavior = initial;
-    CellExtras.forgetBehaviors(cell);
+    LazyCellState.forgetBehaviors(cell);
   }
 
   // =============================================================== termination
@@ -80,7 +82,7 @@ final class FaultHandling {
       return;
     }
     cell.state = ActorCell.TERMINATING;
-    CellExtras.cancelReceiveTimeout(cell);
+    LazyCellState.cancelReceiveTimeout(cell);
     CellTimers.cancelAllOf(cell);
     cell.mailbox.suspend(); // no user message is processed while children stop
     CellChildren.stopAll(cell);
@@ -110,7 +112,7 @@ final class FaultHandling {
       }
       cell.actor = null;
       cell.behavior = null;
-      cell.extras = null;
+      cell.lazyState = null;
     }
   }
 
@@ -119,12 +121,12 @@ final class FaultHandling {
   /** This actor failed: suspend, suspend the children, ask the parent. */
   static void handleInvokeFailure(ActorCell cell, Throwable cause, Envelope failedOn) {
     LocalActorRef self = cell.self;
-    if ((cell.extras != null && cell.extras.failed) || cell.state == ActorCell.TERMINATED) {
+    if ((cell.lazyState != null && cell.lazyState.failed) || cell.state == ActorCell.TERMINATED) {
       self.system.log.error(cause, "{} failed again while its failure was being handled", self.path());
       return;
     }
     TelemetryWiring.failed(cell);
-    CellExtras x = cell.extras();
+    LazyCellState x = cell.lazyState();
     x.failed = true;
     x.failedEnvelope = failedOn == null ? null : new Envelope(failedOn.message(), failedOn.sender());
     cell.mailbox.suspend();
@@ -137,9 +139,9 @@ final class FaultHandling {
       recreate(cell, cause); // creation failed: resuming means trying again
       return;
     }
-    if (cause != null && cell.extras != null) {
-      cell.extras.failed = false;
-      cell.extras.failedEnvelope = null;
+    if (cause != null && cell.lazyState != null) {
+      cell.lazyState.failed = false;
+      cell.lazyState.failedEnvelope = null;
     }
     cell.mailbox.resume();
     CellChildren.forEach(cell, c -> c.sendSystemMessage(new Resume(null)));
@@ -152,7 +154,7 @@ final class FaultHandling {
     TelemetryWiring.restarted(cell);
     Actor failedActor = cell.actor;
     if (failedActor != null) {
-      Envelope failedOn = cell.extras == null ? null : cell.extras.failedEnvelope;
+      Envelope failedOn = cell.lazyState == null ? null : cell.lazyState.failedEnvelope;
       cell.current = failedOn; // getSender() in preRestart is the failed message's sender (retry idiom)
       CellTimers.cancelAllOf(cell); // before preRestart, as in Pekko: the old incarnation's timers die with it
       try {
@@ -164,16 +166,16 @@ final class FaultHandling {
         cell.current = null;
       }
     }
-    CellExtras.cancelReceiveTimeout(cell);
+    LazyCellState.cancelReceiveTimeout(cell);
     CellTimers.cancelAllOf(cell); // and any a preRestart started: the new instance starts with none
     cell.actor = null;
     cell.behavior = null;
-    CellExtras.forgetBehaviors(cell);
-    if (cell.extras != null) {
-      cell.extras.failedEnvelope = null;
+    LazyCellState.forgetBehaviors(cell);
+    if (cell.lazyState != null) {
+      cell.lazyState.failedEnvelope = null;
     }
     if (CellChildren.anyStopping(cell)) {
-      cell.extras().pendingRecreate = cause; // finish once the children stopped in preRestart are gone
+      cell.lazyState().pendingRecreate = cause; // finish once the children stopped in preRestart are gone
     } else {
       finishRecreate(cell, cause);
     }
@@ -181,8 +183,8 @@ final class FaultHandling {
 
   /** The children stopped in preRestart are gone: the new instance starts. */
   static void finishRecreate(ActorCell cell, Throwable cause) {
-    if (cell.extras != null) {
-      cell.extras.failed = false;
+    if (cell.lazyState != null) {
+      cell.lazyState.failed = false;
     }
     cell.mailbox.resume();
     try {

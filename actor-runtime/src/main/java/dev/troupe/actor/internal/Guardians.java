@@ -33,8 +33,7 @@ final class Guardians {
           .match(Terminated.class, t -> {
             ActorRef self = getSelf();
             ((ActorSystemImpl) getContext().getSystem())
-                .provider()
-                .local()
+                .localProvider()
                 .stopDetached(() -> self.tell(DETACHED_GONE, ActorRef.noSender()));
           })
           .matchEquals(DETACHED_GONE, m -> getContext().stop(getSelf()))

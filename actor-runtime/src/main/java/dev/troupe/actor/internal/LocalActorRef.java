@@ -1,18 +1,20 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.internal.dispatch.Envelope;
 import dev.troupe.actor.internal.dispatch.EnvelopeFactory;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.SystemMessage;
 
 /** A ref to an actor of this JVM: a path and the actor's cell. */
-public final class LocalActorRef extends InternalActorRef {
+final class LocalActorRef extends InternalActorRef {
+  final ActorSystemImpl system; // concrete: a local send reads its envelope factory directly
   private final ActorPath path;
   private final ActorCell cell;
 
   LocalActorRef(ActorSystemImpl system, ActorPath path, ActorCell.Factory cellFactory) {
-    super(system);
+    this.system = system;
     this.path = path;
     this.cell = cellFactory.create(this);
   }
@@ -42,8 +44,25 @@ public final class LocalActorRef extends InternalActorRef {
   }
 
   @Override
-  ActorCell cellOrNull() {
-    return cell;
+  public ActorSystemImpl system() {
+    return system;
+  }
+
+  /**
+   * The cell behind a ref of this system, for walks of the actor tree: a local actor's, or a
+   * router's (selections descend into the routees through the router's cell).
+   *
+   * @param ref any ref
+   * @return the cell, or {@code null} if {@code ref} has none (dead letters, asks, remote refs)
+   */
+  static ActorCell cellOf(InternalActorRef ref) {
+    if (ref instanceof LocalActorRef l) {
+      return l.cell;
+    }
+    if (ref instanceof RoutedActorRef r) {
+      return r.routerCell();
+    }
+    return null;
   }
 
   /** @return the cell; for routing and tests inside the runtime */

@@ -1,5 +1,8 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.ActorRefProvider;
+import dev.troupe.runtime.spi.ActorRefProviderFactory;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
 import java.lang.reflect.InvocationTargetException;
@@ -19,6 +22,22 @@ final class Providers {
       throw new ConfigurationException(KEY + " = " + value + ": the provider factory returned null");
     }
     return p;
+  }
+
+  /**
+   * The engine's local half of {@code p}: what {@link RuntimeSystem#newLocalProvider} built.
+   *
+   * @throws ConfigurationException (after shutting {@code p} down) if the provider's {@code
+   *     local()} is anything else
+   */
+  static LocalActorRefProviderImpl localHalf(ActorRefProvider p, String value) {
+    if (p.local() instanceof LocalActorRefProviderImpl l) {
+      return l;
+    }
+    p.shutdown();
+    throw new ConfigurationException(
+        KEY + " = " + value + ": the provider's local() must be the local provider built with RuntimeSystem.newLocalProvider,"
+            + " was " + p.local());
   }
 
   private static ActorRefProviderFactory factory(String value) {
@@ -88,8 +107,8 @@ final class Providers {
     }
 
     @Override
-    public ActorRefProvider create(ActorSystemImpl system) {
-      return new LocalActorRefProvider(system, Address.local(system.name()));
+    public ActorRefProvider create(RuntimeSystem system) {
+      return system.newLocalProvider(Address.local(system.actorSystem().name()));
     }
   }
 }

@@ -1,15 +1,16 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.actor.ActorIdentity;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Identify;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.SystemMessages.Unwatch;
-import dev.troupe.actor.internal.SystemMessages.Watch;
+import dev.troupe.runtime.spi.SystemMessages.Unwatch;
+import dev.troupe.runtime.spi.SystemMessages.Watch;
 import dev.troupe.actor.internal.dispatch.Dispatcher;
 import dev.troupe.actor.internal.dispatch.Mailbox;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.SystemMessage;
 import dev.troupe.actor.internal.routing.RouterActor;
 import dev.troupe.actor.internal.routing.RouterState;
 import dev.troupe.routing.Pool;
@@ -30,7 +31,8 @@ import java.util.Optional;
  * the router cell's own {@code self}; they are equal by path and uid. Watches addressed to this ref
  * are re-addressed to the cell's self, so death watch works with either.
  */
-public final class RoutedActorRef extends InternalActorRef {
+final class RoutedActorRef extends InternalActorRef {
+  private final ActorSystemImpl system;
   private final ActorPath path;
   private final LocalActorRef router;
   private final RouterState state;
@@ -42,7 +44,7 @@ public final class RoutedActorRef extends InternalActorRef {
    * @throws dev.troupe.actor.ConfigurationException on bad deployment config or dispatcher ids
    */
   RoutedActorRef(ActorSystemImpl system, ActorPath path, InternalActorRef parent, Props props) {
-    super(system);
+    this.system = system;
     this.path = path;
     this.state =
         RouterState.create(
@@ -134,8 +136,13 @@ public final class RoutedActorRef extends InternalActorRef {
   }
 
   @Override
-  ActorCell cellOrNull() {
-    return router.cell(); // selections descend into the routees through the router cell
+  public ActorSystemImpl system() {
+    return system;
+  }
+
+  /** @return the router's cell: selections descend into the routees through it */
+  ActorCell routerCell() {
+    return router.cell();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.config.SelectionSettings;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSelection;
 import java.util.concurrent.TimeUnit;

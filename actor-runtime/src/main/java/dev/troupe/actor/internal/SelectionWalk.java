@@ -1,5 +1,8 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.RootParentRef;
+import dev.troupe.actor.internal.config.SelectionSettings;
+import dev.troupe.runtime.spi.InternalActorRef;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -54,7 +57,7 @@ final class SelectionWalk {
         if (!visit()) {
           return null;
         }
-        ActorCell cell = ref.cellOrNull();
+        ActorCell cell = LocalActorRef.cellOf(ref);
         if (cell == null) {
           continue; // not a local actor, or gone: nothing below or above it here
         }

@@ -2,7 +2,6 @@ package dev.troupe.actor.internal;
 
 import com.typesafe.config.Config;
 import dev.troupe.actor.internal.dispatch.Dispatchers;
-import dev.troupe.actor.internal.dispatch.MailboxOwner;
 import dev.troupe.actor.internal.telemetry.MailboxProbe;
 import dev.troupe.actor.internal.telemetry.SystemTelemetry;
 import dev.troupe.actor.internal.telemetry.TelemetrySettings;
@@ -47,7 +46,7 @@ final class TelemetryWiring {
     }
   }
 
-  private static SystemTelemetry.Identity identify(MailboxOwner owner) {
+  private static SystemTelemetry.Identity identify(Object owner) {
     return owner instanceof ActorCell c
         ? new SystemTelemetry.Identity(c.props.actorClass(), c.self.path())
         : null;

@@ -1,5 +1,8 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.AbsentActorRef;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessages;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -12,7 +15,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.InvalidActorNameException;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.SystemMessage;
 import dev.troupe.pattern.Patterns;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -61,11 +64,23 @@ class DetachedActorsTest {
   }
 
   /** A supervisor that only records what it is sent. */
-  static final class Recorder extends MinimalActorRef {
+  static final class Recorder extends InternalActorRef {
     final BlockingQueue<SystemMessage> received = new LinkedBlockingQueue<>();
+    private final ActorSystemImpl system;
+    private final ActorPath path = ActorPath.fromString("troupe://elsewhere@10.0.0.1:2552/user/parent#7");
 
     Recorder(ActorSystemImpl system) {
-      super(system, ActorPath.fromString("troupe://elsewhere@10.0.0.1:2552/user/parent#7"));
+      this.system = system;
+    }
+
+    @Override
+    public ActorPath path() {
+      return path;
+    }
+
+    @Override
+    public ActorSystemImpl system() {
+      return system;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.config.SelectionSettings;
+import dev.troupe.runtime.spi.InternalActorRef;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -21,7 +21,7 @@ import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.CoordinatedShutdown;
 import dev.troupe.actor.Done;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.JvmShutdownHook;
+import dev.troupe.actor.internal.shutdown.JvmShutdownHook;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
 import java.time.Duration;

@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pins the published modules' descriptors (module-info.java): their names, what each exports to
- * everyone, that the runtime's internals are exported only to Troupe's remoting, testkit and
- * observability modules, and
+ * everyone, that the runtime exports its SPI only to remoting and the cluster and the few internals
+ * the observability modules read only to them, and
  * the ActorSystemProvider service link between the API and the runtime. Then resolves the
  * descriptors on a module path of their own and starts a system there, as a modular application
  * would, and serializes messages there with the remoting module.
@@ -51,9 +51,8 @@ class ModuleDescriptorsTest {
   private static final String MICROMETER = "dev.troupe.micrometer";
   private static final String OPENTELEMETRY = "dev.troupe.opentelemetry";
 
-  /** The only modules the runtime may export its internal packages to. */
-  private static final Set<String> INTERNALS_FRIENDS =
-      Set.of(REMOTING, TESTKIT, MICROMETER, OPENTELEMETRY);
+  private static final String CLUSTER = "dev.troupe.cluster";
+  private static final String RUNTIME_SPI = "dev.troupe.runtime.spi";
 
   private static final String PROVIDER_SPI = "dev.troupe.actor.spi.ActorSystemProvider";
   private static final String REF_VIEW_SPI = "dev.troupe.actor.spi.ClassicRefView";
@@ -92,36 +91,26 @@ class ModuleDescriptorsTest {
   }
 
   @Test
-  void theRuntimeExportsOnlyDispatchToEveryoneAndItsInternalsOnlyToTroupesOwnModules() {
+  void theRuntimeExportsDispatchToEveryoneItsSpiToRemotingAndClusterAndNoInternalsToThem() {
     ModuleDescriptor runtime = descriptorOf(dev.troupe.dispatch.UnboundedMailbox.class, RUNTIME);
 
     assertEquals(
         Set.of("dev.troupe.dispatch"),
         unqualifiedExports(runtime),
-        "dev.troupe.runtime may export only dev.troupe.dispatch to everyone; an internal package is"
-            + " exported with 'exports <package> to dev.troupe.remoting, dev.troupe.testkit;'");
-    Map<String, Set<String>> qualified = qualifiedExports(runtime);
-    qualified.forEach(
-        (pkg, targets) ->
-            assertTrue(
-                INTERNALS_FRIENDS.containsAll(targets),
-                "dev.troupe.runtime exports " + pkg + " to " + targets
-                    + "; internals go only to " + new TreeSet<>(INTERNALS_FRIENDS)));
-    Set<String> internal =
-        runtime.packages().stream()
-            .filter(p -> p.startsWith("dev.troupe.actor.internal"))
-            .collect(Collectors.toCollection(TreeSet::new));
-    assertFalse(internal.isEmpty(), "the runtime's internal packages were not found");
+        "dev.troupe.runtime may export only dev.troupe.dispatch to everyone");
     assertEquals(
-        internal,
-        qualified.keySet(),
-        "the internal packages exported to Troupe's own modules (a new internal package needs its"
-            + " own qualified export)");
-    Set<String> exported = new TreeSet<>(unqualifiedExports(runtime));
-    exported.addAll(qualified.keySet());
-    Set<String> notExported = new TreeSet<>(runtime.packages());
-    notExported.removeAll(exported);
-    assertEquals(Set.of(), notExported, "runtime packages that are neither API nor internal");
+        Map.of(
+            RUNTIME_SPI, Set.of(REMOTING, CLUSTER),
+            "dev.troupe.actor.internal", Set.of(MICROMETER, OPENTELEMETRY),
+            "dev.troupe.actor.internal.dispatch", Set.of(OPENTELEMETRY),
+            "dev.troupe.actor.internal.telemetry", Set.of(MICROMETER)),
+        qualifiedExports(runtime),
+        "the runtime's qualified exports: its SPI to the modules that plug in (remoting, cluster),"
+            + " the few internals the observability modules read to them, nothing to the testkit");
+    Set<String> unknown = new TreeSet<>(runtime.packages());
+    unknown.removeIf(
+        p -> p.equals("dev.troupe.dispatch") || p.equals(RUNTIME_SPI) || p.startsWith("dev.troupe.actor.internal"));
+    assertEquals(Set.of(), unknown, "runtime packages that are neither API, SPI nor internal");
     assertOpens(
         runtime,
         Map.of("dev.troupe.actor.internal", Set.of(API)),
@@ -142,7 +131,7 @@ class ModuleDescriptorsTest {
         provides,
         "services dev.troupe.runtime provides");
     assertEquals(
-        Set.of("dev.troupe.actor.internal.ActorRefProviderFactory"),
+        Set.of("dev.troupe.runtime.spi.ActorRefProviderFactory"),
         runtime.uses(),
         "services dev.troupe.runtime uses (troupe.actor.provider = remote finds its factory)");
   }
@@ -257,7 +246,7 @@ class ModuleDescriptorsTest {
             .collect(Collectors.toMap(Provides::service, Provides::providers));
     assertEquals(
         Map.of(
-            "dev.troupe.actor.internal.ActorRefProviderFactory",
+            "dev.troupe.runtime.spi.ActorRefProviderFactory",
             List.of("dev.troupe.remote.internal.RemoteProviderFactory")),
         provides,
         "services dev.troupe.remoting provides (troupe.actor.provider = remote finds its factory"
@@ -270,7 +259,7 @@ class ModuleDescriptorsTest {
   }
 
   @Test
-  void theRemotingModuleExportsItsTwoPublicPackagesAndReadsTheRuntimesInternals() {
+  void theRemotingModuleExportsItsTwoPublicPackagesAndReadsTheRuntimesSpi() {
     ModuleDescriptor remoting =
         descriptorOf(dev.troupe.serialization.Serialization.class, REMOTING);
 
@@ -297,7 +286,7 @@ class ModuleDescriptorsTest {
                 "io.netty.transport",
                 "io.netty.codec",
                 "io.netty.handler")),
-        "dev.troupe.remoting requires the runtime (for its internals), Jackson, Netty and slf4j: " + required);
+        "dev.troupe.remoting requires the runtime (for its SPI), Jackson, Netty and slf4j: " + required);
   }
 
   @Test

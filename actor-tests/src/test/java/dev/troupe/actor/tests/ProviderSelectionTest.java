@@ -12,7 +12,7 @@ import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Deploy;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.ActorRefProviderFactory;
+import dev.troupe.runtime.spi.ActorRefProviderFactory;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;

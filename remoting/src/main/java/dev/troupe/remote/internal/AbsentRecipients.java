@@ -5,7 +5,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.Identify;
 import dev.troupe.actor.Status;
-import dev.troupe.actor.internal.InternalActorRef;
+import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.pattern.AskFailedException;
 import dev.troupe.serialization.RemoteFailure;
 import java.util.List;

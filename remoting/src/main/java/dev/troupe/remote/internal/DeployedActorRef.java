@@ -2,11 +2,11 @@ package dev.troupe.remote.internal;
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.internal.InternalActorRef;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
-import dev.troupe.actor.internal.SystemMessages.Unwatch;
-import dev.troupe.actor.internal.SystemMessages.Watch;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.SystemMessages.Unwatch;
+import dev.troupe.runtime.spi.SystemMessages.Watch;
+import dev.troupe.runtime.spi.SystemMessage;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,8 +1,8 @@
 package dev.troupe.remote.internal;
 
 import dev.troupe.actor.ActorPath;
-import dev.troupe.actor.internal.InternalActorRef;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessage;
 import dev.troupe.serialization.Serialized;
 import java.util.ArrayList;
 import java.util.Collections;

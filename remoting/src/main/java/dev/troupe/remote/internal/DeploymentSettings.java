@@ -3,7 +3,7 @@ package dev.troupe.remote.internal;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import dev.troupe.actor.ConfigurationException;
-import dev.troupe.actor.internal.dispatch.Settings;
+import dev.troupe.runtime.spi.ConfigReader;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -26,7 +26,7 @@ record DeploymentSettings(boolean enabled, Set<String> allowedClasses) {
     } catch (ConfigException e) {
       throw new ConfigurationException("invalid configuration value at '" + PATH + "': " + e.getMessage(), e);
     }
-    boolean enabled = Settings.bool(d, PATH, "enabled");
+    boolean enabled = ConfigReader.bool(d, PATH, "enabled");
     List<String> names;
     try {
       names = d.getStringList("allowed-classes");

@@ -20,7 +20,7 @@ final class Drops {
 
   /**
    * @param failAsk fails the ask whose reply ref is its first argument, if it is one of this
-   *     system's that still waits ({@link dev.troupe.actor.internal.LocalActorRefProvider#failAsk})
+   *     system's that still waits ({@link dev.troupe.runtime.spi.LocalActorRefProvider#failAsk})
    */
   Drops(EventStream events, RateLimitedLog log, BiPredicate<ActorRef, Supplier<? extends Throwable>> failAsk) {
     this.events = events;

@@ -2,7 +2,7 @@ package dev.troupe.remote.internal;
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.Address;
-import dev.troupe.actor.internal.InternalActorRef;
+import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.serialization.Serialized;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;

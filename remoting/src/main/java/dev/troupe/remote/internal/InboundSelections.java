@@ -1,7 +1,7 @@
 package dev.troupe.remote.internal;
 
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.internal.ActorSelectionMessage;
+import dev.troupe.runtime.spi.ActorSelectionMessage;
 import io.netty.channel.Channel;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;

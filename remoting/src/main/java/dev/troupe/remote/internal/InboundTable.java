@@ -1,7 +1,7 @@
 package dev.troupe.remote.internal;
 
 import dev.troupe.actor.ActorPath;
-import dev.troupe.actor.internal.InternalActorRef;
+import dev.troupe.runtime.spi.InternalActorRef;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import java.util.Arrays;

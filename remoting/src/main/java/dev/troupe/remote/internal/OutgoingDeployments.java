@@ -4,8 +4,8 @@ import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.InternalActorRef;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
 import dev.troupe.remote.internal.DeploymentMessages.DeployAck;
 import dev.troupe.remote.internal.DeploymentMessages.DeployRefused;
 import dev.troupe.remote.internal.DeploymentMessages.DeployRequest;
@@ -51,7 +51,7 @@ final class OutgoingDeployments {
 
   /**
    * Sends the request to create the child at {@code path} on {@code target}; see {@link
-   * dev.troupe.actor.internal.ActorRefProvider#actorOf}.
+   * dev.troupe.runtime.spi.ActorRefProvider#actorOf}.
    */
   InternalActorRef deploy(InternalActorRef parent, Props props, ActorPath path, Address target, Serialization registry) {
     String what = "cannot deploy " + path.toStringWithoutAddress() + " (" + props.actorClass().getName() + ") to " + target;

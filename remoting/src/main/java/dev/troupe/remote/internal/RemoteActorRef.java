@@ -2,16 +2,17 @@ package dev.troupe.remote.internal;
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.internal.InternalActorRef;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
-import dev.troupe.actor.internal.SystemMessages.Failed;
-import dev.troupe.actor.internal.SystemMessages.Recreate;
-import dev.troupe.actor.internal.SystemMessages.Resume;
-import dev.troupe.actor.internal.SystemMessages.Suspend;
-import dev.troupe.actor.internal.SystemMessages.Terminate;
-import dev.troupe.actor.internal.SystemMessages.Unwatch;
-import dev.troupe.actor.internal.SystemMessages.Watch;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.SystemMessages.Failed;
+import dev.troupe.runtime.spi.SystemMessages.Recreate;
+import dev.troupe.runtime.spi.SystemMessages.Resume;
+import dev.troupe.runtime.spi.SystemMessages.Suspend;
+import dev.troupe.runtime.spi.SystemMessages.Terminate;
+import dev.troupe.runtime.spi.SystemMessages.Unwatch;
+import dev.troupe.runtime.spi.SystemMessages.Watch;
+import dev.troupe.runtime.spi.SystemMessage;
 
 /**
  * A ref to an actor on another node. {@code tell} serializes the message on the caller's thread
@@ -33,7 +34,6 @@ class RemoteActorRef extends InternalActorRef {
   private Association association;
 
   RemoteActorRef(RemoteActorRefProvider provider, ActorPath path) {
-    super(provider.system());
     this.provider = provider;
     this.path = path;
     this.serializedPath = path.toSerializationFormat();
@@ -42,6 +42,11 @@ class RemoteActorRef extends InternalActorRef {
   @Override
   public ActorPath path() {
     return path;
+  }
+
+  @Override
+  public RuntimeSystem system() {
+    return provider.system();
   }
 
   /** @return the path with its uid, as it is sent */

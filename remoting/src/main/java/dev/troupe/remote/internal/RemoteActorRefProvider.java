@@ -2,17 +2,18 @@ package dev.troupe.remote.internal;
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.Kill;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Status;
-import dev.troupe.actor.internal.ActorRefProvider;
-import dev.troupe.actor.internal.ActorSelectionMessage;
-import dev.troupe.actor.internal.ActorSystemImpl;
-import dev.troupe.actor.internal.InternalActorRef;
-import dev.troupe.actor.internal.LocalActorRefProvider;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.ActorRefProvider;
+import dev.troupe.runtime.spi.ActorSelectionMessage;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.LocalActorRefProvider;
+import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.runtime.spi.SystemMessage;
 import dev.troupe.remote.QuarantinedEvent;
 import dev.troupe.serialization.Serialization;
 import dev.troupe.serialization.SerializationException;
@@ -21,7 +22,7 @@ import dev.troupe.serialization.Serializer;
 import dev.troupe.serialization.internal.MessageSerializer;
 import dev.troupe.serialization.internal.SystemMessageSerializer;
 import io.netty.channel.Channel;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * on the default dispatcher (queued per connection by {@link InboundSelections}, never walked on a
  * network thread), watch, unwatch, death notices and stop with {@code sendSystemMessage}.
  *
- * <p>A whole node going is reported to death watch ({@link ActorSystemImpl#addressTerminated})
+ * <p>A whole node going is reported to death watch ({@link RuntimeSystem#addressTerminated})
  * when it says it leaves (a leaving notice at its termination) or when {@link WatchedNodes}' failure
  * detector gives up on it, which also quarantines that incarnation; system messages to a node go
  * through its {@link Association}'s exactly-once sequence.
@@ -67,7 +68,8 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   /** How long termination waits for the leaving notices to be written. */
   static final long LEAVING_WAIT_MILLIS = 1000;
 
-  private final ActorSystemImpl system;
+  private final RuntimeSystem runtime;
+  private final ActorSystem system;
   private final RemoteSettings settings;
   private final Logger logger;
   private final RateLimitedLog log;
@@ -86,7 +88,9 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   private final AbsentRecipients absentRecipients; // answers asks of stopped actors here
   private final InboundSelections.Target selectionTarget = new SelectionTarget();
 
-  RemoteActorRefProvider(ActorSystemImpl system) {
+  RemoteActorRefProvider(RuntimeSystem runtime) {
+    this.runtime = runtime;
+    ActorSystem system = runtime.actorSystem();
     this.system = system;
     this.settings = RemoteSettings.from(system.settings().config());
     DeploymentSettings deployment = DeploymentSettings.from(system.settings().config());
@@ -105,7 +109,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     try {
       this.address =
           Address.remote(system.name(), settings.canonicalHost(), settings.canonicalPort() == 0 ? port : settings.canonicalPort());
-      this.local = new LocalActorRefProvider(system, address);
+      this.local = runtime.newLocalProvider(address);
       this.absentRecipients =
           new AbsentRecipients(address, node -> {
             Association a = associations.get(node);
@@ -121,8 +125,8 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     }
   }
 
-  ActorSystemImpl system() {
-    return system;
+  RuntimeSystem system() {
+    return runtime;
   }
 
   Drops drops() {
@@ -173,7 +177,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
   @Override
   public void init() {
     local.init();
-    system.subscribeAddressTerminated(daemon); // hosted children stop when their parents' node goes
+    runtime.subscribeAddressTerminated(daemon); // hosted children stop when their parents' node goes
     transport.startAccepting();
     long idle = settings.associationIdleTimeout().toNanos();
     long every = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(idle / 4, TimeUnit.SECONDS.toNanos(1)));
@@ -506,7 +510,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     watchedNodes.forget(a.remote);
     if (a.declareGone()) {
       logger.info("{} leaves (its system terminates): its actors count as terminated for their watchers", a.remote);
-      system.addressTerminated(a.remote);
+      runtime.addressTerminated(a.remote);
     }
   }
 
@@ -523,7 +527,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     if (a == null || a.declareGone()) {
       logger.warn("{} is unreachable: {}; its actors count as terminated for their watchers", node, why);
     }
-    system.addressTerminated(node); // even when told before: the watches made since then hear it too
+    runtime.addressTerminated(node); // even when told before: the watches made since then hear it too
     if (a != null) {
       a.quarantine("it is unreachable: " + why);
     }
@@ -535,7 +539,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
     if (oldUid != 0) {
       logger.info("{} (uid {}) is gone: {}; its actors count as terminated for their watchers", a.remote, oldUid, why);
     }
-    system.addressTerminated(a.remote);
+    runtime.addressTerminated(a.remote);
   }
 
   @Override
@@ -551,7 +555,7 @@ final class RemoteActorRefProvider implements ActorRefProvider, Association.Hook
       drops.dropped(e, a.remote + " (uid " + peerUid + ") is quarantined: " + why);
     }
     watchedNodes.forget(a.remote);
-    system.addressTerminated(a.remote);
+    runtime.addressTerminated(a.remote);
   }
 
   @Override

@@ -3,10 +3,11 @@ package dev.troupe.remote.internal;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.DeadLetter;
-import dev.troupe.actor.internal.InternalActorRef;
-import dev.troupe.actor.internal.SystemMessages.AddressTerminated;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.runtime.spi.SystemMessages.AddressTerminated;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.SystemMessage;
 import dev.troupe.remote.internal.DeploymentMessages.DeployAck;
 import dev.troupe.remote.internal.DeploymentMessages.DeployRefused;
 import dev.troupe.remote.internal.DeploymentMessages.DeployRequest;
@@ -33,6 +34,7 @@ final class RemoteDaemon extends InternalActorRef {
   /** The daemon's name, the first element of every deployed actor's path. */
   static final String NAME = "remote";
 
+  private final RuntimeSystem system;
   private final ActorPath path;
   private final OutgoingDeployments outgoing;
   private final HostedDeployments hosted;
@@ -44,11 +46,16 @@ final class RemoteDaemon extends InternalActorRef {
       DeploymentSettings deployment,
       org.slf4j.Logger log,
       Supplier<Serialization> registry) {
-    super(provider.system());
+    this.system = provider.system();
     this.path = ActorPath.root(provider.address()).child(NAME);
     this.registry = registry;
     this.outgoing = new OutgoingDeployments(provider, settings, log);
     this.hosted = new HostedDeployments(provider, deployment, settings.untrustedMode(), log, this);
+  }
+
+  @Override
+  public RuntimeSystem system() {
+    return system;
   }
 
   OutgoingDeployments outgoing() {
@@ -74,7 +81,8 @@ final class RemoteDaemon extends InternalActorRef {
     if (message == null) {
       throw new NullPointerException("message must not be null (sent to " + path + ")");
     }
-    system().deadLetters().tell(new DeadLetter(message, sender == null ? system().deadLetters() : sender, this), sender);
+    ActorRef deadLetters = system.actorSystem().deadLetters();
+    deadLetters.tell(new DeadLetter(message, sender == null ? deadLetters : sender, this), sender);
   }
 
   @Override

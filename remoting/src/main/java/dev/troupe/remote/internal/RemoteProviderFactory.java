@@ -1,8 +1,8 @@
 package dev.troupe.remote.internal;
 
-import dev.troupe.actor.internal.ActorRefProvider;
-import dev.troupe.actor.internal.ActorRefProviderFactory;
-import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.runtime.spi.ActorRefProvider;
+import dev.troupe.runtime.spi.ActorRefProviderFactory;
+import dev.troupe.runtime.spi.RuntimeSystem;
 
 /**
  * {@code troupe.actor.provider = remote}, found by the runtime with {@code ServiceLoader}
@@ -18,7 +18,7 @@ public final class RemoteProviderFactory implements ActorRefProviderFactory {
   }
 
   @Override
-  public ActorRefProvider create(ActorSystemImpl system) {
+  public ActorRefProvider create(RuntimeSystem system) {
     return new RemoteActorRefProvider(system);
   }
 }

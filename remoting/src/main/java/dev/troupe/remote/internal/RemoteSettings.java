@@ -4,7 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigValueType;
 import dev.troupe.actor.ConfigurationException;
-import dev.troupe.actor.internal.dispatch.Settings;
+import dev.troupe.runtime.spi.ConfigReader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -98,16 +98,16 @@ record RemoteSettings(
       throw bad("maximum-frame-size", "must be between " + MIN_FRAME_SIZE + " bytes and 2GiB, was " + frame, null);
     }
     TlsSettings tls = TlsSettings.from(r);
-    boolean untrusted = Settings.bool(r, ROOT, "untrusted-mode");
+    boolean untrusted = ConfigReader.bool(r, ROOT, "untrusted-mode");
     String w = ROOT + ".watch-failure-detector";
     Config watch = section(config, w);
-    double threshold = Settings.doubleAtLeast(watch, w, "threshold", 0.0);
+    double threshold = ConfigReader.doubleAtLeast(watch, w, "threshold", 0.0);
     if (threshold == 0.0) {
       throw new ConfigurationException("invalid configuration value at '" + w + ".threshold': must be positive");
     }
     String a = ROOT + ".advanced";
     Config adv = section(config, a);
-    int threads = Settings.intAtLeast(adv, a, "event-loop-threads", 0);
+    int threads = ConfigReader.intAtLeast(adv, a, "event-loop-threads", 0);
     if (threads > 64) {
       throw new ConfigurationException(
           "invalid configuration value at '" + a + ".event-loop-threads': must be 0..64, was " + threads);
@@ -138,29 +138,29 @@ record RemoteSettings(
         (int) frame,
         untrusted,
         threads,
-        Settings.intAtLeast(adv, a, "outbound-message-queue-size", 1),
-        Settings.intAtLeast(adv, a, "outbound-control-queue-size", 1),
+        ConfigReader.intAtLeast(adv, a, "outbound-message-queue-size", 1),
+        ConfigReader.intAtLeast(adv, a, "outbound-control-queue-size", 1),
         positive(adv, a, "connection-timeout"),
         positive(adv, a, "handshake-timeout"),
         inboundIdle,
-        Settings.intAtLeast(adv, a, "maximum-inbound-connections", 1),
-        Settings.intAtLeast(adv, a, "maximum-inbound-connections-per-host", 1),
+        ConfigReader.intAtLeast(adv, a, "maximum-inbound-connections", 1),
+        ConfigReader.intAtLeast(adv, a, "maximum-inbound-connections-per-host", 1),
         positive(adv, a, "association-idle-timeout"),
-        Settings.intAtLeast(adv, a, "maximum-associations", 1),
-        Settings.intAtLeast(adv, a, "maximum-retired-associations", 0),
+        ConfigReader.intAtLeast(adv, a, "maximum-associations", 1),
+        ConfigReader.intAtLeast(adv, a, "maximum-retired-associations", 0),
         minBackoff,
         maxBackoff,
-        Settings.intAtLeast(adv, a, "reconnect-attempts", 1),
+        ConfigReader.intAtLeast(adv, a, "reconnect-attempts", 1),
         positive(adv, a, "shutdown-timeout"),
         heartbeatInterval,
         threshold,
-        Settings.durationAtLeastZero(watch, w, "acceptable-heartbeat-pause"),
-        Settings.intAtLeast(adv, a, "system-message-buffer-size", 1),
+        ConfigReader.durationAtLeastZero(watch, w, "acceptable-heartbeat-pause"),
+        ConfigReader.intAtLeast(adv, a, "system-message-buffer-size", 1),
         positive(adv, a, "system-message-resend-interval"),
         positive(adv, a, "give-up-system-message-after"),
         trustedPaths(r),
         tls,
-        Settings.intAtLeast(adv, a, "inbound-selection-queue-size", 1));
+        ConfigReader.intAtLeast(adv, a, "inbound-selection-queue-size", 1));
   }
 
   /** {@code trusted-selection-paths}: absolute paths without address, such as {@code /user/echo}. */
@@ -193,7 +193,7 @@ record RemoteSettings(
 
   /** A host name; {@code ""} means {@code fallback}, or is an error when there is none. */
   private static String host(Config r, String key, String fallback) {
-    String h = Settings.string(r, ROOT, key).trim();
+    String h = ConfigReader.string(r, ROOT, key).trim();
     if (h.isEmpty()) {
       if (fallback == null) {
         throw bad(key, "must not be empty (e.g. \"127.0.0.1\")", null);
@@ -230,7 +230,7 @@ record RemoteSettings(
   }
 
   private static Duration positive(Config c, String path, String key) {
-    Duration d = Settings.durationAtLeastZero(c, path, key);
+    Duration d = ConfigReader.durationAtLeastZero(c, path, key);
     if (d.isZero()) {
       throw new ConfigurationException("invalid configuration value at '" + path + "." + key + "': must be positive");
     }

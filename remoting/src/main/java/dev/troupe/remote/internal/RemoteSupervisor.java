@@ -2,10 +2,11 @@ package dev.troupe.remote.internal;
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.internal.InternalActorRef;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
-import dev.troupe.actor.internal.SystemMessages.Failed;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.SystemMessages.Failed;
+import dev.troupe.runtime.spi.SystemMessage;
 
 /**
  * The parent a hosted (remote-deployed) actor sees on this node: it stands for the real parent on
@@ -21,7 +22,6 @@ final class RemoteSupervisor extends InternalActorRef {
   private final HostedDeployments.FirstConstruction construction;
 
   RemoteSupervisor(HostedDeployments hosted, InternalActorRef parent, HostedDeployments.FirstConstruction construction) {
-    super(parent.system());
     this.hosted = hosted;
     this.parent = parent;
     this.construction = construction;
@@ -54,6 +54,11 @@ final class RemoteSupervisor extends InternalActorRef {
   @Override
   public boolean isTerminated() {
     return parent.isTerminated();
+  }
+
+  @Override
+  public RuntimeSystem system() {
+    return parent.system();
   }
 
   @Override

@@ -2,7 +2,7 @@ package dev.troupe.remote.internal;
 
 import com.typesafe.config.Config;
 import dev.troupe.actor.ConfigurationException;
-import dev.troupe.actor.internal.dispatch.Settings;
+import dev.troupe.runtime.spi.ConfigReader;
 
 /**
  * {@code troupe.remote.tls.*}, read with the rest of {@link RemoteSettings}. Only the values are
@@ -43,14 +43,14 @@ record TlsSettings(
     } catch (com.typesafe.config.ConfigException e) {
       throw new ConfigurationException("invalid configuration value at '" + PATH + "': " + e.getMessage(), e);
     }
-    boolean enabled = Settings.bool(t, PATH, "enabled");
-    String keyStore = Settings.string(t, PATH, "key-store").trim();
-    String keyStorePassword = Settings.string(t, PATH, "key-store-password");
-    String keyPassword = Settings.string(t, PATH, "key-password");
-    String trustStore = Settings.string(t, PATH, "trust-store").trim();
-    String trustStorePassword = Settings.string(t, PATH, "trust-store-password");
-    boolean hostnameVerification = Settings.bool(t, PATH, "hostname-verification");
-    boolean verifyPeerOrigin = Settings.bool(t, PATH, "verify-peer-origin");
+    boolean enabled = ConfigReader.bool(t, PATH, "enabled");
+    String keyStore = ConfigReader.string(t, PATH, "key-store").trim();
+    String keyStorePassword = ConfigReader.string(t, PATH, "key-store-password");
+    String keyPassword = ConfigReader.string(t, PATH, "key-password");
+    String trustStore = ConfigReader.string(t, PATH, "trust-store").trim();
+    String trustStorePassword = ConfigReader.string(t, PATH, "trust-store-password");
+    boolean hostnameVerification = ConfigReader.bool(t, PATH, "hostname-verification");
+    boolean verifyPeerOrigin = ConfigReader.bool(t, PATH, "verify-peer-origin");
     if (enabled) {
       if (keyStore.isEmpty()) {
         throw bad("key-store", "must name this node's key store (a PKCS12 or JKS file with its private key and certificate) when troupe.remote.tls.enabled = on");

@@ -1,12 +1,12 @@
 package dev.troupe.serialization.internal;
 
 import dev.troupe.actor.ActorSystem;
-import dev.troupe.actor.internal.ActorSelectionMessage;
-import dev.troupe.actor.internal.SystemMessages;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
-import dev.troupe.actor.internal.SystemMessages.Terminate;
-import dev.troupe.actor.internal.SystemMessages.Unwatch;
-import dev.troupe.actor.internal.SystemMessages.Watch;
+import dev.troupe.runtime.spi.ActorSelectionMessage;
+import dev.troupe.runtime.spi.SystemMessages;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.SystemMessages.Terminate;
+import dev.troupe.runtime.spi.SystemMessages.Unwatch;
+import dev.troupe.runtime.spi.SystemMessages.Watch;
 import dev.troupe.serialization.SerializationException;
 import java.util.ArrayList;
 import java.util.List;

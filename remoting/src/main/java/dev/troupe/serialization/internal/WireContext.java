@@ -7,9 +7,9 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ExpectedFailure;
 import dev.troupe.actor.Identify;
 import dev.troupe.actor.Status;
-import dev.troupe.actor.internal.ActorSelectionMessage;
-import dev.troupe.actor.internal.ActorSystemImpl;
-import dev.troupe.actor.internal.InternalActorRef;
+import dev.troupe.runtime.spi.ActorSelectionMessage;
+import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.serialization.RemoteFailure;
 import dev.troupe.serialization.SerializationException;
 import dev.troupe.serialization.Serialized;
@@ -30,7 +30,8 @@ public final class WireContext {
   /** At most this many throwables of a cause chain are written. */
   static final int MAX_CAUSES = 16;
 
-  private final ActorSystemImpl system;
+  private final ActorSystem system;
+  private final RuntimeSystem runtime;
   private volatile Serialization registry; // looked up on first use: serializers are built by it
 
   /**
@@ -38,10 +39,11 @@ public final class WireContext {
    * @throws IllegalArgumentException if {@code system} is not Troupe's runtime
    */
   public WireContext(ActorSystem system) {
-    if (!(system instanceof ActorSystemImpl impl)) {
+    if (!(system instanceof RuntimeSystem r)) {
       throw new IllegalArgumentException("not a Troupe runtime system: " + system);
     }
-    this.system = impl;
+    this.system = system;
+    this.runtime = r;
   }
 
   /** @return the registry of this context's system */
@@ -75,7 +77,7 @@ public final class WireContext {
     } catch (IllegalArgumentException e) {
       throw new SerializationException("malformed actor path '" + path + "': " + e.getMessage(), e);
     }
-    return system.provider().resolveActorRef(p);
+    return runtime.provider().resolveActorRef(p);
   }
 
   /**

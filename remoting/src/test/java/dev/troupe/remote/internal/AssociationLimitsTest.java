@@ -10,7 +10,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.remote.Dropped;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
@@ -295,7 +295,7 @@ class AssociationLimitsTest {
   // ------------------------------------------------------------------ helpers
 
   private static RemoteActorRefProvider provider(ActorSystem s) {
-    return (RemoteActorRefProvider) ((ActorSystemImpl) s).provider();
+    return (RemoteActorRefProvider) ((RuntimeSystem) s).provider();
   }
 
   private static ActorRef lookup(ActorSystem from, ActorSystem target, String path) {

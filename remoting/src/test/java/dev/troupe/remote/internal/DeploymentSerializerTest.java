@@ -12,9 +12,9 @@ import dev.troupe.actor.ActorKilledException;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.DeathPactException;
-import dev.troupe.actor.internal.ActorSystemImpl;
-import dev.troupe.actor.internal.InternalActorRef;
-import dev.troupe.actor.internal.SystemMessages;
+import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.remote.internal.DeploymentMessages.DeployAck;
 import dev.troupe.remote.internal.DeploymentMessages.DeployRefused;
 import dev.troupe.remote.internal.DeploymentMessages.DeployRequest;
@@ -50,7 +50,7 @@ class DeploymentSerializerTest {
   }
 
   private static InternalActorRef elsewhere(String path) {
-    return ((ActorSystemImpl) system()).provider().resolveActorRef(ActorPath.fromString(path));
+    return ((RuntimeSystem) system()).provider().resolveActorRef(ActorPath.fromString(path));
   }
 
   @Test

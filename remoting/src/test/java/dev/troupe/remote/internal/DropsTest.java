@@ -12,7 +12,7 @@ import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.InternalActorRef;
+import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.remote.internal.DeploymentMessages.DeployRequest;
 import dev.troupe.testkit.ActorSystemExtension;
 import java.util.ArrayList;

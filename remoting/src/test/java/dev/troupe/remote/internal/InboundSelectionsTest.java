@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.internal.ActorSelectionMessage;
+import dev.troupe.runtime.spi.ActorSelectionMessage;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

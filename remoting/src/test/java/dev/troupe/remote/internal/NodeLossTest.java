@@ -10,7 +10,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
-import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.testkit.ChildJvm;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
@@ -66,7 +66,7 @@ class NodeLossTest {
   }
 
   private static WatchedNodes watchedNodes(ActorSystem system) {
-    return ((RemoteActorRefProvider) ((ActorSystemImpl) system).provider()).watchedNodes();
+    return ((RemoteActorRefProvider) ((RuntimeSystem) system).provider()).watchedNodes();
   }
 
   private static ActorRef lookup(ActorSystem from, String address, String path) {
@@ -85,7 +85,7 @@ class NodeLossTest {
     TestKit probe = new TestKit(a);
     probe.watch(remote);
     // the watch was delivered (acknowledged): b's termination must now be what the watcher hears
-    Association toB = ((RemoteActorRefProvider) ((ActorSystemImpl) a).provider()).association(b.address());
+    Association toB = ((RemoteActorRefProvider) ((RuntimeSystem) a).provider()).association(b.address());
     await("the watch acknowledged by b", () -> toB.outbox().acknowledged() >= 1 && toB.outbox().size() == 0);
 
     TestKit.shutdownActorSystem(b);
@@ -105,7 +105,7 @@ class NodeLossTest {
     probe.watch(remote);
     await("the watch registered", () -> watchedNodes(a).nodes().contains(b.address()));
 
-    ((RemoteActorRefProvider) ((ActorSystemImpl) b).provider()).sayLeaving(); // b lives on
+    ((RemoteActorRefProvider) ((RuntimeSystem) b).provider()).sayLeaving(); // b lives on
 
     Terminated t = probe.expectTerminated(Duration.ofSeconds(3), remote);
     assertFalse(t.existenceConfirmed(), t.toString());

@@ -10,7 +10,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Deploy;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
-import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.testkit.ChildJvm;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
@@ -77,7 +77,7 @@ class RemoteDeploymentNodeLossTest {
   }
 
   private static RemoteActorRefProvider provider(ActorSystem system) {
-    return (RemoteActorRefProvider) ((ActorSystemImpl) system).provider();
+    return (RemoteActorRefProvider) ((RuntimeSystem) system).provider();
   }
 
   /** {@code probe} as {@code from} sees it. */

@@ -12,7 +12,7 @@ import dev.troupe.actor.Address;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
-import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.remote.QuarantinedEvent;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
@@ -79,7 +79,7 @@ class SystemMessageDeliveryTest {
   }
 
   private static RemoteActorRefProvider provider(ActorSystem s) {
-    return (RemoteActorRefProvider) ((ActorSystemImpl) s).provider();
+    return (RemoteActorRefProvider) ((RuntimeSystem) s).provider();
   }
 
   private static void await(ActorSystem s, String what, BooleanSupplier condition) {

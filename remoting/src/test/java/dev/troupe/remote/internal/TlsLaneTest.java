@@ -8,7 +8,7 @@ import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.remote.TestKeyStores;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
@@ -85,7 +85,7 @@ class TlsLaneTest {
   }
 
   private static RemoteActorRefProvider provider(ActorSystem system) {
-    return (RemoteActorRefProvider) ((ActorSystemImpl) system).provider();
+    return (RemoteActorRefProvider) ((RuntimeSystem) system).provider();
   }
 
   private static SSLSession session(OutboundLane lane) {

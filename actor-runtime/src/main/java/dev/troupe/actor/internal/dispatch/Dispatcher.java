@@ -158,7 +158,7 @@ public sealed class Dispatcher extends DispatcherPad1
    * @return a new mailbox
    */
   public Mailbox newMailbox(MailboxType type) {
-    return new Mailbox(type.newQueue(), this, MailboxKind.OwnQueue.SHARED);
+    return new Mailbox(type.newQueue(), this, MailboxKind.OwnQueue.STATELESS);
   }
 
   /** Runs a mailbox that its caller has just marked SCHEDULED (exactly one caller at a time). */

@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal.dispatch;
 
+import dev.troupe.runtime.spi.ConfigReader;
 import com.typesafe.config.Config;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.executors.AffinityPool;
@@ -68,21 +69,21 @@ public record DispatcherSettings(
   public static DispatcherSettings from(Config root, String id) {
     Config section = section(root, id, "dispatcher");
     Config full = section.withFallback(root.getConfig(DEFAULT_ID));
-    String type = Settings.string(full, id, "type");
+    String type = ConfigReader.string(full, id, "type");
     if (!TYPES.contains(type)) {
       throw new ConfigurationException(
           "invalid configuration value at '" + id + ".type': unknown dispatcher type '" + type
               + "', expected one of " + String.join(", ", TYPES));
     }
-    String executor = Settings.string(full, id, "executor");
+    String executor = ConfigReader.string(full, id, "executor");
     if (!executor.equals(AFFINITY) && !executor.equals(FORK_JOIN) && !executor.equals(THREAD_POOL)
         && !executor.equals(VIRTUAL)) {
       throw new ConfigurationException(
           "unknown executor '" + executor + "' at " + id + ".executor: expected " + AFFINITY + ", "
               + FORK_JOIN + ", " + THREAD_POOL + " or " + VIRTUAL);
     }
-    int throughput = Settings.intAtLeast(full, id, "throughput", 1);
-    Duration deadline = Settings.durationAtLeastZero(full, id, "throughput-deadline-time");
+    int throughput = ConfigReader.intAtLeast(full, id, "throughput", 1);
+    Duration deadline = ConfigReader.durationAtLeastZero(full, id, "throughput-deadline-time");
     Config exec;
     if (executor.equals(VIRTUAL)) {
       // Dispatchers are created on first use: an actorOf with this one is the earliest point that
@@ -96,7 +97,7 @@ public record DispatcherSettings(
         throw new ConfigurationException("invalid section at '" + id + "." + executor + "'", e);
       }
     }
-    Duration starvation = Settings.durationAtLeastZero(full, id, "starvation-warning-after");
+    Duration starvation = ConfigReader.durationAtLeastZero(full, id, "starvation-warning-after");
     DispatcherSettings s = new DispatcherSettings(id, type, executor, throughput, deadline, exec, starvation);
     s.validateExecutor();
     return s;
@@ -133,38 +134,38 @@ public record DispatcherSettings(
     String path = id + "." + executor;
     switch (executor) {
       case AFFINITY -> {
-        Settings.scaledPoolSize(executorConfig, path, "parallelism");
-        Settings.intAtLeast(executorConfig, path, "task-queue-size", 1);
+        ConfigReader.scaledPoolSize(executorConfig, path, "parallelism");
+        ConfigReader.intAtLeast(executorConfig, path, "task-queue-size", 1);
         rejectionHandler(path);
-        int level = Settings.intAtLeast(executorConfig, path, "idle-cpu-level", 1);
+        int level = ConfigReader.intAtLeast(executorConfig, path, "idle-cpu-level", 1);
         if (level > 10) {
           throw new ConfigurationException(
               "invalid configuration value at '" + path + ".idle-cpu-level': must be 1..10, was " + level);
         }
-        Settings.intAtLeast(executorConfig, path, "fair-work-distribution.threshold", 0);
+        ConfigReader.intAtLeast(executorConfig, path, "fair-work-distribution.threshold", 0);
         busySpin(path);
       }
       case FORK_JOIN -> {
-        Settings.scaledPoolSize(executorConfig, path, "parallelism");
+        ConfigReader.scaledPoolSize(executorConfig, path, "parallelism");
         taskPeekingFifo(path);
       }
       case VIRTUAL -> {}
       default -> {
-        int core = Settings.scaledPoolSize(executorConfig, path, "core-pool-size");
-        int max = Settings.scaledPoolSize(executorConfig, path, "max-pool-size");
+        int core = ConfigReader.scaledPoolSize(executorConfig, path, "core-pool-size");
+        int max = ConfigReader.scaledPoolSize(executorConfig, path, "max-pool-size");
         if (max < core) {
           throw new ConfigurationException(
               "invalid configuration value at '" + path + ".max-pool-size-max': the scaled maximum ("
                   + max + ") is below the scaled core size (" + core + ")");
         }
-        Settings.durationAtLeastZero(executorConfig, path, "keep-alive-time");
-        Settings.intAtLeast(executorConfig, path, "task-queue-size", -1);
+        ConfigReader.durationAtLeastZero(executorConfig, path, "keep-alive-time");
+        ConfigReader.intAtLeast(executorConfig, path, "task-queue-size", -1);
       }
     }
   }
 
   private RejectionHandler rejectionHandler(String path) {
-    String name = Settings.string(executorConfig, path, "rejection-handler");
+    String name = ConfigReader.string(executorConfig, path, "rejection-handler");
     return switch (name) {
       case "lossless" -> RejectionHandler.lossless();
       case "spill" -> RejectionHandler.spillToOverflow();
@@ -176,7 +177,7 @@ public record DispatcherSettings(
 
   /** {@code idle-strategy}: whether idle workers busy-spin instead of backing off. */
   private boolean busySpin(String path) {
-    String name = Settings.string(executorConfig, path, "idle-strategy");
+    String name = ConfigReader.string(executorConfig, path, "idle-strategy");
     return switch (name) {
       case "backoff" -> false;
       case "busy-spin" -> true;
@@ -187,7 +188,7 @@ public record DispatcherSettings(
   }
 
   private boolean taskPeekingFifo(String path) {
-    String mode = Settings.string(executorConfig, path, "task-peeking-mode");
+    String mode = ConfigReader.string(executorConfig, path, "task-peeking-mode");
     return switch (mode) {
       case "FIFO" -> true;
       case "LIFO" -> false;
@@ -226,11 +227,11 @@ public record DispatcherSettings(
     return switch (executor) {
       case AFFINITY -> {
         AffinityPool.Builder b = AffinityPool.builder()
-            .parallelism(Settings.scaledPoolSize(executorConfig, path, "parallelism"))
-            .taskQueueSize(Settings.intAtLeast(executorConfig, path, "task-queue-size", 1))
-            .idleCpuLevel(Settings.intAtLeast(executorConfig, path, "idle-cpu-level", 1))
+            .parallelism(ConfigReader.scaledPoolSize(executorConfig, path, "parallelism"))
+            .taskQueueSize(ConfigReader.intAtLeast(executorConfig, path, "task-queue-size", 1))
+            .idleCpuLevel(ConfigReader.intAtLeast(executorConfig, path, "idle-cpu-level", 1))
             .fairDistributionThreshold(
-                Settings.intAtLeast(executorConfig, path, "fair-work-distribution.threshold", 0))
+                ConfigReader.intAtLeast(executorConfig, path, "fair-work-distribution.threshold", 0))
             .rejectionHandler(rejectionHandler(path))
             .threadFactory(threads)
             .errorHandler(t -> onError.uncaughtException(Thread.currentThread(), t));
@@ -247,20 +248,20 @@ public record DispatcherSettings(
         yield pool;
       }
       case FORK_JOIN -> ExecutorFactories.forkJoin(
-          Settings.scaledPoolSize(executorConfig, path, "parallelism"),
+          ConfigReader.scaledPoolSize(executorConfig, path, "parallelism"),
           taskPeekingFifo(path),
           threadNamePrefix,
           daemon,
           onError);
       case VIRTUAL -> VirtualThreads.newExecutor(id, threadNamePrefix, onError);
       default -> {
-        int core = Settings.scaledPoolSize(executorConfig, path, "core-pool-size");
-        int max = Settings.scaledPoolSize(executorConfig, path, "max-pool-size");
+        int core = ConfigReader.scaledPoolSize(executorConfig, path, "core-pool-size");
+        int max = ConfigReader.scaledPoolSize(executorConfig, path, "max-pool-size");
         yield ExecutorFactories.threadPool(
             core,
             max,
-            Settings.durationAtLeastZero(executorConfig, path, "keep-alive-time"),
-            Settings.intAtLeast(executorConfig, path, "task-queue-size", -1),
+            ConfigReader.durationAtLeastZero(executorConfig, path, "keep-alive-time"),
+            ConfigReader.intAtLeast(executorConfig, path, "task-queue-size", -1),
             threads);
       }
     };

@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal.dispatch;
 
+import dev.troupe.runtime.spi.SystemMessage;
 import static dev.troupe.actor.internal.dispatch.MailboxStatus.CLOSED;
 import static dev.troupe.actor.internal.dispatch.MailboxStatus.SAMPLE;
 import static dev.troupe.actor.internal.dispatch.MailboxStatus.SCHEDULED;

@@ -5,7 +5,7 @@ package dev.troupe.actor.internal.dispatch;
  *
  * <p>The dispatcher chooses the kind once, when it creates the mailbox ({@link
  * Dispatcher#newMailbox}), and the mailbox keeps it in a final field: no send asks which kind of
- * mailbox it is talking to. {@link OwnQueue#SHARED}, the kind of every mailbox with a queue of its
+ * mailbox it is talking to. {@link OwnQueue#STATELESS}, the kind of every mailbox with a queue of its
  * own on a {@code Dispatcher} or {@code CallingThreadDispatcher}, is one object for all of them, so
  * the choice costs a mailbox one reference; while it is the only kind a call site has seen, C2
  * inlines its methods there (behind at most one class check). The other kinds carry per-mailbox state: a
@@ -55,11 +55,12 @@ abstract sealed class MailboxKind permits MailboxKind.OwnQueue, BalancingDispatc
    */
   static sealed class OwnQueue extends MailboxKind permits PinnedDispatcher.PinnedThread {
     /**
-     * The one instance for every mailbox that needs no state of its kind. Held here, not in
+     * The one instance for every mailbox whose kind holds no state of its own (not to be confused
+     * with a team's shared queue, {@link BalancingDispatcher.Membership}). Held here, not in
      * {@link MailboxKind}: a superclass whose initializer creates a subclass can deadlock two
      * threads initializing the two classes at once.
      */
-    static final OwnQueue SHARED = new OwnQueue();
+    static final OwnQueue STATELESS = new OwnQueue();
 
     OwnQueue() {}
 

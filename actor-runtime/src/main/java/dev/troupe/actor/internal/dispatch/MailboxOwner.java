@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal.dispatch;
 
+import dev.troupe.runtime.spi.SystemMessage;
+
 /** What a mailbox runs: the actor cell. All methods are called on the mailbox's running thread. */
 public interface MailboxOwner {
   /**

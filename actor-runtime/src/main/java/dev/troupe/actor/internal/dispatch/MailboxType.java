@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal.dispatch;
 
+import dev.troupe.runtime.spi.ConfigReader;
 import com.typesafe.config.Config;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.dispatch.BoundedStablePriorityMailbox;
@@ -88,7 +89,7 @@ public sealed interface MailboxType {
    * @throws ConfigurationException naming the key on any bad value
    */
   static MailboxType from(String id, Config section) {
-    String type = Settings.string(section, id, "mailbox-type");
+    String type = ConfigReader.string(section, id, "mailbox-type");
     switch (type) {
       case UNBOUNDED:
       case "unbounded":
@@ -108,11 +109,11 @@ public sealed interface MailboxType {
   }
 
   private static int capacity(String id, Config section) {
-    return Settings.intAtLeast(section, id, "mailbox-capacity", 1);
+    return ConfigReader.intAtLeast(section, id, "mailbox-capacity", 1);
   }
 
   private static Duration pushTimeout(String id, Config section) {
-    return Settings.durationAtLeastZero(section, id, "mailbox-push-timeout-time");
+    return ConfigReader.durationAtLeastZero(section, id, "mailbox-push-timeout-time");
   }
 
   /** A user's subclass of one of the stable priority mailboxes, named by its class. */

@@ -4,7 +4,7 @@ package dev.troupe.actor.internal.dispatch;
  * The user-message queue of a mailbox: many producers, one consumer (the thread that currently
  * runs the mailbox).
  */
-public interface MessageQueue {
+interface MessageQueue {
   /**
    * Adds an envelope; any thread.
    *

@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal.dispatch;
 
+import dev.troupe.runtime.spi.SystemMessage;
+
 /** A node of the mailbox's system-message stack. */
 final class SysNode {
   final SystemMessage message;

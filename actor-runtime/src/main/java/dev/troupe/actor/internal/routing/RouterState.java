@@ -13,7 +13,7 @@ import dev.troupe.actor.Props;
 import dev.troupe.actor.internal.dispatch.Dispatchers;
 import dev.troupe.actor.internal.dispatch.Mailbox;
 import dev.troupe.actor.internal.dispatch.MailboxLookup;
-import dev.troupe.actor.spi.Engine;
+import dev.troupe.actor.spi.AskService;
 import dev.troupe.routing.ActorRefRoutee;
 import dev.troupe.routing.ActorSelectionRoutee;
 import dev.troupe.routing.BalancingPool;
@@ -61,7 +61,7 @@ public final class RouterState {
       RouterConfig config,
       Props routeeProps,
       ActorSystem system,
-      Engine engine,
+      AskService asks,
       ActorRef self,
       MailboxLookup mailboxes,
       RoutingLogic logic,
@@ -72,7 +72,7 @@ public final class RouterState {
     this.system = system;
     this.self = self;
     this.mailboxes = mailboxes;
-    this.logic = logic != null ? logic : RoutingLogic.of(config, system, engine, self, mailboxes);
+    this.logic = logic != null ? logic : RoutingLogic.of(config, system, asks, self, mailboxes);
     this.resizer = config instanceof Pool p && p.resizer() != null ? p.resizer().newPoolInstance() : null;
     this.messageCounter = resizer == null ? null : new AtomicLong();
   }
@@ -102,7 +102,7 @@ public final class RouterState {
       Props props,
       ActorRef self,
       MailboxLookup mailboxes) {
-    Deployments.Resolved resolved = Deployments.resolve(props.routerConfig(), config, path);
+    DeploymentSections.Resolved resolved = DeploymentSections.resolve(props.routerConfig(), config, path);
     Props routeeProps = props.withRouter(null);
     if (resolved.routeeDispatcher() != null) {
       system.dispatcher(resolved.routeeDispatcher()); // fails now, not when the first routee starts
@@ -118,7 +118,7 @@ public final class RouterState {
               mailboxes, team.equals(wanted) ? () -> dispatchers.releaseTeam(team) : () -> {});
     }
     return new RouterState(
-        resolved.config(), routeeProps, system, (Engine) system, self, mailboxes, logic, resolved.targetNodes());
+        resolved.config(), routeeProps, system, (AskService) system, self, mailboxes, logic, resolved.targetNodes());
   }
 
   /** The router failed to start and never will: release what its logic holds (a balancing team). */

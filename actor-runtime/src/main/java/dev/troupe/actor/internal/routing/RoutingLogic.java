@@ -3,7 +3,7 @@ package dev.troupe.actor.internal.routing;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.internal.dispatch.MailboxLookup;
-import dev.troupe.actor.spi.Engine;
+import dev.troupe.actor.spi.AskService;
 import dev.troupe.routing.BroadcastGroup;
 import dev.troupe.routing.BroadcastPool;
 import dev.troupe.routing.ConsistentHashingGroup;
@@ -59,7 +59,7 @@ interface RoutingLogic {
   static RoutingLogic of(
       RouterConfig config,
       ActorSystem system,
-      Engine engine,
+      AskService asks,
       ActorRef self,
       MailboxLookup mailboxes) {
     if (config instanceof RoundRobinPool || config instanceof RoundRobinGroup) {
@@ -71,13 +71,13 @@ interface RoutingLogic {
     } else if (config instanceof BroadcastPool || config instanceof BroadcastGroup) {
       return new BroadcastLogic();
     } else if (config instanceof ScatterGatherFirstCompletedPool p) {
-      return new ScatterGatherLogic(system, engine, self, p.within());
+      return new ScatterGatherLogic(system, asks, self, p.within());
     } else if (config instanceof ScatterGatherFirstCompletedGroup g) {
-      return new ScatterGatherLogic(system, engine, self, g.within());
+      return new ScatterGatherLogic(system, asks, self, g.within());
     } else if (config instanceof TailChoppingPool p) {
-      return new TailChoppingLogic(system, engine, self, p.within(), p.interval());
+      return new TailChoppingLogic(system, asks, self, p.within(), p.interval());
     } else if (config instanceof TailChoppingGroup g) {
-      return new TailChoppingLogic(system, engine, self, g.within(), g.interval());
+      return new TailChoppingLogic(system, asks, self, g.within(), g.interval());
     } else if (config instanceof ConsistentHashingPool p) {
       return new ConsistentHashingLogic(system, self, p.hashMapper(), p.virtualNodesFactor());
     } else if (config instanceof ConsistentHashingGroup g) {

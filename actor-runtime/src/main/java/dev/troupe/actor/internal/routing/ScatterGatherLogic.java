@@ -2,7 +2,7 @@ package dev.troupe.actor.internal.routing;
 
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
-import dev.troupe.actor.spi.Engine;
+import dev.troupe.actor.spi.AskService;
 import dev.troupe.routing.Routee;
 import java.time.Duration;
 
@@ -13,13 +13,13 @@ import java.time.Duration;
  */
 final class ScatterGatherLogic implements RoutingLogic {
   private final ActorSystem system;
-  private final Engine engine;
+  private final AskService asks;
   private final ActorRef self;
   private final Duration within;
 
-  ScatterGatherLogic(ActorSystem system, Engine engine, ActorRef self, Duration within) {
+  ScatterGatherLogic(ActorSystem system, AskService asks, ActorRef self, Duration within) {
     this.system = system;
-    this.engine = engine;
+    this.asks = asks;
     this.self = self;
     this.within = within;
   }
@@ -27,7 +27,7 @@ final class ScatterGatherLogic implements RoutingLogic {
   @Override
   public void send(Object message, ActorRef sender, Routee[] routees, Object prepared) {
     Replies.pipe(
-        engine.ask(
+        asks.ask(
             tmp -> {
               for (Routee r : routees) {
                 r.send(message, tmp);

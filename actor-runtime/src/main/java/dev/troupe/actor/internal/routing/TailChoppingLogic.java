@@ -3,7 +3,7 @@ package dev.troupe.actor.internal.routing;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Cancellable;
-import dev.troupe.actor.spi.Engine;
+import dev.troupe.actor.spi.AskService;
 import dev.troupe.routing.Routee;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
@@ -18,14 +18,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class TailChoppingLogic implements RoutingLogic {
   private final ActorSystem system;
-  private final Engine engine;
+  private final AskService asks;
   private final ActorRef self;
   private final Duration within;
   private final Duration interval;
 
-  TailChoppingLogic(ActorSystem system, Engine engine, ActorRef self, Duration within, Duration interval) {
+  TailChoppingLogic(ActorSystem system, AskService asks, ActorRef self, Duration within, Duration interval) {
     this.system = system;
-    this.engine = engine;
+    this.asks = asks;
     this.self = self;
     this.within = within;
     this.interval = interval;
@@ -43,7 +43,7 @@ final class TailChoppingLogic implements RoutingLogic {
     }
     Cancellable[] timer = new Cancellable[1]; // written inside ask's send callback, which runs before ask returns
     CompletionStage<Object> result =
-        engine.ask(
+        asks.ask(
             tmp -> {
               order[0].send(message, tmp);
               if (order.length > 1) {

@@ -1,4 +1,4 @@
-// One file on purpose (~790 lines, about half of it javadoc): the timer thread's loop, its sleep
+// One file on purpose (about half of it javadoc; see "Why one file" below): the timer thread's loop, its sleep
 // until the next deadline, and the producers' "wake me if due earlier" handshake are one protocol
 // whose ordering arguments refer to each other; the wheel's own bookkeeping is in TimingWheel.
 package dev.troupe.actor.internal.scheduler;
@@ -66,7 +66,7 @@ import org.slf4j.LoggerFactory;
  * <p>Thread roles and the memory-ordering vocabulary ({@code lv/lp/sv/so/cas}) are described in the
  * package documentation.
  *
- * <p>Why one file of about 790 lines: the wheel, its timer thread and the timeout objects share
+ * <p>Why one file (over 700 lines): the wheel, its timer thread and the timeout objects share
  * one lock-free hand-off (producers enqueue, the one timer thread owns the buckets), whose
  * ordering argument is written once here; the public scheduling API is a thin layer over it.
  */

@@ -2,7 +2,6 @@ package dev.troupe.actor.internal.telemetry;
 
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.Telemetry;
-import dev.troupe.actor.internal.dispatch.MailboxOwner;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -43,7 +42,7 @@ public final class SystemTelemetry implements Telemetry {
   final String systemName;
   private final TelemetrySettings settings;
   private final Pattern paths;
-  private final Function<MailboxOwner, Identity> identify;
+  private final Function<Object, Identity> identify;
   private final LongSupplier deadLetters;
   private final ConcurrentHashMap<String, DispatcherTelemetry> dispatchers =
       new ConcurrentHashMap<>();
@@ -55,12 +54,13 @@ public final class SystemTelemetry implements Telemetry {
    * @param systemName the system's name (JMX names)
    * @param settings parsed settings, enabled
    * @param identify tells a mailbox owner's class and path, or null for an owner that is no actor
+   *     (it gets what the dispatcher passed to {@link DispatcherTelemetry#probe})
    * @param deadLetters the system's dead-letter count
    */
   public SystemTelemetry(
       String systemName,
       TelemetrySettings settings,
-      Function<MailboxOwner, Identity> identify,
+      Function<Object, Identity> identify,
       LongSupplier deadLetters) {
     this.systemName = systemName;
     this.settings = settings;
@@ -104,7 +104,7 @@ public final class SystemTelemetry implements Telemetry {
     return d;
   }
 
-  MailboxProbe newProbe(DispatcherTelemetry d, MailboxOwner owner) {
+  MailboxProbe newProbe(DispatcherTelemetry d, Object owner) {
     Identity who = identify.apply(owner);
     if (who == null) {
       return null;

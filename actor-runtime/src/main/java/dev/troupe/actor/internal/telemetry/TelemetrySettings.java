@@ -3,7 +3,7 @@ package dev.troupe.actor.internal.telemetry;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import dev.troupe.actor.ConfigurationException;
-import dev.troupe.actor.internal.dispatch.Settings;
+import dev.troupe.runtime.spi.ConfigReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -33,10 +33,10 @@ public record TelemetrySettings(
    */
   public static TelemetrySettings from(Config c) {
     Config t = c.getConfig(P);
-    boolean enabled = Settings.bool(t, P, "enabled");
-    boolean jmx = Settings.bool(t, P, "jmx");
-    int sampleEvery = Settings.intAtLeast(t, P, "sample-every", 1);
-    boolean mailboxDepth = Settings.bool(t, P, "mailbox-depth");
+    boolean enabled = ConfigReader.bool(t, P, "enabled");
+    boolean jmx = ConfigReader.bool(t, P, "jmx");
+    int sampleEvery = ConfigReader.intAtLeast(t, P, "sample-every", 1);
+    boolean mailboxDepth = ConfigReader.bool(t, P, "mailbox-depth");
     List<String> paths;
     try {
       paths = t.getStringList("actor-paths");

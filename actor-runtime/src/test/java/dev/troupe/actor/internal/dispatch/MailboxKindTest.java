@@ -39,7 +39,7 @@ class MailboxKindTest {
     MailboxType unbounded = new MailboxType.Unbounded();
     Mailbox a = plain.newMailbox(unbounded);
     Mailbox b = plain.newMailbox(unbounded);
-    assertSame(MailboxKind.OwnQueue.SHARED, a.kind(), "a plain mailbox has the shared kind");
+    assertSame(MailboxKind.OwnQueue.STATELESS, a.kind(), "a plain mailbox has the stateless kind");
     assertSame(a.kind(), b.kind(), "two plain mailboxes have one kind object");
 
     BalancingDispatcher team = new BalancingDispatcher(settings(BalancingDispatcher.TYPE), executor);

@@ -13,33 +13,33 @@ class DeploymentSectionsTest {
 
   @Test
   void theSectionOfTheExactPathWins() {
-    assertEquals("/workers", Deployments.sectionFor(SECTIONS, "/workers"));
+    assertEquals("/workers", DeploymentSections.sectionFor(SECTIONS, "/workers"));
   }
 
   @Test
   void aStarMatchesAnyOneElement() {
-    assertEquals("/workers/*", Deployments.sectionFor(SECTIONS, "/workers/$a"));
-    assertEquals("/*/w1", Deployments.sectionFor(SECTIONS, "/other/w1"));
+    assertEquals("/workers/*", DeploymentSections.sectionFor(SECTIONS, "/workers/$a"));
+    assertEquals("/*/w1", DeploymentSections.sectionFor(SECTIONS, "/other/w1"));
   }
 
   @Test
   void aLiteralElementFurtherLeftIsMoreSpecific() {
-    assertEquals("/workers/*", Deployments.sectionFor(SECTIONS, "/workers/w1"), "beats /*/w1");
-    assertEquals("/a/b/*", Deployments.sectionFor(SECTIONS, "/a/b/c"), "beats /a/*/c");
+    assertEquals("/workers/*", DeploymentSections.sectionFor(SECTIONS, "/workers/w1"), "beats /*/w1");
+    assertEquals("/a/b/*", DeploymentSections.sectionFor(SECTIONS, "/a/b/c"), "beats /a/*/c");
   }
 
   @Test
   void aStarInsideAnElementMatchesAnyRunOfCharacters() {
-    assertEquals("/pool-*", Deployments.sectionFor(SECTIONS, "/pool-7"));
-    assertEquals("/pool-*", Deployments.sectionFor(SECTIONS, "/pool-"));
-    assertNull(Deployments.sectionFor(SECTIONS, "/pol-7"));
-    assertEquals("/x*y*z", Deployments.sectionFor(List.of("/x*y*z"), "/xaybz"));
-    assertNull(Deployments.sectionFor(List.of("/x*x"), "/x"), "the parts may not overlap");
+    assertEquals("/pool-*", DeploymentSections.sectionFor(SECTIONS, "/pool-7"));
+    assertEquals("/pool-*", DeploymentSections.sectionFor(SECTIONS, "/pool-"));
+    assertNull(DeploymentSections.sectionFor(SECTIONS, "/pol-7"));
+    assertEquals("/x*y*z", DeploymentSections.sectionFor(List.of("/x*y*z"), "/xaybz"));
+    assertNull(DeploymentSections.sectionFor(List.of("/x*x"), "/x"), "the parts may not overlap");
   }
 
   @Test
   void theNumberOfElementsMustMatch() {
-    assertNull(Deployments.sectionFor(SECTIONS, "/workers/a/b"));
-    assertNull(Deployments.sectionFor(SECTIONS, "/nothing"));
+    assertNull(DeploymentSections.sectionFor(SECTIONS, "/workers/a/b"));
+    assertNull(DeploymentSections.sectionFor(SECTIONS, "/nothing"));
   }
 }

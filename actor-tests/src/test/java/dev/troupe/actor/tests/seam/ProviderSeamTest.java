@@ -18,8 +18,8 @@ import dev.troupe.actor.Identify;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
-import dev.troupe.actor.internal.ActorSystemImpl;
-import dev.troupe.actor.internal.InternalActorRef;
+import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
@@ -75,7 +75,7 @@ class ProviderSeamTest {
   }
 
   private static QueueTransport transportOf(ActorSystem system) {
-    return (QueueTransport) ((ActorSystemImpl) system).provider();
+    return (QueueTransport) ((RuntimeSystem) system).provider();
   }
 
   @BeforeEach
@@ -233,7 +233,7 @@ class ProviderSeamTest {
   @Test
   void aSystemCannotDeclareItsOwnAddressGone() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> ((ActorSystemImpl) a).addressTerminated(a.address()));
+        assertThrows(IllegalArgumentException.class, () -> ((RuntimeSystem) a).addressTerminated(a.address()));
     assertTrue(e.getMessage().contains(a.address().toString()), e.getMessage());
   }
 

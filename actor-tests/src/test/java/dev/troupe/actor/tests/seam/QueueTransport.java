@@ -5,17 +5,17 @@ import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.Props;
-import dev.troupe.actor.internal.ActorRefProvider;
-import dev.troupe.actor.internal.ActorRefProviderFactory;
-import dev.troupe.actor.internal.ActorSelectionMessage;
-import dev.troupe.actor.internal.ActorSystemImpl;
-import dev.troupe.actor.internal.InternalActorRef;
-import dev.troupe.actor.internal.LocalActorRefProvider;
-import dev.troupe.actor.internal.SystemMessages.DeathWatchNotification;
-import dev.troupe.actor.internal.SystemMessages.Terminate;
-import dev.troupe.actor.internal.SystemMessages.Unwatch;
-import dev.troupe.actor.internal.SystemMessages.Watch;
-import dev.troupe.actor.internal.dispatch.SystemMessage;
+import dev.troupe.runtime.spi.ActorRefProvider;
+import dev.troupe.runtime.spi.ActorRefProviderFactory;
+import dev.troupe.runtime.spi.ActorSelectionMessage;
+import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.LocalActorRefProvider;
+import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
+import dev.troupe.runtime.spi.SystemMessages.Terminate;
+import dev.troupe.runtime.spi.SystemMessages.Unwatch;
+import dev.troupe.runtime.spi.SystemMessages.Watch;
+import dev.troupe.runtime.spi.SystemMessage;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,9 +48,9 @@ public final class QueueTransport implements ActorRefProvider {
     }
 
     @Override
-    public ActorRefProvider create(ActorSystemImpl system) {
-      int port = system.settings().config().getInt("queue-transport.port");
-      return new QueueTransport(system, Address.remote(system.name(), "127.0.0.1", port));
+    public ActorRefProvider create(RuntimeSystem system) {
+      int port = system.actorSystem().settings().config().getInt("queue-transport.port");
+      return new QueueTransport(system, Address.remote(system.actorSystem().name(), "127.0.0.1", port));
     }
   }
 
@@ -78,16 +78,16 @@ public final class QueueTransport implements ActorRefProvider {
 
   // ------------------------------------------------------------------ the provider
 
-  private final ActorSystemImpl system;
+  private final RuntimeSystem system;
   private final LocalActorRefProvider local;
   private final BlockingQueue<Frame> inbound = new LinkedBlockingQueue<>();
   private final Thread delivery;
   private volatile boolean running = true;
 
-  private QueueTransport(ActorSystemImpl system, Address address) {
+  private QueueTransport(RuntimeSystem system, Address address) {
     this.system = system;
-    this.local = new LocalActorRefProvider(system, address);
-    this.delivery = new Thread(this::deliverLoop, system.name() + "-queue-transport");
+    this.local = system.newLocalProvider(address);
+    this.delivery = new Thread(this::deliverLoop, system.actorSystem().name() + "-queue-transport");
     this.delivery.setDaemon(true);
   }
 
@@ -219,8 +219,12 @@ public final class QueueTransport implements ActorRefProvider {
     private final ActorPath path;
 
     QueueRef(ActorPath path) {
-      super(system);
       this.path = path;
+    }
+
+    @Override
+    public RuntimeSystem system() {
+      return system;
     }
 
     @Override

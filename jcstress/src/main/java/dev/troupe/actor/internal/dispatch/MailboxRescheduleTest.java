@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal.dispatch;
 
+import dev.troupe.runtime.spi.SystemMessage;
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorRef;
 import java.time.Duration;

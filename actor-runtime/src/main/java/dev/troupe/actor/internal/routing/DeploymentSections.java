@@ -1,0 +1,401 @@
+package dev.troupe.actor.internal.routing;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigUtil;
+import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.routing.BalancingPool;
+import dev.troupe.routing.BroadcastGroup;
+import dev.troupe.routing.BroadcastPool;
+import dev.troupe.routing.ConsistentHashingGroup;
+import dev.troupe.routing.ConsistentHashingPool;
+import dev.troupe.routing.DefaultResizer;
+import dev.troupe.routing.FromConfig;
+import dev.troupe.routing.OptimalSizeExploringResizer;
+import dev.troupe.routing.Pool;
+import dev.troupe.routing.RandomGroup;
+import dev.troupe.routing.RandomPool;
+import dev.troupe.routing.Resizer;
+import dev.troupe.routing.RoundRobinGroup;
+import dev.troupe.routing.RoundRobinPool;
+import dev.troupe.routing.RouterConfig;
+import dev.troupe.routing.ScatterGatherFirstCompletedGroup;
+import dev.troupe.routing.ScatterGatherFirstCompletedPool;
+import dev.troupe.routing.SmallestMailboxPool;
+import dev.troupe.routing.TailChoppingGroup;
+import dev.troupe.routing.TailChoppingPool;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * Reads a router from {@code troupe.actor.deployment."/path"}, falling back to {@code
+ * troupe.actor.deployment.default} for keys the section does not set. Parsed once, when the router
+ * is created, into the same immutable {@link RouterConfig} a user would build in code, so config
+ * and code routers run the same engine. Every error names the full key.
+ */
+public final class DeploymentSections {
+  /** Where deployment sections live. */
+  public static final String ROOT = "troupe.actor.deployment";
+
+  /** The supported {@code router} values. */
+  static final List<String> ROUTERS =
+      List.of(
+          "round-robin-pool", "round-robin-group", "random-pool", "random-group",
+          "smallest-mailbox-pool", "broadcast-pool", "broadcast-group", "scatter-gather-pool",
+          "scatter-gather-group", "tail-chopping-pool", "tail-chopping-group",
+          "consistent-hashing-pool", "consistent-hashing-group", "balancing-pool");
+
+  /**
+   * A router resolved for one path.
+   *
+   * @param config the concrete router
+   * @param routeeDispatcher the dispatcher id for pool routees from {@code pool-dispatcher}, or null
+   * @param targetNodes the nodes a pool deploys its routees onto in turn ({@code target.nodes}),
+   *     empty for routees created here
+   */
+  record Resolved(RouterConfig config, String routeeDispatcher, List<Address> targetNodes) {}
+
+  private DeploymentSections() {}
+
+  static Resolved resolve(RouterConfig config, Config root, ActorPath path) {
+    if (!(config instanceof FromConfig)) {
+      // a pool built in code still takes its target nodes from a deployment section, when it has one
+      String key = config instanceof Pool && root.hasPath(ROOT) ? sectionKey(root, path) : null;
+      List<Address> nodes = key == null ? List.of() : targetNodes(root.getConfig(key), key, config);
+      return new Resolved(config, null, nodes);
+    }
+    String key = sectionKey(root, path);
+    if (key == null) {
+      throw new ConfigurationException(
+          "router for " + path.toStringWithoutAddress() + " is FromConfig, but there is no deployment section at "
+              + ConfigUtil.joinPath("troupe", "actor", "deployment", deploymentPath(path)) + " (nor one with"
+              + " wildcards that matches it)");
+    }
+    Config section;
+    try {
+      section = root.getConfig(key);
+    } catch (ConfigException e) {
+      throw new ConfigurationException("invalid deployment section at " + key + ": " + e.getMessage(), e);
+    }
+    Config merged = root.hasPath(ROOT + ".default") ? section.withFallback(root.getConfig(ROOT + ".default")) : section;
+    RouterConfig parsed = parse(merged, key);
+    String routeeDispatcher = null;
+    if (parsed instanceof Pool && section.hasPath("pool-dispatcher")) {
+      Config pd = get(() -> section.getConfig("pool-dispatcher"), key, "pool-dispatcher");
+      if (!pd.isEmpty()) {
+        routeeDispatcher = key + ".pool-dispatcher";
+      }
+    }
+    return new Resolved(parsed, routeeDispatcher, targetNodes(merged, key, parsed));
+  }
+
+  /**
+   * {@code target.nodes} of a deployment section: the addresses a pool's routees are deployed
+   * onto, one after the other (round-robin), as {@code Deploy.remote} would.
+   */
+  private static List<Address> targetNodes(Config section, String key, RouterConfig router) {
+    String k = "target.nodes";
+    if (!section.hasPath(k)) {
+      return List.of();
+    }
+    List<String> texts = get(() -> section.getStringList(k), key, k);
+    if (texts.isEmpty()) {
+      return List.of();
+    }
+    if (!(router instanceof Pool) || router instanceof BalancingPool) {
+      throw new ConfigurationException(
+          key + "." + k + ": only a pool's routees can be deployed onto other nodes, and not a balancing-pool's"
+              + " (they share one mailbox); a group names its routees by routees.paths");
+    }
+    List<Address> out = new java.util.ArrayList<>(texts.size());
+    for (String t : texts) {
+      Address a;
+      try {
+        a = Address.parse(t);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException("invalid value at " + key + "." + k + ": " + e.getMessage(), e);
+      }
+      if (!a.hasGlobalScope()) {
+        throw new ConfigurationException(
+            "invalid value at " + key + "." + k + ": " + t + " has no host and port (e.g. troupe://sys@10.0.0.2:2552)");
+      }
+      out.add(a);
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * The path below {@code /user} as deployment sections name it, e.g. {@code /workers}.
+   *
+   * @param path an actor's path
+   * @return its deployment key
+   */
+  public static String deploymentPath(ActorPath path) {
+    List<String> elements = path.elements();
+    List<String> rest = !elements.isEmpty() && elements.get(0).equals("user")
+        ? elements.subList(1, elements.size())
+        : elements;
+    return "/" + String.join("/", rest);
+  }
+
+  /**
+   * The full key of the deployment section of {@code path}: the section of its exact {@link
+   * #deploymentPath}, else the most specific one with wildcards that matches it (see {@link
+   * #sectionFor}).
+   *
+   * @param root the system's configuration
+   * @param path an actor's path
+   * @return e.g. {@code troupe.actor.deployment."/workers"}, or null when no section applies
+   */
+  static String sectionKey(Config root, ActorPath path) {
+    String deployPath = deploymentPath(path);
+    String exact = ConfigUtil.joinPath("troupe", "actor", "deployment", deployPath);
+    if (root.hasPath(exact)) {
+      return exact;
+    }
+    if (!root.hasPath(ROOT)) {
+      return null;
+    }
+    String section = sectionFor(root.getObject(ROOT).keySet(), deployPath);
+    return section == null ? null : ConfigUtil.joinPath("troupe", "actor", "deployment", section);
+  }
+
+  /**
+   * Picks the deployment section that applies to an actor: the one named by its exact path, else
+   * the most specific one with wildcards that matches. In a section name an element {@code *}
+   * matches any one element of the path, and a {@code *} inside an element any run of characters
+   * in it (e.g. {@code "/workers/*"} or {@code "/pool-*"}); a name must have as many elements
+   * as the path. Of several matching names the one with a literal element leftmost where they
+   * differ wins (a literal before a partial wildcard before {@code *}), then the alphabetically
+   * first.
+   *
+   * @param sections section names, e.g. the keys of {@code troupe.actor.deployment}
+   * @param deploymentPath the actor's {@link #deploymentPath}, e.g. {@code /workers/w1}
+   * @return the name of the section that applies, or null
+   */
+  public static String sectionFor(Collection<String> sections, String deploymentPath) {
+    if (sections.contains(deploymentPath)) {
+      return deploymentPath;
+    }
+    String[] path = elements(deploymentPath);
+    String best = null;
+    int[] bestRanks = null;
+    for (String section : sections) {
+      if (section.indexOf('*') < 0) {
+        continue;
+      }
+      String[] pattern = elements(section);
+      if (pattern.length != path.length) {
+        continue;
+      }
+      int[] ranks = new int[pattern.length];
+      boolean matches = true;
+      for (int i = 0; i < pattern.length && matches; i++) {
+        String p = pattern[i];
+        if (p.equals("*")) {
+          ranks[i] = 0;
+        } else if (p.indexOf('*') >= 0) {
+          ranks[i] = 1;
+          matches = globMatches(p, path[i]);
+        } else {
+          ranks[i] = 2;
+          matches = p.equals(path[i]);
+        }
+      }
+      if (matches) {
+        int c = bestRanks == null ? 1 : java.util.Arrays.compare(ranks, bestRanks);
+        if (c > 0 || (c == 0 && section.compareTo(best) < 0)) {
+          best = section;
+          bestRanks = ranks;
+        }
+      }
+    }
+    return best;
+  }
+
+  private static String[] elements(String path) {
+    String p = path.startsWith("/") ? path.substring(1) : path;
+    return p.isEmpty() ? new String[0] : p.split("/", -1);
+  }
+
+  /** {@code *} in {@code pattern} matches any run of characters, everything else itself. */
+  private static boolean globMatches(String pattern, String text) {
+    String[] parts = pattern.split("\\*", -1);
+    if (!text.startsWith(parts[0])) {
+      return false;
+    }
+    int at = parts[0].length();
+    for (int i = 1; i < parts.length - 1; i++) {
+      int found = text.indexOf(parts[i], at);
+      if (found < 0) {
+        return false;
+      }
+      at = found + parts[i].length();
+    }
+    String last = parts[parts.length - 1];
+    return text.length() - at >= last.length() && text.endsWith(last);
+  }
+
+  /**
+   * Parses a merged deployment section.
+   *
+   * @param c the section with defaults
+   * @param key its full key, for errors
+   * @return the router
+   */
+  static RouterConfig parse(Config c, String key) {
+    String router = get(() -> c.getString("router"), key, "router");
+    if (router.equals("from-code")) {
+      throw new ConfigurationException(
+          "missing router at " + key + ".router: expected one of " + String.join(", ", ROUTERS));
+    }
+    if (!ROUTERS.contains(router)) {
+      throw new ConfigurationException(
+          "unknown router '" + router + "' at " + key + ".router: expected one of " + String.join(", ", ROUTERS));
+    }
+    try {
+      if (router.endsWith("-group")) {
+        return group(router, c, key);
+      }
+      return pool(router, c, key);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException("invalid router settings at " + key + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static RouterConfig pool(String router, Config c, String key) {
+    int n = get(() -> c.getInt("nr-of-instances"), key, "nr-of-instances");
+    if (n < 1) {
+      throw new ConfigurationException(key + ".nr-of-instances must be at least 1, was " + n);
+    }
+    Resizer resizer = resizer(c, key);
+    Pool p = switch (router) {
+      case "round-robin-pool" -> new RoundRobinPool(n);
+      case "random-pool" -> new RandomPool(n);
+      case "smallest-mailbox-pool" -> new SmallestMailboxPool(n);
+      case "broadcast-pool" -> new BroadcastPool(n);
+      case "scatter-gather-pool" -> new ScatterGatherFirstCompletedPool(n, within(c, key));
+      case "tail-chopping-pool" -> new TailChoppingPool(n, within(c, key), interval(c, key));
+      case "consistent-hashing-pool" -> new ConsistentHashingPool(n).withVirtualNodesFactor(vnodes(c, key));
+      case "balancing-pool" -> {
+        if (resizer != null) {
+          throw new ConfigurationException(key + ".resizer: a balancing-pool has a fixed size and takes no resizer");
+        }
+        yield new BalancingPool(n);
+      }
+      default -> throw new IllegalStateException(router);
+    };
+    return resizer == null ? p : p.withResizer(resizer);
+  }
+
+  private static RouterConfig group(String router, Config c, String key) {
+    List<String> paths = get(() -> c.getStringList("routees.paths"), key, "routees.paths");
+    if (paths.isEmpty()) {
+      throw new ConfigurationException(key + ".routees.paths must list at least one path for a " + router);
+    }
+    return switch (router) {
+      case "round-robin-group" -> new RoundRobinGroup(paths);
+      case "random-group" -> new RandomGroup(paths);
+      case "broadcast-group" -> new BroadcastGroup(paths);
+      case "scatter-gather-group" -> new ScatterGatherFirstCompletedGroup(paths, within(c, key));
+      case "tail-chopping-group" -> new TailChoppingGroup(paths, within(c, key), interval(c, key));
+      case "consistent-hashing-group" -> new ConsistentHashingGroup(paths).withVirtualNodesFactor(vnodes(c, key));
+      default -> throw new IllegalStateException(router);
+    };
+  }
+
+  private static Duration within(Config c, String key) {
+    return positive(get(() -> c.getDuration("within"), key, "within"), key + ".within");
+  }
+
+  private static Duration interval(Config c, String key) {
+    String k = "tail-chopping-router.interval";
+    return positive(get(() -> c.getDuration(k), key, k), key + "." + k);
+  }
+
+  private static int vnodes(Config c, String key) {
+    int v = get(() -> c.getInt("virtual-nodes-factor"), key, "virtual-nodes-factor");
+    if (v < 1) {
+      throw new ConfigurationException(key + ".virtual-nodes-factor must be at least 1, was " + v);
+    }
+    return v;
+  }
+
+  private static Duration positive(Duration d, String fullKey) {
+    if (d.isZero() || d.isNegative()) {
+      throw new ConfigurationException(fullKey + " must be positive, was " + d);
+    }
+    return d;
+  }
+
+  private static Resizer resizer(Config c, String key) {
+    boolean dflt = c.hasPath("resizer.enabled") && get(() -> c.getBoolean("resizer.enabled"), key, "resizer.enabled");
+    String ok = "optimal-size-exploring-resizer";
+    boolean optimal = c.hasPath(ok + ".enabled") && get(() -> c.getBoolean(ok + ".enabled"), key, ok + ".enabled");
+    if (dflt && optimal) {
+      throw new ConfigurationException(
+          "at most one resizer may be enabled at " + key + ": both resizer.enabled and " + ok + ".enabled are on");
+    }
+    if (dflt) {
+      Config r = c.getConfig("resizer");
+      String rk = key + ".resizer";
+      int lower = get(() -> r.getInt("lower-bound"), rk, "lower-bound");
+      int upper = get(() -> r.getInt("upper-bound"), rk, "upper-bound");
+      if (lower < 0) {
+        throw new ConfigurationException(rk + ".lower-bound must be >= 0, was " + lower);
+      }
+      if (upper < lower || upper < 1) {
+        throw new ConfigurationException(
+            rk + ".upper-bound must be >= lower-bound and >= 1, was " + upper + " (lower-bound " + lower + ")");
+      }
+      try {
+        return new DefaultResizer(lower, upper)
+            .withPressureThreshold(get(() -> r.getInt("pressure-threshold"), rk, "pressure-threshold"))
+            .withRampupRate(get(() -> r.getDouble("rampup-rate"), rk, "rampup-rate"))
+            .withBackoffThreshold(get(() -> r.getDouble("backoff-threshold"), rk, "backoff-threshold"))
+            .withBackoffRate(get(() -> r.getDouble("backoff-rate"), rk, "backoff-rate"))
+            .withMessagesPerResize(get(() -> r.getInt("messages-per-resize"), rk, "messages-per-resize"));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException("invalid resizer at " + rk + ": " + e.getMessage(), e);
+      }
+    }
+    if (optimal) {
+      Config r = c.getConfig(ok);
+      String rk = key + "." + ok;
+      int lower = get(() -> r.getInt("lower-bound"), rk, "lower-bound");
+      int upper = get(() -> r.getInt("upper-bound"), rk, "upper-bound");
+      if (upper < lower) {
+        throw new ConfigurationException(
+            rk + ".upper-bound must be >= lower-bound, was " + upper + " (lower-bound " + lower + ")");
+      }
+      try {
+        return new OptimalSizeExploringResizer(lower, upper)
+            .withChanceOfScalingDownWhenFull(get(() -> r.getDouble("chance-of-ramping-down-when-full"), rk, "chance-of-ramping-down-when-full"))
+            .withActionInterval(get(() -> r.getDuration("action-interval"), rk, "action-interval"))
+            .withNumOfAdjacentSizesToConsiderDuringOptimization(get(() -> r.getInt("optimization-range"), rk, "optimization-range"))
+            .withExploreStepSize(get(() -> r.getDouble("explore-step-size"), rk, "explore-step-size"))
+            .withDownsizeRatio(get(() -> r.getDouble("downsize-ratio"), rk, "downsize-ratio"))
+            .withDownsizeAfterUnderutilizedFor(get(() -> r.getDuration("downsize-after-underutilized-for"), rk, "downsize-after-underutilized-for"))
+            .withExplorationProbability(get(() -> r.getDouble("exploration-probability"), rk, "exploration-probability"))
+            .withWeightOfLatestMetric(get(() -> r.getDouble("weight-of-latest-metric"), rk, "weight-of-latest-metric"));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigurationException("invalid resizer at " + rk + ": " + e.getMessage(), e);
+      }
+    }
+    return null;
+  }
+
+  private static <T> T get(Supplier<T> read, String key, String sub) {
+    try {
+      return read.get();
+    } catch (ConfigException.Missing e) {
+      throw new ConfigurationException("missing setting " + key + "." + sub, e);
+    } catch (ConfigException e) {
+      throw new ConfigurationException("invalid value at " + key + "." + sub + ": " + e.getMessage(), e);
+    }
+  }
+}

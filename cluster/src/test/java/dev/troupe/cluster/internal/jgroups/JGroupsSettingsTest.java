@@ -1,0 +1,116 @@
+package dev.troupe.cluster.internal.jgroups;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.cluster.UniqueAddress;
+import dev.troupe.cluster.internal.Contexts;
+import dev.troupe.cluster.internal.inmemory.InMemoryProviderFactory;
+import dev.troupe.cluster.spi.MembershipContext;
+import dev.troupe.cluster.spi.MembershipProviderFactory;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** {@code troupe.cluster.jgroups.*}: defaults, the failure detector's mapping, and bad values named by key. */
+class JGroupsSettingsTest {
+  private static final UniqueAddress SELF = Contexts.node("settings", 2552, 1);
+
+  private static MembershipContext context(String hocon, Duration heartbeat, Duration pause) {
+    return new MembershipContext(SELF, Set.of(), "settings", heartbeat, pause, Contexts.clusterConfig(hocon));
+  }
+
+  @Test
+  void defaultsFollowTheReferenceAndTheRemotingHost() throws Exception {
+    JGroupsSettings s = JGroupsSettings.from(context("", Duration.ofSeconds(1), Duration.ofSeconds(5)));
+    assertEquals(InetAddress.getByName("127.0.0.1"), s.bindAddress(), "\"\" = the node's remoting host");
+    assertEquals(0, s.bindPort());
+    assertEquals(Duration.ofSeconds(2), s.joinTimeout());
+    assertEquals(Duration.ofSeconds(1), s.leaveTimeout());
+    assertEquals(Duration.ofSeconds(1), s.heartbeatInterval());
+    assertEquals(Duration.ofSeconds(1), s.verifyTimeout(), "a second look of one interval");
+    assertEquals(Duration.ofSeconds(4), s.silenceTimeout(), "silence + second look = the pause");
+  }
+
+  @Test
+  void theFailureDetectorsTimingsAddUpToThePause() {
+    JGroupsSettings fast = JGroupsSettings.from(context("", Duration.ofMillis(200), Duration.ofSeconds(1)));
+    assertEquals(Duration.ofMillis(200), fast.verifyTimeout());
+    assertEquals(Duration.ofMillis(800), fast.silenceTimeout());
+    // a pause of under three intervals: the second look shrinks, silence stays above two intervals
+    JGroupsSettings tight = JGroupsSettings.from(context("", Duration.ofSeconds(1), Duration.ofMillis(1500)));
+    assertEquals(Duration.ofMillis(500), tight.verifyTimeout());
+    assertEquals(Duration.ofSeconds(2), tight.silenceTimeout());
+  }
+
+  @Test
+  void explicitValuesAreRead() {
+    JGroupsSettings s =
+        JGroupsSettings.from(
+            context(
+                "troupe.cluster.jgroups { bind-hostname = \"127.0.0.1\", bind-port = 7800, join-timeout = 3s, leave-timeout = 500ms }",
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(5)));
+    assertEquals(7800, s.bindPort());
+    assertEquals(Duration.ofSeconds(3), s.joinTimeout());
+    assertEquals(Duration.ofMillis(500), s.leaveTimeout());
+  }
+
+  @Test
+  void malformedValuesAreNamedByTheirFullKey() {
+    Map<String, String> cases =
+        Map.of(
+            "troupe.cluster.jgroups.bind-port = x", "troupe.cluster.jgroups.bind-port",
+            "troupe.cluster.jgroups.bind-port = 70000", "troupe.cluster.jgroups.bind-port",
+            "troupe.cluster.jgroups.bind-hostname = \"0.0.0.0\"", "troupe.cluster.jgroups.bind-hostname",
+            "troupe.cluster.jgroups.bind-hostname = \"no-such-host.invalid\"", "troupe.cluster.jgroups.bind-hostname",
+            "troupe.cluster.jgroups.join-timeout = soon", "troupe.cluster.jgroups.join-timeout",
+            "troupe.cluster.jgroups.join-timeout = 0s", "troupe.cluster.jgroups.join-timeout",
+            "troupe.cluster.jgroups.leave-timeout = 1h", "troupe.cluster.jgroups.leave-timeout",
+            "troupe.cluster.jgroups = 3", "troupe.cluster.jgroups");
+    cases.forEach(
+        (hocon, key) -> {
+          ConfigurationException e =
+              assertThrows(
+                  ConfigurationException.class,
+                  () -> new JGroupsProviderFactory().create(context(hocon, Duration.ofSeconds(1), Duration.ofSeconds(5))),
+                  hocon);
+          assertTrue(e.getMessage().contains("'" + key + "'"), hocon + " -> " + e.getMessage());
+        });
+  }
+
+  @Test
+  void failureDetectorTimingsTheStackCannotRunAreNamed() {
+    ConfigurationException zero =
+        assertThrows(ConfigurationException.class, () -> JGroupsSettings.from(context("", Duration.ZERO, Duration.ofSeconds(5))));
+    assertTrue(zero.getMessage().contains("'troupe.cluster.failure-detector.heartbeat-interval'"), zero.getMessage());
+    ConfigurationException pause =
+        assertThrows(
+            ConfigurationException.class, () -> JGroupsSettings.from(context("", Duration.ofSeconds(1), Duration.ofSeconds(1))));
+    assertTrue(pause.getMessage().contains("'troupe.cluster.failure-detector.acceptable-heartbeat-pause'"), pause.getMessage());
+  }
+
+  @Test
+  void rolesThatDoNotFitTheIdentityAreNamed() {
+    MembershipContext c =
+        new MembershipContext(
+            SELF, Set.of("x".repeat(3000)), "settings", Duration.ofSeconds(1), Duration.ofSeconds(5), Contexts.clusterConfig(""));
+    ConfigurationException e = assertThrows(ConfigurationException.class, () -> new JGroupsProviderFactory().create(c));
+    assertTrue(e.getMessage().contains("'troupe.cluster.roles'"), e.getMessage());
+  }
+
+  @Test
+  void bothEnginesAreFoundByName() {
+    Map<String, Class<?>> byName =
+        ServiceLoader.load(MembershipProviderFactory.class).stream()
+            .collect(Collectors.toMap(p -> p.get().name(), ServiceLoader.Provider::type));
+    assertEquals(JGroupsProviderFactory.class, byName.get("jgroups"));
+    assertEquals(InMemoryProviderFactory.class, byName.get("in-memory"));
+  }
+}
