@@ -1,7 +1,8 @@
 /**
  * Troupe's cluster: who is in, heard in the same order on every node. Membership comes from an
  * engine behind the SPI in {@code dev.troupe.cluster.spi} (JGroups embedded by default); the policy
- * (member statuses, events, downing) is this module's own; actor traffic stays on remoting.
+ * (member statuses, events, downing) and sharding ({@code dev.troupe.cluster.sharding}) are this
+ * module's own; actor traffic stays on remoting.
  */
 // JGroups ships no module descriptor; its manifest names it org.jgroups (an automatic module), and
 // javac's warning about requiring an automatic module is expected for that one directive.
@@ -14,6 +15,7 @@ module dev.troupe.cluster {
   requires org.jgroups; // the embedded membership engine; internal, never in a public signature
 
   exports dev.troupe.cluster;
+  exports dev.troupe.cluster.sharding;
   exports dev.troupe.cluster.spi;
 
   uses dev.troupe.cluster.spi.MembershipProviderFactory;

@@ -1,0 +1,62 @@
+package dev.troupe.cluster.internal.sharding;
+
+import dev.troupe.actor.ActorRef;
+import dev.troupe.cluster.UniqueAddress;
+import java.util.Objects;
+
+/**
+ * The messages between regions and shards. {@link HandOverDone} crosses the network once the cluster
+ * is wired (public, so that the wiring's serializer can build it); the others stay within one node.
+ */
+public final class Protocol {
+  private Protocol() {}
+
+  /**
+   * From a region to every other member's region: as of {@code version}, the sender hosts no shard it
+   * does not own in that view (it has stopped the entities of every shard it lost).
+   *
+   * @param version the view's version
+   * @param from the sender's node
+   */
+  public record HandOverDone(long version, UniqueAddress from) {
+    public HandOverDone {
+      Objects.requireNonNull(from, "from");
+    }
+  }
+
+  /** From a region to itself: the hand-over timeout of a view passed. */
+  record HandOverTimeout(long version) {}
+
+  /** From a region to one of its shards: stop every entity (in mailbox order), then stop. */
+  enum HandOff {
+    INSTANCE
+  }
+
+  /** From a region (or its query) to a shard: reply with the shard's {@code ShardState}. */
+  enum GetShardState {
+    INSTANCE
+  }
+
+  /** From a shard to itself: look for idle entities. */
+  enum IdleTick {
+    INSTANCE
+  }
+
+  /** A message held for later, with its sender. */
+  record Buffered(Object message, ActorRef sender) {}
+
+  /** The query for {@link Stats} (tests and diagnostics). */
+  enum GetStats {
+    INSTANCE
+  }
+
+  /**
+   * A region's counters.
+   *
+   * @param hostedShards shards it hosts now
+   * @param stoppingShards shards it is handing over (stopping their entities)
+   * @param bufferedMessages messages it holds for shards in hand-over (or without an owner)
+   * @param dropped messages dropped because a buffer was full, since it started
+   */
+  record Stats(int hostedShards, int stoppingShards, int bufferedMessages, long dropped) {}
+}

@@ -1,0 +1,487 @@
+package dev.troupe.cluster.internal.sharding;
+
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.AbstractActorWithTimers;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.Props;
+import dev.troupe.actor.ReceiveTimeout;
+import dev.troupe.actor.Terminated;
+import dev.troupe.cluster.UniqueAddress;
+import dev.troupe.cluster.sharding.ClusterShardingSettings;
+import dev.troupe.cluster.sharding.ShardRegion;
+import dev.troupe.remote.Dropped;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A shard region: routes each message to the region that owns its shard, hosts the shards it owns
+ * (child {@link ShardActor}s), and hands shards over when the {@link ShardingTopology} changes. A
+ * proxy ({@code self} null) hosts nothing and only routes.
+ *
+ * <h2>Placement</h2>
+ *
+ * The owner of a shard is {@link Placement#owner} over the view's members that are not leaving. A
+ * message for a shard this region owns and hosts goes to the shard child (the local path, no
+ * serialization); for a shard another member owns, to that member's region as it is; for a shard
+ * not placeable yet, into the shard's buffer.
+ *
+ * <h2>Hand-over</h2>
+ *
+ * On a new view, every region at once tells each shard it no longer owns to hand off (the shard
+ * stops its entities after the messages already queued, and sends what arrives later back here, to
+ * be routed to the new owner); when it hosts no shard it does not own, it tells every other member
+ * {@link Protocol.HandOverDone HandOverDone(version)}. A region starts a shard it owns only when no
+ * other member may still host it: a peer may host shard {@code s} if it is in the current view, has
+ * not reported done for the current version, and owned {@code s} in some view since the last version
+ * it reported done for (or was there before this region's first view, when nothing is known of it).
+ * Until then the shard's messages are held, in order, up to {@code buffer-size} per shard (beyond
+ * that: a {@link Dropped} event and a count). A peer that drops out of the view (removed) no longer
+ * holds anything up; after {@code hand-over-timeout} a view's pending reports are taken as given.
+ * With every region fed the same views, this gives at most one live entity per id, and all moved
+ * shards move in one step.
+ *
+ * <p>All state is the actor's own (actor thread only).
+ */
+public final class RegionActor extends AbstractActorWithTimers {
+  private final String typeName;
+  private final Props entityProps;
+  private final ClusterShardingSettings settings;
+  private final ShardRegion.MessageExtractor extractor;
+  private final UniqueAddress self; // null: a proxy
+  private final ShardingTopology topology;
+
+  // the current view
+  private long version = Long.MIN_VALUE;
+  private Placement placement = new Placement(List.of());
+  private final Map<UniqueAddress, ActorRef> present = new LinkedHashMap<>();
+  /** version -> placement, for the views since the oldest report a present peer still owes. */
+  private final TreeMap<Long, Placement> history = new TreeMap<>();
+  /** The highest version each peer reported done for. */
+  private final Map<UniqueAddress, Long> doneVersion = new HashMap<>();
+  /** The version of the view this region first saw each peer in; absent: in its first view. */
+  private final Map<UniqueAddress, Long> joinedAt = new HashMap<>();
+  private long reportedDone = Long.MIN_VALUE;
+
+  // shards
+  private final Map<String, ActorRef> hosted = new HashMap<>();
+  private final Map<ActorRef, String> shardIdsByRef = new HashMap<>();
+  private final Set<String> stopping = new HashSet<>();
+  private final Map<String, ActorRef> remoteRoutes = new HashMap<>();
+  private final Map<String, ArrayDeque<Protocol.Buffered>> buffers = new LinkedHashMap<>();
+  private int bufferedMessages;
+  private long dropped;
+  private int queries;
+  private final List<ActorRef> handOverWaiters = new ArrayList<>();
+
+  private RegionActor(String typeName, Props entityProps, ClusterShardingSettings settings,
+      ShardRegion.MessageExtractor extractor, UniqueAddress self, ShardingTopology topology) {
+    this.typeName = typeName;
+    this.entityProps = entityProps;
+    this.settings = settings;
+    this.extractor = extractor;
+    this.self = self;
+    this.topology = topology;
+  }
+
+  /**
+   * @param typeName the entity type
+   * @param entityProps the entities' props
+   * @param settings the type's settings
+   * @param extractor reads the messages
+   * @param self this node in the views
+   * @param topology the members with regions of the type
+   * @return the props of a region that hosts shards
+   */
+  public static Props props(String typeName, Props entityProps, ClusterShardingSettings settings,
+      ShardRegion.MessageExtractor extractor, UniqueAddress self, ShardingTopology topology) {
+    return Props.create(RegionActor.class,
+        () -> new RegionActor(typeName, entityProps, settings, extractor, self, topology));
+  }
+
+  /**
+   * @param typeName the entity type
+   * @param settings the type's settings (buffer size, hand-over timeout)
+   * @param extractor reads the messages
+   * @param topology the members with regions of the type
+   * @return the props of a proxy region: it routes, hosts nothing
+   */
+  public static Props proxyProps(String typeName, ClusterShardingSettings settings,
+      ShardRegion.MessageExtractor extractor, ShardingTopology topology) {
+    return Props.create(RegionActor.class,
+        () -> new RegionActor(typeName, null, settings, extractor, null, topology));
+  }
+
+  @Override
+  public void preStart() {
+    topology.subscribe(getSelf());
+  }
+
+  @Override
+  public void postStop() {
+    topology.unsubscribe(getSelf());
+  }
+
+  @Override
+  public Receive createReceive() {
+    return receiveBuilder()
+        .match(ShardingTopology.View.class, this::onView)
+        .match(Protocol.HandOverDone.class, this::onHandOverDone)
+        .match(Protocol.HandOverTimeout.class, this::onHandOverTimeout)
+        .match(Terminated.class, this::onTerminated)
+        .match(ShardRegion.GetCurrentRegions.class, m -> getSender().tell(currentRegions(), getSelf()))
+        .match(ShardRegion.GetShardRegionState.class, m -> onGetState())
+        .matchEquals(Protocol.GetStats.INSTANCE, m -> getSender().tell(
+            new Protocol.Stats(hosted.size(), stopping.size(), bufferedMessages, dropped), getSelf()))
+        .matchEquals(WhenHandedOver.INSTANCE, m -> {
+          handOverWaiters.add(getSender());
+          answerHandOverWaiters();
+        })
+        .matchAny(this::onMessage)
+        .build();
+  }
+
+  // ------------------------------------------------------------------ routing (the hot path)
+
+  private void onMessage(Object message) {
+    ActorRef sender = getSender();
+    String shardId;
+    try {
+      shardId = extractor.shardId(message);
+    } catch (RuntimeException e) {
+      drop(message, sender, "the extractor failed on it: " + e);
+      return;
+    }
+    if (shardId == null || shardId.isEmpty()) {
+      drop(message, sender, "the extractor gave no shard id");
+      return;
+    }
+    ActorRef shard = hosted.get(shardId);
+    if (shard != null) {
+      shard.tell(message, sender);
+      return;
+    }
+    ActorRef remote = remoteRoutes.get(shardId);
+    if (remote != null) {
+      remote.tell(message, sender);
+      return;
+    }
+    ArrayDeque<Protocol.Buffered> buffer = buffers.get(shardId);
+    if (buffer != null) {
+      hold(shardId, buffer, message, sender);
+      return;
+    }
+    route(shardId, message, sender);
+  }
+
+  /** The first message for a shard since the last view change. */
+  private void route(String shardId, Object message, ActorRef sender) {
+    UniqueAddress owner = placement.owner(shardId);
+    if (owner == null || (owner.equals(self) && blocked(shardId))) {
+      ArrayDeque<Protocol.Buffered> buffer = new ArrayDeque<>();
+      buffers.put(shardId, buffer);
+      hold(shardId, buffer, message, sender);
+    } else if (owner.equals(self)) {
+      startShard(shardId).tell(message, sender);
+    } else {
+      ActorRef region = present.get(owner);
+      remoteRoutes.put(shardId, region);
+      region.tell(message, sender);
+    }
+  }
+
+  private ActorRef startShard(String shardId) {
+    ActorRef shard = getContext().actorOf(
+        ShardActor.props(typeName, shardId, entityProps, settings, extractor),
+        URLEncoder.encode(shardId, StandardCharsets.UTF_8));
+    getContext().watch(shard);
+    hosted.put(shardId, shard);
+    shardIdsByRef.put(shard, shardId);
+    return shard;
+  }
+
+  private void hold(String shardId, ArrayDeque<Protocol.Buffered> buffer, Object message, ActorRef sender) {
+    if (buffer.size() >= settings.bufferSize()) {
+      dropped++;
+      drop(message, sender, "buffer of shard " + shardId + " is full (buffer-size = " + settings.bufferSize()
+          + "), the shard is in hand-over or has no owner");
+      if (dropped == 1 || dropped % 1000 == 0) {
+        getContext().getLog().warning("sharding type '{}': {} message(s) dropped so far, buffers full", typeName,
+            dropped);
+      }
+      return;
+    }
+    buffer.add(new Protocol.Buffered(message, sender));
+    bufferedMessages++;
+  }
+
+  private void drop(Object message, ActorRef sender, String why) {
+    getContext().getSystem().getEventStream().publish(
+        new Dropped(message, "sharding type '" + typeName + "': " + why, sender, getSelf()));
+  }
+
+  /**
+   * Whether a peer may still host {@code shardId}, or this region is still stopping its own copy.
+   */
+  private boolean blocked(String shardId) {
+    if (stopping.contains(shardId)) {
+      return true;
+    }
+    for (UniqueAddress peer : present.keySet()) {
+      if (peer.equals(self)) {
+        continue;
+      }
+      long done = doneVersion.getOrDefault(peer, Long.MIN_VALUE);
+      if (done >= version) {
+        continue;
+      }
+      long since = Math.max(done, joinedAt.getOrDefault(peer, Long.MIN_VALUE));
+      if (since < history.firstKey()) {
+        // its last report is older than the views this region remembers (it was there before this
+        // region's first view, or its reports lag behind the pruned history): it may host anything
+        return true;
+      }
+      for (Placement p : history.subMap(since, true, version, false).values()) {
+        if (peer.equals(p.owner(shardId))) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // ------------------------------------------------------------------ topology changes
+
+  private void onView(ShardingTopology.View view) {
+    if (view.version() <= version) {
+      return;
+    }
+    boolean first = version == Long.MIN_VALUE;
+    version = view.version();
+    List<UniqueAddress> owners = new ArrayList<>();
+    Set<UniqueAddress> before = new HashSet<>(present.keySet());
+    present.clear();
+    for (ShardingTopology.RegionMember m : view.members()) {
+      present.put(m.node(), m.region());
+      if (!m.leaving()) {
+        owners.add(m.node());
+      }
+      if (!first && !before.contains(m.node()) && !joinedAt.containsKey(m.node())) {
+        joinedAt.put(m.node(), version);
+      }
+    }
+    doneVersion.keySet().retainAll(present.keySet());
+    joinedAt.keySet().retainAll(present.keySet());
+    placement = new Placement(owners);
+    history.put(version, placement);
+    remoteRoutes.clear();
+
+    // stop every hosted shard this region no longer owns, all at once
+    for (Iterator<Map.Entry<String, ActorRef>> it = hosted.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, ActorRef> e = it.next();
+      if (self == null || !self.equals(placement.owner(e.getKey()))) {
+        it.remove();
+        stopping.add(e.getKey());
+        e.getValue().tell(Protocol.HandOff.INSTANCE, getSelf());
+      }
+    }
+    getTimers().startSingleTimer(new Protocol.HandOverTimeout(version), new Protocol.HandOverTimeout(version),
+        settings.handOverTimeout());
+    reportDoneIfIdle();
+    releaseBuffers();
+    pruneHistory();
+  }
+
+  private void onHandOverDone(Protocol.HandOverDone done) {
+    doneVersion.merge(done.from(), done.version(), Math::max);
+    releaseBuffers();
+    pruneHistory();
+  }
+
+  private void onHandOverTimeout(Protocol.HandOverTimeout t) {
+    List<UniqueAddress> late = new ArrayList<>();
+    for (UniqueAddress peer : present.keySet()) {
+      if (!peer.equals(self) && doneVersion.getOrDefault(peer, Long.MIN_VALUE) < t.version()) {
+        late.add(peer);
+        doneVersion.put(peer, t.version());
+      }
+    }
+    if (!late.isEmpty()) {
+      getContext().getLog().warning("sharding type '{}': no hand-over report for view {} from {} within {};"
+          + " starting their shards here anyway", typeName, t.version(), late, settings.handOverTimeout());
+      releaseBuffers();
+      pruneHistory();
+    }
+  }
+
+  private void onTerminated(Terminated t) {
+    String shardId = shardIdsByRef.remove(t.actor());
+    if (shardId == null) {
+      return;
+    }
+    if (stopping.remove(shardId)) {
+      reportDoneIfIdle();
+    } else {
+      hosted.remove(shardId); // stopped by itself (it does not, but a shard that is gone is not hosted)
+    }
+    releaseBuffers();
+  }
+
+  /**
+   * Asks a region to answer {@link HandedOver} once it hosts no shard and has stopped every shard it
+   * handed over: the cluster wiring asks a leaving member's regions before it lets the member exit
+   * (dropping it from the views earlier would let its successors start entities it still runs).
+   */
+  public enum WhenHandedOver {
+    INSTANCE
+  }
+
+  /**
+   * The answer to {@link WhenHandedOver}.
+   *
+   * @param version the view the region had then
+   */
+  public record HandedOver(long version) {}
+
+  private void answerHandOverWaiters() {
+    if (!handOverWaiters.isEmpty() && hosted.isEmpty() && stopping.isEmpty()) {
+      for (ActorRef w : handOverWaiters) {
+        w.tell(new HandedOver(version), getSelf());
+      }
+      handOverWaiters.clear();
+    }
+  }
+
+  private void reportDoneIfIdle() {
+    answerHandOverWaiters();
+    if (self == null || !stopping.isEmpty() || reportedDone >= version) {
+      return;
+    }
+    reportedDone = version;
+    Protocol.HandOverDone done = new Protocol.HandOverDone(version, self);
+    for (Map.Entry<UniqueAddress, ActorRef> e : present.entrySet()) {
+      if (!e.getKey().equals(self)) {
+        e.getValue().tell(done, getSelf());
+      }
+    }
+  }
+
+  /** Routes every buffered shard that can go now: to its new owner, or to a shard started here. */
+  private void releaseBuffers() {
+    if (buffers.isEmpty() || placement.isEmpty()) {
+      return;
+    }
+    for (Iterator<Map.Entry<String, ArrayDeque<Protocol.Buffered>>> it = buffers.entrySet().iterator();
+        it.hasNext(); ) {
+      Map.Entry<String, ArrayDeque<Protocol.Buffered>> e = it.next();
+      String shardId = e.getKey();
+      UniqueAddress owner = placement.owner(shardId);
+      ActorRef target;
+      if (!owner.equals(self)) {
+        target = present.get(owner);
+        remoteRoutes.put(shardId, target);
+      } else if (!blocked(shardId)) {
+        target = startShard(shardId);
+      } else {
+        continue;
+      }
+      it.remove();
+      bufferedMessages -= e.getValue().size();
+      for (Protocol.Buffered b : e.getValue()) {
+        target.tell(b.message(), b.sender());
+      }
+    }
+  }
+
+  /** Forgets the views no present peer's pending report can refer to. */
+  private void pruneHistory() {
+    long keepFrom = version;
+    for (UniqueAddress peer : present.keySet()) {
+      if (peer.equals(self)) {
+        continue;
+      }
+      long since = Math.max(doneVersion.getOrDefault(peer, Long.MIN_VALUE), joinedAt.getOrDefault(peer,
+          Long.MIN_VALUE));
+      if (since != Long.MIN_VALUE) {
+        keepFrom = Math.min(keepFrom, since);
+      }
+    }
+    history.headMap(keepFrom, false).clear();
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  private ShardRegion.CurrentRegions currentRegions() {
+    Set<Address> addresses = new HashSet<>();
+    for (UniqueAddress a : present.keySet()) {
+      addresses.add(a.address());
+    }
+    return new ShardRegion.CurrentRegions(addresses);
+  }
+
+  private void onGetState() {
+    if (hosted.isEmpty()) {
+      getSender().tell(new ShardRegion.CurrentShardRegionState(Set.of()), getSelf());
+      return;
+    }
+    ActorRef replyTo = getSender();
+    int expected = hosted.size();
+    // '~' never appears in a shard's child name (URL-encoded), so the names cannot clash
+    ActorRef query = getContext().actorOf(
+        Props.create(StateQuery.class, () -> new StateQuery(replyTo, expected)), "~query-" + (++queries));
+    for (ActorRef shard : hosted.values()) {
+      shard.tell(Protocol.GetShardState.INSTANCE, query);
+    }
+  }
+
+  /** Collects the shards' states for one {@code GetShardRegionState}; answers with what it has after 5s. */
+  static final class StateQuery extends AbstractActor {
+    private final ActorRef replyTo;
+    private final int expected;
+    private final Set<ShardRegion.ShardState> states = new HashSet<>();
+
+    StateQuery(ActorRef replyTo, int expected) {
+      this.replyTo = replyTo;
+      this.expected = expected;
+    }
+
+    @Override
+    public void preStart() {
+      getContext().setReceiveTimeout(Duration.ofSeconds(5));
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .match(ShardRegion.ShardState.class, s -> {
+            states.add(s);
+            if (states.size() == expected) {
+              finish();
+            }
+          })
+          .match(ReceiveTimeout.class, t -> finish())
+          .build();
+    }
+
+    private void finish() {
+      replyTo.tell(new ShardRegion.CurrentShardRegionState(states), getContext().getParent());
+      getContext().stop(getSelf());
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ShardRegion(" + typeName + (self == null ? ", proxy" : ", " + self) + ")";
+  }
+}
