@@ -14,6 +14,7 @@ module dev.troupe.cluster {
   requires org.jgroups; // the embedded membership engine; internal, never in a public signature
 
   exports dev.troupe.cluster;
+  exports dev.troupe.cluster.singleton;
   exports dev.troupe.cluster.spi;
 
   uses dev.troupe.cluster.spi.MembershipProviderFactory;
