@@ -10,6 +10,7 @@ import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.cluster.singleton.ClusterSingletonManager;
 import dev.troupe.cluster.singleton.ClusterSingletonManagerSettings;
+import dev.troupe.cluster.singleton.ClusterSingletonProxy;
 import dev.troupe.cluster.singleton.ClusterSingletonProxySettings;
 import dev.troupe.remote.Dropped;
 import dev.troupe.testkit.ActorSystemExtension;
@@ -271,6 +272,34 @@ class ClusterSingletonTest {
     log.awaitCond(WAIT, Duration.ofMillis(10), "the held messages arrive", () -> rec.received.size() == 3);
     assertEquals(List.of(3, 4, 5), rec.received.stream().map(r -> r[1]).toList());
     events.expectNoMessage(QUIET);
+  }
+
+  @Test
+  void thePublicPropsRunOverTheMembershipTheClusterInstalled(ActorSystem system, TestKit log) {
+    Recording rec = new Recording(log.getRef(), false);
+    FakeCluster cluster = new FakeCluster();
+    cluster.up(1);
+    SingletonHooks.install(system, cluster.membership(1));
+    system.actorOf(ClusterSingletonManager.props(Boss.props(1, rec), STOP, ClusterSingletonManagerSettings.create(system)),
+        "n1-boss");
+    ActorRef proxy = system.actorOf(ClusterSingletonProxy.props("/user/n1-boss",
+        ClusterSingletonProxySettings.create(system)), "n1-proxy");
+    proxy.tell(1, ActorRef.noSender());
+    log.expectMsg(WAIT, "start n1");
+    log.awaitCond(WAIT, Duration.ofMillis(10), "the message reaches the singleton", () -> rec.received.size() == 1);
+  }
+
+  @Test
+  void withoutTheClusterTheManagerAndTheProxyStopWhenTheyStart(ActorSystem system, TestKit probe) {
+    Recording rec = new Recording(probe.getRef(), false);
+    ActorRef manager = system.actorOf(ClusterSingletonManager.props(Boss.props(1, rec), STOP,
+        ClusterSingletonManagerSettings.create(system)), "boss");
+    ActorRef proxy = system.actorOf(ClusterSingletonProxy.props("/user/boss",
+        ClusterSingletonProxySettings.create(system)), "bossProxy");
+    probe.watch(manager);
+    probe.watch(proxy);
+    probe.expectTerminated(WAIT, manager);
+    probe.expectTerminated(WAIT, proxy);
   }
 
   @RepeatedTest(3)
