@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigValue;
 import dev.troupe.actor.ConfigurationException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -54,6 +58,30 @@ class ClusterSingletonSettingsTest {
     assertEquals(Optional.of("worker"), p.role());
     assertEquals(0, p.bufferSize());
     assertEquals(Duration.ofSeconds(2), p.identificationInterval());
+  }
+
+  /** For every key of the section, a malformed value the error must name the key of. */
+  private static final Map<String, String> MALFORMED = Map.of(
+      "singleton-name", "\"a/b\"",
+      "role", "\" worker\"",
+      "hand-over-retry-interval", "soon",
+      "hand-over-retries", "0",
+      "proxy-pause-timeout", "-1s",
+      "proxy.buffer-size", "-1",
+      "proxy.identification-interval", "0ms");
+
+  @Test
+  void everyKeyHasACommentAndAMalformedCase() {
+    Set<String> keys = new TreeSet<>();
+    for (Map.Entry<String, ConfigValue> e : REFERENCE.getConfig("troupe.cluster.singleton").entrySet()) {
+      keys.add(e.getKey());
+      assertTrue(!e.getValue().origin().comments().isEmpty(),
+          "troupe.cluster.singleton." + e.getKey() + " has no comment in reference.conf");
+    }
+    assertEquals(new TreeSet<>(MALFORMED.keySet()), keys);
+    for (Map.Entry<String, String> e : MALFORMED.entrySet()) {
+      aMalformedValueNamesItsFullKey(e.getKey() + " = " + e.getValue(), "troupe.cluster.singleton." + e.getKey());
+    }
   }
 
   @ParameterizedTest(name = "{0}")
