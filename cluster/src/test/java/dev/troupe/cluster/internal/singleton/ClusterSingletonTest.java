@@ -274,6 +274,39 @@ class ClusterSingletonTest {
     events.expectNoMessage(QUIET);
   }
 
+  /** Stands in for a node's manager: hands every message to a probe, with its sender. */
+  static final class Forwarder extends AbstractActor {
+    private final ActorRef to;
+
+    Forwarder(ActorRef to) {
+      this.to = to;
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder().matchAny(m -> to.forward(m, getContext())).build();
+    }
+  }
+
+  @Test
+  void theNewOwnerAsksABoundedNumberOfTimesThenWaitsForTheHandOver(ActorSystem system, TestKit log, TestKit oldNode) {
+    Recording rec = new Recording(log.getRef(), false);
+    FakeCluster cluster = new FakeCluster();
+    cluster.up(1);
+    cluster.up(2);
+    system.actorOf(Props.create(Forwarder.class, oldNode.getRef()), "n1-boss"); // node 1 runs it, silent
+    cluster.leave(1);
+    manager(system, cluster, 2, rec, STOP, managerSettings(system).withHandOverRetries(3)
+        .withHandOverRetryInterval(Duration.ofMillis(50)));
+    for (int i = 0; i < 3; i++) {
+      assertEquals(new Protocol.HandOverToMe(FakeCluster.node(2)), oldNode.expectMsgClass(WAIT, Protocol.HandOverToMe.class));
+    }
+    oldNode.expectNoMessage(QUIET); // asked three times, then it only waits
+    log.expectNoMessage(Duration.ZERO);
+    oldNode.getLastSender().tell(new Protocol.HandOverDone(FakeCluster.node(1)), ActorRef.noSender());
+    log.expectMsg(WAIT, "start n2");
+  }
+
   @Test
   void thePublicPropsRunOverTheMembershipTheClusterInstalled(ActorSystem system, TestKit log) {
     Recording rec = new Recording(log.getRef(), false);
