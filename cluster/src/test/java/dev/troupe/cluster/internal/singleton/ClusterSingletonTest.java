@@ -8,6 +8,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
+import dev.troupe.actor.Terminated;
 import dev.troupe.cluster.singleton.ClusterSingletonManager;
 import dev.troupe.cluster.singleton.ClusterSingletonManagerSettings;
 import dev.troupe.cluster.singleton.ClusterSingletonProxy;
@@ -18,8 +19,10 @@ import dev.troupe.testkit.TestKit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.RepeatedTest;
@@ -331,8 +334,11 @@ class ClusterSingletonTest {
         ClusterSingletonProxySettings.create(system)), "bossProxy");
     probe.watch(manager);
     probe.watch(proxy);
-    probe.expectTerminated(WAIT, manager);
-    probe.expectTerminated(WAIT, proxy);
+    Set<ActorRef> stopped = new HashSet<>();
+    for (Object m : probe.receiveN(2, WAIT)) {
+      stopped.add(((Terminated) m).actor());
+    }
+    assertEquals(Set.of(manager, proxy), stopped, "both stop, in either order");
   }
 
   @RepeatedTest(3)
