@@ -16,6 +16,7 @@ module dev.troupe.cluster {
 
   exports dev.troupe.cluster;
   exports dev.troupe.cluster.sharding;
+  exports dev.troupe.cluster.singleton;
   exports dev.troupe.cluster.spi;
 
   uses dev.troupe.cluster.spi.MembershipProviderFactory;

@@ -28,7 +28,7 @@ class ClusterModuleDescriptorTest {
   void onlyTheApiAndTheSpiAreExported() throws Exception {
     ModuleDescriptor d = descriptor();
     assertEquals(
-        Set.of("dev.troupe.cluster", "dev.troupe.cluster.sharding", "dev.troupe.cluster.spi"),
+        Set.of("dev.troupe.cluster", "dev.troupe.cluster.sharding", "dev.troupe.cluster.singleton", "dev.troupe.cluster.spi"),
         d.exports().stream().map(Exports::source).collect(Collectors.toSet()));
     assertTrue(d.exports().stream().noneMatch(Exports::isQualified));
     assertTrue(d.opens().isEmpty(), "nothing is opened");
