@@ -20,12 +20,15 @@ import picocli.CommandLine.Option;
  * Infinite monkeys behind an HTTP server ({@link MonkeyServer}): {@code POST /write number=N} hires
  * N monkeys who type random words, and Shakespeare keeps the real ones. The sample starts the
  * server, sends it a few demo requests with the JDK's HTTP client, prints the answers, then serves
- * on for {@code --serve-for} (default: not at all) and stops.
+ * on for {@code --serve-for} (default: not at all) and stops. With {@code --metrics-port}, the
+ * actor system's meters are served for Prometheus at {@code GET /metrics} ({@link
+ * MetricsEndpoint}) and the demo ends with a scrape of them.
  *
  * <pre>
  * java -jar samples/target/troupe-samples.jar monkeys
- * java -jar samples/target/troupe-samples.jar monkeys --port 8080 --serve-for forever
+ * java -jar samples/target/troupe-samples.jar monkeys --port 8080 --metrics-port 9090 --serve-for forever
  * curl -d number=100 http://127.0.0.1:8080/write
+ * curl http://127.0.0.1:9090/metrics
  * </pre>
  */
 @Command(
