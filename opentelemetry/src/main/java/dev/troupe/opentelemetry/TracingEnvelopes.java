@@ -45,8 +45,12 @@ final class TracingEnvelopes implements EnvelopeFactory {
   public Envelope envelope(Object message, ActorRef sender, ActorRef recipient) {
     // The storage answers null while nothing was ever made current on this thread, or since the
     // last scope closed: the usual case, a plain envelope after one thread-local read.
+    // (35 bytes of bytecode, the JIT's MaxInlineSize: inlined into a send even before it is hot.)
     Context current = storage.current();
-    return current == null ? new Envelope(message, sender) : contextual(current, message, sender);
+    if (current == null) {
+      return new Envelope(message, sender);
+    }
+    return contextual(current, message, sender);
   }
 
   /**
