@@ -54,8 +54,9 @@ public class PingPongThroughput {
    * troupe.telemetry.enabled = on} (defaults otherwise: sampling 1 in 64, JMX on), to read the
    * telemetry's overhead against {@code troupe} in one run; not in the default list (name it with
    * {@code -p impl=troupe,troupe-telemetry}), so the default grid and report.sh are unchanged.
-   * Likewise troupe-tracing (OpenTelemetry tracing installed, no span current) and troupe-traced
-   * (every message handled in a sampled span; the SDK exports nothing).
+   * Likewise troupe-tracing (OpenTelemetry tracing installed, no span current), troupe-traced
+   * (every message handled in a sampled span; the SDK exports nothing) and troupe-micrometer
+   * (telemetry on and the Micrometer binder bound to a registry, all defaults).
    */
   @Param({"troupe", "pekko", "pekko-tuned"})
   public String impl;

@@ -42,6 +42,9 @@ import org.openjdk.jmh.runner.IterationType;
  * measurement iterations is printed at the end of each trial.
  *
  * <p>Run: {@code java -jar bench/target/benchmarks.jar RemotePingPong -f 2 -wi 3 -i 5 -r 2s}
+ *
+ * <p>The Micrometer binder's cost: {@code java -jar bench/target/benchmarks.jar RemotePingPong -f 2
+ * -wi 3 -i 5 -r 2s -p impl=troupe,troupe-micrometer}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -52,7 +55,11 @@ import org.openjdk.jmh.runner.IterationType;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class RemotePingPong {
-  /** troupe | pekko (see {@link Impl}). */
+  /**
+   * troupe | pekko (see {@link Impl}), or troupe-micrometer: Troupe with telemetry on and the
+   * Micrometer binder bound on both systems (not in the default list; name it with {@code -p
+   * impl=troupe,troupe-micrometer}).
+   */
   @Param({"troupe", "pekko"})
   public String impl;
 
@@ -103,7 +110,7 @@ public class RemotePingPong {
     for (int i = 0; i < pairs; i++) {
       perPair[i] = RoundTrips.newHistogram();
     }
-    driver = RemotePingPongDriver.create(Impl.of(impl));
+    driver = RemotePingPongDriver.create(impl);
     driver.setup(pairs, inFlight);
   }
 

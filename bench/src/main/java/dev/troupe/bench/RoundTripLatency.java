@@ -35,6 +35,8 @@ import org.openjdk.jmh.runner.IterationType;
  *   <li>{@code troupe-idle1}, {@code troupe-idle5}, {@code troupe-idle10}: Troupe on the affinity
  *       pool with {@code affinity-pool-executor.idle-cpu-level} = 1, 5, 10 (save CPU .. lowest
  *       latency);
+ *   <li>{@code troupe-tracing}: {@code troupe-idle5} with OpenTelemetry tracing installed and no
+ *       span current (not in the default list: {@code -p impl=troupe-idle5,troupe-tracing});
  *   <li>{@code troupe-spin}: Troupe with {@code affinity-pool-executor.idle-strategy = busy-spin}
  *       (idle workers never park), the floor that level 10 is compared with;
  *   <li>{@code pekko}, {@code pekko-tuned}: as everywhere (Pekko defaults; fork-join with one

@@ -22,10 +22,24 @@ final class TracedEnvelope extends Envelope {
   // cleared by the actor's thread after delivery, when the envelope stays as the queue's stub.
   private Context context;
 
-  TracedEnvelope(Object message, ActorRef sender, Context context, TracingEnvelopes tracing) {
+  private TracedEnvelope(Object message, ActorRef sender, Context context, TracingEnvelopes tracing) {
     super(message, sender);
     this.context = context;
     this.tracing = tracing;
+  }
+
+  /**
+   * A traced envelope, typed as the runtime's: callers name this class only here, so it is loaded
+   * at the first traced send, not when the factory is (see {@link TracingEnvelopes}).
+   *
+   * @param message the message
+   * @param sender the sender, may be null
+   * @param context the sender's context, holding a valid span context
+   * @param tracing the factory, which starts the span at delivery
+   * @return the envelope
+   */
+  static Envelope of(Object message, ActorRef sender, Context context, TracingEnvelopes tracing) {
+    return new TracedEnvelope(message, sender, context, tracing);
   }
 
   @Override

@@ -13,6 +13,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.TestKit;
+import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
@@ -208,6 +209,25 @@ class TroupeTracingTest {
     assertEquals(1, processes.size(), "process spans: " + names(spans));
     assertEquals(client.getSpanContext().getSpanId(), processes.get(0).getParentSpanId(),
         "the one process span is the traced message's");
+  }
+
+  @Test
+  void aContextWithoutASpanOrAClosedScopeMakesNoSpan() {
+    TroupeTracing.install(system, otel);
+    ActorRef r = reporter("r");
+    // Only baggage current: a context that is not the root but holds no span to continue.
+    try (Scope ignored = Baggage.builder().put("k", "v").build().makeCurrent()) {
+      r.tell("baggage only", kit.getTestActor());
+    }
+    assertFalse(kit.expectMsgClass(WAIT, SpanContext.class).isValid(), "a span for a baggage-only send");
+    // A span was current on this thread and its scope closed: the next send is untraced again.
+    tellUnderASpan(r, "traced", kit.getTestActor());
+    assertTrue(kit.expectMsgClass(WAIT, SpanContext.class).isValid(), "the traced send's span");
+    r.tell("after the scope", kit.getTestActor());
+    assertFalse(kit.expectMsgClass(WAIT, SpanContext.class).isValid(), "a span after the scope closed");
+    List<SpanData> spans = awaitSpans("client", "process Reporter", "inner", "inner", "inner");
+    assertEquals(1, spans.stream().filter(s -> s.getName().equals("process Reporter")).count(),
+        "process spans: " + names(spans));
   }
 
   @Test

@@ -32,10 +32,14 @@ public interface LatencyDriver {
 
   /**
    * @param impl {@code troupe-idle<level>}, {@code troupe-spin} (busy-spinning idle workers),
-   *     {@code pekko} or {@code pekko-tuned}
+   *     {@code troupe-tracing} ({@code troupe-idle5} with OpenTelemetry tracing installed and no span
+   *     current), {@code pekko} or {@code pekko-tuned}
    * @return its driver
    */
   static LatencyDriver create(String impl) {
+    if (impl.equals(TroupeLatency.WITH_TRACING)) {
+      return new TroupeLatency(5, true);
+    }
     if (impl.equals("troupe-spin")) {
       return new TroupeLatency(
           "affinity-pool-executor { idle-cpu-level = 10, idle-strategy = busy-spin }");
@@ -52,6 +56,6 @@ public interface LatencyDriver {
       return new PekkoLatency(Impl.of(impl));
     }
     throw new IllegalArgumentException(
-        "unknown impl '" + impl + "': expected troupe-idle<1..10>, troupe-spin, pekko or pekko-tuned");
+        "unknown impl '" + impl + "': expected troupe-idle<1..10>, troupe-spin, troupe-tracing, pekko or pekko-tuned");
   }
 }

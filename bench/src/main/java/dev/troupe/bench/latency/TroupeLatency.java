@@ -8,6 +8,7 @@ import dev.troupe.bench.common.Completion;
 import dev.troupe.bench.common.Dispatchers;
 import dev.troupe.bench.common.Impl;
 import dev.troupe.bench.common.Names;
+import dev.troupe.bench.common.Observability;
 import dev.troupe.bench.common.PingPongMessages.Ping;
 import dev.troupe.bench.common.PingPongMessages.Pong;
 import dev.troupe.bench.common.PingPongMessages.TimedStart;
@@ -16,16 +17,34 @@ import org.HdrHistogram.Histogram;
 
 /** Troupe side of {@code RoundTripLatency}; mirrors {@link PekkoLatency} line by line. */
 final class TroupeLatency implements LatencyDriver {
+  /** The {@code impl} spelling of {@code troupe-idle5} with tracing installed, no span current. */
+  static final String WITH_TRACING = "troupe-tracing";
+
   private final String config;
+  private final boolean tracing;
   private ActorSystem system;
+  private Observability observability;
   private ActorRef pinger;
 
   TroupeLatency(int idleCpuLevel) {
-    this("affinity-pool-executor.idle-cpu-level = " + idleCpuLevel);
+    this(idleCpuLevel, false);
+  }
+
+  /**
+   * @param idleCpuLevel the affinity pool's idle CPU level
+   * @param tracing whether OpenTelemetry tracing is installed (and no span current)
+   */
+  TroupeLatency(int idleCpuLevel, boolean tracing) {
+    this("affinity-pool-executor.idle-cpu-level = " + idleCpuLevel, tracing);
   }
 
   /** @param executorKeys HOCON for the affinity pool, inside the dispatcher section */
   TroupeLatency(String executorKeys) {
+    this(executorKeys, false);
+  }
+
+  private TroupeLatency(String executorKeys, boolean tracing) {
+    this.tracing = tracing;
     this.config =
         Dispatchers.section(
             Impl.TROUPE,
@@ -36,6 +55,9 @@ final class TroupeLatency implements LatencyDriver {
   @Override
   public void setup() {
     system = TroupeSystems.start(Names.unique("latency"), config);
+    if (tracing) {
+      observability = Observability.tracing(system);
+    }
     ActorRef ponger =
         system.actorOf(Props.create(Ponger.class, Ponger::new).withDispatcher(Dispatchers.ID));
     pinger =
@@ -58,6 +80,9 @@ final class TroupeLatency implements LatencyDriver {
   @Override
   public void teardown() {
     TroupeSystems.stop(system);
+    if (observability != null) {
+      observability.close();
+    }
   }
 
   static final class Pinger extends UntypedActor {

@@ -41,13 +41,15 @@ public interface PingPongDriver {
   /**
    * @param impl an {@link Impl} id, or {@code troupe-telemetry} (Troupe with telemetry on), {@code
    *     troupe-typed} (typed actors), {@code troupe-tracing} (OpenTelemetry tracing installed, no span
-   *     current) or {@code troupe-traced} (tracing installed and every message in a sampled span)
+   *     current), {@code troupe-traced} (tracing installed and every message in a sampled span) or {@code
+   *     troupe-micrometer} (telemetry on and the Micrometer binder bound)
    * @return its driver
    */
   static PingPongDriver create(String impl) {
     return switch (impl) {
       case TroupePingPong.WITH_TELEMETRY -> new TroupePingPong(true);
-      case TroupePingPong.WITH_TRACING, TroupePingPong.TRACED -> new TroupePingPong(false, impl);
+      case TroupePingPong.WITH_TRACING, TroupePingPong.TRACED, TroupePingPong.WITH_MICROMETER ->
+          new TroupePingPong(false, impl);
       case TYPED -> new TypedTroupePingPong();
       default -> create(Impl.of(impl));
     };

@@ -12,13 +12,9 @@ import dev.troupe.bench.common.PingPongMessages.Ping;
 import dev.troupe.bench.common.PingPongMessages.Pong;
 import dev.troupe.bench.common.PingPongMessages.Start;
 import dev.troupe.bench.common.TroupeSystems;
-import dev.troupe.opentelemetry.TroupeTracing;
+import dev.troupe.bench.common.Observability;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
-import io.opentelemetry.sdk.trace.samplers.Sampler;
 
 /** Troupe side of {@code PingPongThroughput}; mirrors {@link PekkoPingPong} line by line. */
 final class TroupePingPong implements PingPongDriver {
@@ -31,10 +27,12 @@ final class TroupePingPong implements PingPongDriver {
   /** As {@link #WITH_TRACING}, each iteration started under a span: every message is a span. */
   static final String TRACED = "troupe-traced";
 
+  /** Troupe with telemetry on and the Micrometer binder bound (its defaults). */
+  static final String WITH_MICROMETER = "troupe-micrometer";
+
   private final boolean telemetry;
-  private final String tracing; // null, WITH_TRACING or TRACED
-  private SdkTracerProvider tracerProvider;
-  private Tracer tracer;
+  private final String variant; // null, WITH_TRACING, TRACED or WITH_MICROMETER
+  private Observability observability;
   private ActorSystem system;
   private ActorRef[] pingers;
   private int inFlight;
@@ -46,28 +44,26 @@ final class TroupePingPong implements PingPongDriver {
 
   /**
    * @param telemetry whether the system runs with {@code troupe.telemetry.enabled = on}
-   * @param tracing null, {@link #WITH_TRACING} or {@link #TRACED}
+   * @param variant null, {@link #WITH_TRACING}, {@link #TRACED} or {@link #WITH_MICROMETER}
    */
-  TroupePingPong(boolean telemetry, String tracing) {
+  TroupePingPong(boolean telemetry, String variant) {
     this.telemetry = telemetry;
-    this.tracing = tracing;
+    this.variant = variant;
   }
 
   @Override
   public void setup(int pairs, int throughput, int inFlight) {
     this.inFlight = inFlight;
     String hocon = Dispatchers.section(Impl.TROUPE, throughput);
-    if (telemetry) {
-      hocon += "\ntroupe.telemetry.enabled = on\n";
+    boolean micrometer = WITH_MICROMETER.equals(variant);
+    if (telemetry || micrometer) {
+      hocon += Observability.TELEMETRY_ON;
     }
     system = TroupeSystems.start(Names.unique("pingpong"), hocon);
-    if (tracing != null) {
-      // No span processor: spans are sampled, recorded and ended, and nothing is exported, so the
-      // figure is Troupe's part plus the SDK's span itself, not an exporter's.
-      tracerProvider = SdkTracerProvider.builder().setSampler(Sampler.alwaysOn()).build();
-      OpenTelemetrySdk sdk = OpenTelemetrySdk.builder().setTracerProvider(tracerProvider).build();
-      TroupeTracing.install(system, sdk);
-      tracer = sdk.getTracer("bench");
+    if (micrometer) {
+      observability = Observability.metrics(system);
+    } else if (variant != null) {
+      observability = Observability.tracing(system);
     }
     pingers = new ActorRef[pairs];
     for (int i = 0; i < pairs; i++) {
@@ -83,7 +79,7 @@ final class TroupePingPong implements PingPongDriver {
   public void runIteration(int roundTripsPerPair) {
     Completion done = new Completion(pingers.length);
     Start start = new Start(done, roundTripsPerPair, inFlight);
-    Span iteration = TRACED.equals(tracing) ? tracer.spanBuilder("iteration").startSpan() : null;
+    Span iteration = TRACED.equals(variant) ? observability.tracer().spanBuilder("iteration").startSpan() : null;
     try (Scope ignored = iteration == null ? null : iteration.makeCurrent()) {
       for (ActorRef p : pingers) {
         p.tell(start, ActorRef.noSender());
@@ -98,8 +94,8 @@ final class TroupePingPong implements PingPongDriver {
   @Override
   public void teardown() {
     TroupeSystems.stop(system);
-    if (tracerProvider != null) {
-      tracerProvider.close();
+    if (observability != null) {
+      observability.close();
     }
   }
 

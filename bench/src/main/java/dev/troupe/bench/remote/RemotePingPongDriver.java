@@ -32,11 +32,23 @@ public interface RemotePingPongDriver {
   /** Terminates both systems (bounded). */
   void teardown();
 
+  /** The {@code impl} spelling of Troupe with telemetry on and the Micrometer binder bound. */
+  String WITH_MICROMETER = "troupe-micrometer";
+
   /**
    * @param impl which implementation
    * @return its driver
    */
   static RemotePingPongDriver create(Impl impl) {
-    return impl == Impl.TROUPE ? new TroupeRemotePingPong() : new PekkoRemotePingPong(impl);
+    return impl == Impl.TROUPE ? new TroupeRemotePingPong(false) : new PekkoRemotePingPong(impl);
+  }
+
+  /**
+   * @param impl an {@link Impl} id, or {@value #WITH_MICROMETER} (Troupe with telemetry on and the
+   *     Micrometer binder bound to a registry on both systems, all defaults)
+   * @return its driver
+   */
+  static RemotePingPongDriver create(String impl) {
+    return impl.equals(WITH_MICROMETER) ? new TroupeRemotePingPong(true) : create(Impl.of(impl));
   }
 }

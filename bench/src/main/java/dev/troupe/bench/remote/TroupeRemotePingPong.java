@@ -8,6 +8,7 @@ import dev.troupe.bench.common.Completion;
 import dev.troupe.bench.common.Dispatchers;
 import dev.troupe.bench.common.Impl;
 import dev.troupe.bench.common.Names;
+import dev.troupe.bench.common.Observability;
 import dev.troupe.bench.common.RemoteMessages;
 import dev.troupe.bench.common.RemoteMessages.Ping;
 import dev.troupe.bench.common.RemoteMessages.Pong;
@@ -26,17 +27,32 @@ final class TroupeRemotePingPong implements RemotePingPongDriver {
           + "troupe.remote.canonical.port = 0\n"
           + "troupe.serialization.bindings { " + RemoteMessages.WIRE_BINDING + " }\n";
 
+  private final boolean micrometer;
   private ActorSystem pingSystem;
   private ActorSystem pongSystem;
+  private Observability pingMetrics;
+  private Observability pongMetrics;
   private ActorRef[] pingers;
   private int inFlight;
+
+  /** @param micrometer whether both systems run with telemetry on and the Micrometer binder bound */
+  TroupeRemotePingPong(boolean micrometer) {
+    this.micrometer = micrometer;
+  }
 
   @Override
   public void setup(int pairs, int inFlight) {
     this.inFlight = inFlight;
     String config = REMOTE + Dispatchers.section(Impl.TROUPE, Dispatchers.DEFAULT_THROUGHPUT);
+    if (micrometer) {
+      config += Observability.TELEMETRY_ON;
+    }
     pongSystem = TroupeSystems.start(Names.unique("remote-pong"), config);
     pingSystem = TroupeSystems.start(Names.unique("remote-ping"), config);
+    if (micrometer) {
+      pongMetrics = Observability.metrics(pongSystem);
+      pingMetrics = Observability.metrics(pingSystem);
+    }
     pingers = new ActorRef[pairs];
     for (int i = 0; i < pairs; i++) {
       pongSystem.actorOf(
@@ -76,6 +92,10 @@ final class TroupeRemotePingPong implements RemotePingPongDriver {
       TroupeSystems.stop(pingSystem);
     } finally {
       TroupeSystems.stop(pongSystem);
+      if (micrometer) {
+        pingMetrics.close();
+        pongMetrics.close();
+      }
     }
   }
 

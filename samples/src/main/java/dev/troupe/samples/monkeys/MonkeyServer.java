@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.pattern.AskTimeoutException;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -46,6 +49,9 @@ import org.slf4j.LoggerFactory;
  *       [...], "unworthy": n, "typed": t, "monkeys": N, "millis": m}}.
  *   <li>Bad input answers 400, 404, 405, 413 or 415 with a one-line reason; a request that outlives
  *       the timeout answers 503, and its monkeys are stopped.
+ *   <li>With a metrics port ({@link Settings#metricsPort}), a second server answers {@code GET
+ *       /metrics} with the actor system's meters in Prometheus' text format ({@link
+ *       MetricsEndpoint}).
  * </ul>
  *
  * <p>The server's executor has {@value #HTTP_THREADS} threads and none of them ever waits for an
@@ -88,8 +94,13 @@ public final class MonkeyServer {
    * @param timeout how long a {@code /write} may take before it answers 503; positive
    * @param monkeyDelay how long each monkey waits before it answers; zero or positive (longer than
    *     {@code timeout} makes every {@code /write} time out)
+   * @param metricsPort the port of the Prometheus scrape endpoint ({@code GET /metrics}, on {@code
+   *     host}), 0 for any free one, {@link #NO_METRICS} for none
    */
-  public record Settings(String host, int port, Duration timeout, Duration monkeyDelay) {
+  public record Settings(String host, int port, Duration timeout, Duration monkeyDelay, int metricsPort) {
+    /** {@link #metricsPort} when no metrics are served. */
+    public static final int NO_METRICS = -1;
+
     /**
      * Checks every value.
      *
@@ -97,6 +108,7 @@ public final class MonkeyServer {
      * @param port the port to bind, 0 for any free one
      * @param timeout how long a {@code /write} may take; positive
      * @param monkeyDelay each monkey's pause before it answers; zero or positive
+     * @param metricsPort the scrape endpoint's port, 0 for any free one, {@link #NO_METRICS} for none
      * @throws IllegalArgumentException naming the value that is out of range
      */
     public Settings {
@@ -106,6 +118,9 @@ public final class MonkeyServer {
       if (port < 0 || port > 65_535) {
         throw new IllegalArgumentException("port must be 0..65535, got " + port);
       }
+      if (metricsPort != NO_METRICS && (metricsPort < 0 || metricsPort > 65_535)) {
+        throw new IllegalArgumentException("metricsPort must be 0..65535 or " + NO_METRICS + ", got " + metricsPort);
+      }
       if (timeout.isNegative() || timeout.isZero()) {
         throw new IllegalArgumentException("timeout must be positive, got " + Durations.format(timeout));
       }
@@ -113,6 +128,30 @@ public final class MonkeyServer {
         throw new IllegalArgumentException("monkeyDelay must not be negative, got " + Durations.format(monkeyDelay));
       }
     }
+
+    /**
+     * Settings without a metrics endpoint.
+     *
+     * @param host the address to bind
+     * @param port the port to bind, 0 for any free one
+     * @param timeout how long a {@code /write} may take; positive
+     * @param monkeyDelay each monkey's pause before it answers; zero or positive
+     */
+    public Settings(String host, int port, Duration timeout, Duration monkeyDelay) {
+      this(host, port, timeout, monkeyDelay, NO_METRICS);
+    }
+  }
+
+  /**
+   * The system's configuration over the samples' {@code application.conf}: with a metrics endpoint,
+   * the runtime's telemetry is on (the dispatcher and actor-class meters read it) and its JMX beans
+   * off (Prometheus is where these numbers go; two servers in one JVM would clash there).
+   */
+  private static Config config(Settings settings) {
+    Config file = ConfigFactory.load();
+    return settings.metricsPort() == Settings.NO_METRICS
+        ? file
+        : ConfigFactory.parseString("troupe.telemetry { enabled = on, jmx = off }").withFallback(file);
   }
 
   private final Settings settings;
@@ -121,6 +160,7 @@ public final class MonkeyServer {
   private final ActorRef globe;
   private final ExecutorService executor;
   private final HttpServer http;
+  private final MetricsEndpoint metrics; // null: no metrics port
   private final AtomicInteger inFlight = new AtomicInteger(); // any thread
   private final AtomicBoolean stopping = new AtomicBoolean(); // any thread
   private final CompletableFuture<Void> stopped = new CompletableFuture<>();
@@ -128,7 +168,18 @@ public final class MonkeyServer {
   private MonkeyServer(Settings settings, Lexicon lexicon, HttpServer http) {
     this.settings = settings;
     this.workshop = new Workshop(lexicon, settings.timeout(), settings.monkeyDelay(), new AtomicInteger());
-    this.system = ActorSystem.create(SYSTEM_NAME);
+    this.system = ActorSystem.create(SYSTEM_NAME, config(settings));
+    MetricsEndpoint m = null;
+    try {
+      if (settings.metricsPort() != Settings.NO_METRICS) {
+        m = MetricsEndpoint.start(system, settings.host(), settings.metricsPort());
+      }
+    } catch (UncheckedIOException e) {
+      http.stop(0);
+      system.terminate();
+      throw e;
+    }
+    this.metrics = m;
     this.globe = system.actorOf(Globe.props(workshop), Globe.NAME);
     this.executor = Executors.newFixedThreadPool(HTTP_THREADS, threads(http.getAddress().getPort()));
     this.http = http;
@@ -163,6 +214,14 @@ public final class MonkeyServer {
     InetSocketAddress a = http.getAddress();
     String host = a.getAddress().getHostAddress();
     return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort());
+  }
+
+  /**
+   * @return where Prometheus scrapes the actor system's meters, e.g. {@code
+   *     http://127.0.0.1:41235/metrics}; empty without a metrics port
+   */
+  public Optional<URI> metricsUri() {
+    return Optional.ofNullable(metrics).map(MetricsEndpoint::uri);
   }
 
   /** @return its actor system: {@code /user/globe} is its one fixed actor */
@@ -204,6 +263,9 @@ public final class MonkeyServer {
     }
     try {
       http.stop(inFlight.get() == 0 ? 0 : (int) Math.max(1, settings.timeout().plus(GRACE).toSeconds()));
+      if (metrics != null) {
+        metrics.stop();
+      }
       system.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
       executor.shutdown();
       if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
