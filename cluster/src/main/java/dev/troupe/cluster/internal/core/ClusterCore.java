@@ -483,6 +483,10 @@ final class ClusterCore extends AbstractActorWithTimers {
     if (events.isEmpty()) {
       return;
     }
+    // the snapshot first: whoever hears of an event (a subscriber, a watcher) reads a state that holds it
+    Member me = state.selfMember().orElseGet(() -> new Member(self,
+        state.isTerminated() ? MemberStatus.REMOVED : MemberStatus.JOINING, cluster.settings.roles(), Long.MAX_VALUE));
+    cluster.publish(state.state(), me);
     if (decisions) {
       // before the removals below quarantine the downed members: they hear their down too
       List<Member> recipients = new ArrayList<>(others());
@@ -510,9 +514,6 @@ final class ClusterCore extends AbstractActorWithTimers {
         addressTerminated(r.member().uniqueAddress(), r.previousStatus());
       }
     }
-    Member me = state.selfMember().orElseGet(() -> new Member(self,
-        state.isTerminated() ? MemberStatus.REMOVED : MemberStatus.JOINING, cluster.settings.roles(), Long.MAX_VALUE));
-    cluster.publish(state.state(), me);
     if (state.isTerminated() && !outHandled) {
       state.selfDownReason().ifPresent(r -> LOG.warn("{} is out of the cluster: {}", self, r));
       phase = Phase.OUT;

@@ -221,6 +221,37 @@ class ClusterInMemoryTest {
   }
 
   @Test
+  void aDownByHandRemovesTheMemberEverywhereAndItShutsDown() {
+    List<ActorSystem> s = formByJoin("down", "in-memory");
+    TestKit onB = probe(s.get(1));
+    ActorSystem downed = s.get(2);
+    Address c = downed.address();
+
+    Cluster.get(s.get(0)).down(c);
+
+    next(onB, MemberDowned.class, c);
+    assertEquals(MemberStatus.DOWN, next(onB, MemberRemoved.class, c).previousStatus());
+    new TestKit(s.get(0)).awaitResult(CHANGE, downed.getWhenTerminated());
+    assertEquals(MemberStatus.REMOVED, Cluster.get(downed).selfMember().status());
+  }
+
+  @Test
+  void aDownFromANodeThatIsNoMemberIsIgnored() {
+    List<ActorSystem> s = formByJoin("stranger", "in-memory");
+    TestKit onA = probe(s.get(0));
+    ups(onA, 3); // the initial state
+    ActorSystem stranger = nodes.start("stranger", "in-memory"); // same name, never joined
+    TestKit sender = new TestKit(stranger);
+    Cluster target = Cluster.get(s.get(1));
+    ActorRef core = ((RuntimeSystem) stranger).provider().resolveActorRef(ClusterImpl.coreAt(s.get(0).address()));
+
+    core.tell(new CoreMessage.Down(target.selfAddress(), target.selfUniqueAddress().uid()), sender.getRef());
+
+    onA.expectNoMessage(Duration.ofSeconds(1));
+    assertEquals(3, Cluster.get(s.get(0)).state().members().size(), Cluster.get(s.get(0)).state().toString());
+  }
+
+  @Test
   void aMalformedSeedFailsCreateNamingTheKey() {
     ConfigurationException e = assertThrows(ConfigurationException.class,
         () -> nodes.start("badseed", "in-memory", "troupe.cluster.seed-nodes = [\"not-an-address\"]"));
