@@ -181,9 +181,9 @@ class ClusterInMemoryTest {
     Address b = leaver.address();
 
     List<String> phases = CoordinatedShutdown.get(leaver).phases();
-    assertTrue(phases.indexOf("service-stop") < phases.indexOf("cluster-leave")
+    assertTrue(phases.indexOf("service-requests-done") < phases.indexOf("cluster-leave")
         && phases.indexOf("cluster-leave") < phases.indexOf("cluster-exiting")
-        && phases.indexOf("cluster-exiting") < phases.indexOf("before-actor-system-terminate"), phases.toString());
+        && phases.indexOf("cluster-exiting") < phases.indexOf("service-stop"), phases.toString());
 
     leaver.terminate();
 
