@@ -161,11 +161,7 @@ final class ClusterCore extends AbstractActorWithTimers {
         .match(CoreMessage.Leaving.class, this::memberLeaving)
         .match(CoreMessage.LeavingAck.class, this::leavingAcked)
         .match(CoreMessage.Down.class, this::downFromMember)
-        .match(CoreMessage.LeaveRequest.class, r -> {
-          if (r.address().equals(self.address())) {
-            startLeave();
-          }
-        })
+        .match(CoreMessage.LeaveRequest.class, this::leaveRequested)
         .build();
   }
 
@@ -282,6 +278,15 @@ final class ClusterCore extends AbstractActorWithTimers {
       cluster.coreOf(c.address()).tell(new CoreMessage.LeaveRequest(c.address()), getSelf());
     } else {
       LOG.info("{}: Cluster.leave({}) ignored: not a member", self, c.address());
+    }
+  }
+
+  private void leaveRequested(CoreMessage.LeaveRequest r) {
+    Address from = getSender().path().address();
+    if (r.address().equals(self.address()) && state.members().stream().anyMatch(m -> m.address().equals(from))) {
+      startLeave();
+    } else {
+      LOG.debug("{} ignores a leave request for {} from {}, not a member", self, r.address(), from);
     }
   }
 

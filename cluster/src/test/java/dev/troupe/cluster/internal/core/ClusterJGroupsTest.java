@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
 import dev.troupe.cluster.Cluster;
+import dev.troupe.cluster.ClusterEvent.MemberExited;
+import dev.troupe.cluster.ClusterEvent.MemberLeft;
+import dev.troupe.cluster.ClusterEvent.MemberRemoved;
 import dev.troupe.cluster.Member;
 import dev.troupe.cluster.MemberStatus;
 import dev.troupe.testkit.TestKit;
@@ -17,7 +20,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The cluster wired to the JGroups engine: three actor systems in this JVM on 127.0.0.1 (remoting
  * and the engine on ephemeral ports) form a cluster through their seeds, learning the seeds'
- * engine endpoints over remoting.
+ * engine endpoints over remoting; then one terminates, leaving gracefully.
  */
 @Timeout(60)
 class ClusterJGroupsTest {
@@ -29,7 +32,7 @@ class ClusterJGroupsTest {
   }
 
   @Test
-  void threeSystemsFormOneClusterThroughTheirSeedsWithTheSameOrderEverywhere() {
+  void threeSystemsFormOneClusterThroughTheirSeedsAndOneLeavesGracefully() {
     String name = "jgroupsformation";
     List<ActorSystem> s = List.of(nodes.start(name, "jgroups"), nodes.start(name, "jgroups"),
         nodes.start(name, "jgroups"));
@@ -49,5 +52,16 @@ class ClusterJGroupsTest {
       assertEquals(reference, members.stream().map(Member::address).toList(), "member order of " + sys.address());
       assertTrue(members.stream().allMatch(m -> m.status() == MemberStatus.UP), members.toString());
     }
+
+    // a graceful leave through the JGroups engine: terminate() leaves in coordinated shutdown
+    ActorSystem leaver = s.get(2);
+    Address gone = leaver.address();
+    leaver.terminate();
+    for (TestKit p : probes.subList(0, 2)) {
+      ClusterInMemoryTest.next(p, MemberLeft.class, gone);
+      ClusterInMemoryTest.next(p, MemberExited.class, gone);
+      assertEquals(MemberStatus.EXITING, ClusterInMemoryTest.next(p, MemberRemoved.class, gone).previousStatus());
+    }
+    new TestKit(s.get(0)).awaitResult(ClusterInMemoryTest.CHANGE, leaver.getWhenTerminated());
   }
 }
