@@ -149,6 +149,20 @@ class ClusterInMemoryTest {
   }
 
   @Test
+  void aNodeJoinsThroughTheSeedNodesOfItsConfigurationAtStart() {
+    ActorSystem seed = nodes.start("configured", "in-memory");
+    TestKit onSeed = probe(seed);
+    Cluster.get(seed).join(seed.address()); // founds
+
+    ActorSystem joiner = nodes.start("configured", "in-memory",
+        "troupe.cluster.seed-nodes = [\"" + seed.address() + "\"]");
+
+    assertEquals(List.of(seed.address(), joiner.address()), ups(onSeed, 2));
+    new TestKit(joiner).awaitCond(CHANGE, Duration.ofMillis(20), "the joiner sees itself Up",
+        () -> Cluster.get(joiner).selfMember().status() == MemberStatus.UP);
+  }
+
+  @Test
   void aGracefulLeaveIsLeftExitedRemovedOnTheOthersAndTheLeaverTerminates() throws Exception {
     List<ActorSystem> s = formByJoin("leave", "in-memory");
     TestKit onA = probe(s.get(0));
