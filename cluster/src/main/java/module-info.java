@@ -19,7 +19,14 @@ module dev.troupe.cluster {
   exports dev.troupe.cluster.singleton;
   exports dev.troupe.cluster.spi;
 
+  // the cluster's serializer, which remoting's serialization registry instantiates by name
+  exports dev.troupe.cluster.internal.core to dev.troupe.remoting;
+
   uses dev.troupe.cluster.spi.MembershipProviderFactory;
+
+  // troupe.actor.provider = cluster
+  provides dev.troupe.runtime.spi.ActorRefProviderFactory with
+      dev.troupe.cluster.internal.core.ClusterProviderFactory;
 
   provides dev.troupe.cluster.spi.MembershipProviderFactory with
       dev.troupe.cluster.internal.jgroups.JGroupsProviderFactory,

@@ -33,6 +33,10 @@ import java.util.Set;
  * @param downing {@code downing.*}
  * @param shutdownAfterUnsuccessfulJoinSeedNodes {@code shutdown-after-unsuccessful-join-seed-nodes}:
  *     how long joining through the seeds may fail before the node shuts down; empty = retry forever
+ * @param seedNodeTimeout {@code seed-node-timeout}: how long a round of asking the seeds for their
+ *     engine endpoints lasts; the first seed founds the cluster after one round without an answer
+ * @param leaveAckTimeout {@code leave-ack-timeout}: how long a leaving node waits for the members'
+ *     acknowledgements of its leave before its engine leaves anyway
  */
 public record ClusterSettings(
     List<Address> seedNodes,
@@ -42,7 +46,9 @@ public record ClusterSettings(
     Duration heartbeatInterval,
     Duration acceptableHeartbeatPause,
     Downing downing,
-    Optional<Duration> shutdownAfterUnsuccessfulJoinSeedNodes) {
+    Optional<Duration> shutdownAfterUnsuccessfulJoinSeedNodes,
+    Duration seedNodeTimeout,
+    Duration leaveAckTimeout) {
 
   /** The section these settings come from. */
   public static final String ROOT = "troupe.cluster";
@@ -55,6 +61,8 @@ public record ClusterSettings(
     Objects.requireNonNull(acceptableHeartbeatPause, "acceptableHeartbeatPause");
     Objects.requireNonNull(downing, "downing");
     Objects.requireNonNull(shutdownAfterUnsuccessfulJoinSeedNodes, "shutdownAfterUnsuccessfulJoinSeedNodes");
+    Objects.requireNonNull(seedNodeTimeout, "seedNodeTimeout");
+    Objects.requireNonNull(leaveAckTimeout, "leaveAckTimeout");
   }
 
   /** The downing strategies of {@code troupe.cluster.downing.strategy}. */
@@ -140,7 +148,8 @@ public record ClusterSettings(
     }
     return new ClusterSettings(
         seeds, roles, minNr, provider, heartbeat, pause, downing(c), optionalDuration(c,
-            "shutdown-after-unsuccessful-join-seed-nodes"));
+            "shutdown-after-unsuccessful-join-seed-nodes"), positive(c, "seed-node-timeout"),
+        positive(c, "leave-ack-timeout"));
   }
 
   private static Downing downing(Config c) {

@@ -95,7 +95,9 @@ class ClusterSettingsTest {
       Map.entry("downing.stable-after", "-1s"),
       Map.entry("downing.static-quorum.quorum-size", "-2"),
       Map.entry("downing.keep-oldest.down-if-alone", "perhaps"),
-      Map.entry("shutdown-after-unsuccessful-join-seed-nodes", "later"));
+      Map.entry("shutdown-after-unsuccessful-join-seed-nodes", "later"),
+      Map.entry("seed-node-timeout", "0s"),
+      Map.entry("leave-ack-timeout", "never"));
 
   @Test
   void aMalformedValueOfEveryKeyIsNamedByItsFullKey() {

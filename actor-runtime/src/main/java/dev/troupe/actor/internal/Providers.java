@@ -13,6 +13,7 @@ import java.util.ServiceLoader;
 final class Providers {
   static final String KEY = "troupe.actor.provider";
   static final String REMOTING_ARTIFACT = "dev.troupe:troupe-remoting";
+  static final String CLUSTER_ARTIFACT = "dev.troupe:troupe-cluster";
 
   private Providers() {}
 
@@ -44,12 +45,12 @@ final class Providers {
     if (value.equals("local")) {
       return new LocalFactory();
     }
-    if (value.equals("remote")) {
+    if (value.equals("remote") || value.equals("cluster")) {
       return byName(value);
     }
     if (value.indexOf('.') < 0) {
       throw new ConfigurationException(
-          "invalid configuration value at '" + KEY + "': expected local, remote or the name of a class implementing "
+          "invalid configuration value at '" + KEY + "': expected local, remote, cluster or the name of a class implementing "
               + ActorRefProviderFactory.class.getName() + ", was '" + value + "'");
     }
     return byClass(value);
@@ -66,7 +67,7 @@ final class Providers {
       throw new ConfigurationException(KEY + " = " + name + ": the provider could not be loaded: " + e.getMessage(), e);
     }
     throw new ConfigurationException(
-        KEY + " = " + name + " needs the module " + REMOTING_ARTIFACT
+        KEY + " = " + name + " needs the module " + (name.equals("cluster") ? CLUSTER_ARTIFACT : REMOTING_ARTIFACT)
             + " on the class path (or module path), and it was not found; add the dependency or set "
             + KEY + " = local");
   }

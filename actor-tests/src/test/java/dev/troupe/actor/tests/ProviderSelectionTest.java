@@ -102,6 +102,16 @@ class ProviderSelectionTest {
   }
 
   @Test
+  void providerClusterWithoutTheClusterModuleFailsCreateNamingKeyAndArtifact() {
+    ConfigurationException e =
+        assertThrows(
+            ConfigurationException.class,
+            () -> withoutRemoting(() -> ActorSystem.create("nocluster", ConfigFactory.parseString("troupe.actor.provider = cluster"))));
+    assertTrue(e.getMessage().contains("troupe.actor.provider"), e.getMessage());
+    assertTrue(e.getMessage().contains("dev.troupe:troupe-cluster"), e.getMessage());
+  }
+
+  @Test
   void aProviderClassThatDoesNotExistFailsCreateNamingTheKey() {
     ConfigurationException e =
         assertThrows(

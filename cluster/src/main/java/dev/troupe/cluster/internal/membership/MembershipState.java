@@ -38,7 +38,7 @@ import java.util.Set;
  * <p>Not thread-safe: one owner (the wiring's actor) feeds it one input at a time. Times are {@link
  * System#nanoTime()}-style readings of one monotonic clock, passed in with each input.
  */
-final class MembershipState {
+public final class MembershipState {
   /** Removed incarnations remembered at most; the oldest are forgotten first. */
   static final int MAX_TOMBSTONES = 10_000;
 
@@ -79,7 +79,7 @@ final class MembershipState {
    * @param minNrOfMembers {@code troupe.cluster.min-nr-of-members}
    * @param downing {@code troupe.cluster.downing}
    */
-  MembershipState(UniqueAddress self, int minNrOfMembers, ClusterSettings.Downing downing) {
+  public MembershipState(UniqueAddress self, int minNrOfMembers, ClusterSettings.Downing downing) {
     this.self = Objects.requireNonNull(self, "self");
     if (minNrOfMembers < 1) {
       throw new IllegalArgumentException("min-nr-of-members must be at least 1, was " + minNrOfMembers);
@@ -96,7 +96,7 @@ final class MembershipState {
    * @param settings the cluster's settings
    * @return a state machine that has seen nothing yet
    */
-  static MembershipState create(UniqueAddress self, ClusterSettings settings) {
+  public static MembershipState create(UniqueAddress self, ClusterSettings settings) {
     return new MembershipState(self, settings.minNrOfMembers(), settings.downing());
   }
 
@@ -106,7 +106,7 @@ final class MembershipState {
    * The engine installed a view. A view whose version is not above the last one is ignored; removed
    * incarnations in it are ignored (see {@link #removedStillInView()}).
    */
-  List<ClusterEvent> onView(MembershipView view, long now) {
+  public List<ClusterEvent> onView(MembershipView view, long now) {
     if (terminated || (sawView && view.version() <= lastVersion)) {
       return List.of();
     }
@@ -165,7 +165,7 @@ final class MembershipState {
   }
 
   /** The engine suspects a member of its view: it becomes unreachable (as this node sees it). */
-  List<ClusterEvent> onSuspected(UniqueAddress member, long now) {
+  public List<ClusterEvent> onSuspected(UniqueAddress member, long now) {
     if (terminated || member.equals(self) || !members.containsKey(member) || !inView.contains(member)
         || !suspected.add(member)) {
       return List.of();
@@ -174,7 +174,7 @@ final class MembershipState {
   }
 
   /** A suspected member answers again: reachable again unless the view lacks it. */
-  List<ClusterEvent> onUnsuspected(UniqueAddress member, long now) {
+  public List<ClusterEvent> onUnsuspected(UniqueAddress member, long now) {
     if (terminated || !suspected.remove(member)) {
       return List.of();
     }
@@ -186,7 +186,7 @@ final class MembershipState {
    * by the message the leaving node sends every member before its engine leaves): {@code
    * MemberLeft}. When the engine's view has already dropped it, it exits at once.
    */
-  List<ClusterEvent> onLeaving(UniqueAddress member, long now) {
+  public List<ClusterEvent> onLeaving(UniqueAddress member, long now) {
     Member m = members.get(member);
     if (terminated || m == null || m.status() == MemberStatus.LEAVING) {
       return List.of();
@@ -206,7 +206,7 @@ final class MembershipState {
    * downing decision. It is removed at once and its incarnation never comes back; an incarnation this
    * node has not seen yet is remembered so that it never comes in. Downing this node shuts it down.
    */
-  List<ClusterEvent> onDown(UniqueAddress member, long now) {
+  public List<ClusterEvent> onDown(UniqueAddress member, long now) {
     if (terminated) {
       return List.of();
     }
@@ -225,7 +225,7 @@ final class MembershipState {
   }
 
   /** This node's engine has left the group after this node announced its leave: it exits and is removed. */
-  List<ClusterEvent> onLeftGroup(long now) {
+  public List<ClusterEvent> onLeftGroup(long now) {
     Member m = members.get(self);
     if (terminated || m == null) {
       terminated = true;
@@ -247,7 +247,7 @@ final class MembershipState {
    * paused (stopped, starved) long enough for the others to have downed it, and it downs itself.
    * The wiring ticks often (every second or so) for both to work.
    */
-  List<ClusterEvent> onTick(long now) {
+  public List<ClusterEvent> onTick(long now) {
     if (terminated) {
       return List.of();
     }
@@ -270,7 +270,7 @@ final class MembershipState {
   // ---- queries ----
 
   /** @return the cluster as this node sees it */
-  CurrentClusterState state() {
+  public CurrentClusterState state() {
     List<Member> all = sortedMembers();
     Set<Member> unreachable = new HashSet<>();
     for (Member m : all) {
@@ -282,17 +282,17 @@ final class MembershipState {
   }
 
   /** @return the members not removed, oldest first */
-  List<Member> members() {
+  public List<Member> members() {
     return sortedMembers();
   }
 
   /** @return this node as a member, empty before its first view and after it is removed */
-  Optional<Member> selfMember() {
+  public Optional<Member> selfMember() {
     return Optional.ofNullable(members.get(self));
   }
 
   /** @return the leader: the oldest member that is UP and in the engine's view */
-  Optional<Address> leader() {
+  public Optional<Address> leader() {
     return leader;
   }
 
@@ -300,12 +300,12 @@ final class MembershipState {
    * @return whether this node is out (it left, or was downed): the wiring runs coordinated shutdown;
    *     later inputs are ignored
    */
-  boolean isTerminated() {
+  public boolean isTerminated() {
     return terminated;
   }
 
   /** @return why this node downed itself, empty when it did not */
-  Optional<String> selfDownReason() {
+  public Optional<String> selfDownReason() {
     return Optional.ofNullable(selfDownReason);
   }
 
@@ -313,12 +313,12 @@ final class MembershipState {
    * @return removed incarnations that the engine's latest view still holds (e.g. after a healed
    *     partition, or a member downed while only suspected): the wiring tells each that it is down
    */
-  Set<UniqueAddress> removedStillInView() {
+  public Set<UniqueAddress> removedStillInView() {
     return removedInView;
   }
 
   /** @return whether the incarnation was removed (and so is ignored in views) */
-  boolean isRemoved(UniqueAddress member) {
+  public boolean isRemoved(UniqueAddress member) {
     return tombstones.contains(member);
   }
 

@@ -1,0 +1,230 @@
+package dev.troupe.cluster.internal.core;
+
+import dev.troupe.actor.ActorPath;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.Props;
+import dev.troupe.cluster.Cluster;
+import dev.troupe.cluster.ClusterEvent;
+import dev.troupe.cluster.ClusterSettings;
+import dev.troupe.cluster.CurrentClusterState;
+import dev.troupe.cluster.Member;
+import dev.troupe.cluster.MemberStatus;
+import dev.troupe.cluster.UniqueAddress;
+import dev.troupe.cluster.spi.MembershipListener;
+import dev.troupe.cluster.spi.MembershipProvider;
+import dev.troupe.cluster.spi.MembershipView;
+import dev.troupe.runtime.spi.RuntimeSystem;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Cluster} of one system: a front for its core actor ({@link ClusterCore}, at {@value
+ * #CORE_PATH} on every node), which owns the membership state. Commands become messages to the
+ * core; {@link #state()} reads the snapshot the core publishes after each change. The engine's
+ * calls ({@code join}, {@code leave}, {@code close}) run one at a time on a thread of their own, so
+ * that neither the core nor the engine's threads ever wait on each other.
+ */
+final class ClusterImpl extends Cluster {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterImpl.class);
+
+  /** Where every node's core actor lives. */
+  static final String CORE_PATH = "/cluster/core";
+
+  final RuntimeSystem runtime;
+  final ActorSystem system;
+  final ClusterProvider provider;
+  final ClusterSettings settings;
+  final MembershipProvider engine;
+  final UniqueAddress self;
+  final ExecutorService engineThread;
+  private volatile ActorRef coreRef;
+  private volatile CurrentClusterState state = new CurrentClusterState(List.of(), Set.of(), Optional.empty());
+  private volatile Member selfMember;
+
+  ClusterImpl(RuntimeSystem runtime, ClusterProvider provider, ClusterSettings settings, MembershipProvider engine) {
+    this.runtime = runtime;
+    this.system = runtime.actorSystem();
+    this.provider = provider;
+    this.settings = settings;
+    this.engine = engine;
+    this.self = new UniqueAddress(provider.address(), provider.remote().uid());
+    this.selfMember = new Member(self, MemberStatus.JOINING, settings.roles(), Long.MAX_VALUE);
+    String threadName = system.name() + "-cluster-engine";
+    this.engineThread = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, threadName);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  void start() {
+    ActorPath path = coreAt(self.address()).withUid(nonZeroUid());
+    coreRef = provider.local().actorOfSupervisedBy(
+        Props.create(ClusterCore.class, () -> new ClusterCore(this)), path,
+        new CoreSupervisor(runtime, ActorPath.root(self.address()).child("cluster")));
+  }
+
+  private static long nonZeroUid() {
+    long uid;
+    do {
+      uid = ThreadLocalRandom.current().nextInt();
+    } while (uid == 0);
+    return uid;
+  }
+
+  /** @return the path of the core actor of the node at {@code address} */
+  static ActorPath coreAt(Address address) {
+    return ActorPath.root(address).child("cluster").child("core");
+  }
+
+  /** @return the core actor of the node at {@code address}, as a remote ref */
+  ActorRef coreOf(Address address) {
+    return provider.resolveActorRef(coreAt(address));
+  }
+
+  /** Called by the provider after the system's actors have stopped: the engine stops, if it still runs. */
+  void shutdown() {
+    engineThread.execute(() -> {
+      try {
+        engine.close();
+      } catch (RuntimeException e) {
+        LOG.warn("the membership engine failed to close", e);
+      }
+    });
+    engineThread.shutdown();
+    try {
+      if (!engineThread.awaitTermination(5, TimeUnit.SECONDS)) {
+        LOG.warn("the membership engine did not close within 5 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Where the engine reports: each report becomes a message to the core (never waits). */
+  MembershipListener listener() {
+    return new MembershipListener() {
+      @Override
+      public void viewChanged(MembershipView view) {
+        tellCore(new ClusterCore.EngineView(view));
+      }
+
+      @Override
+      public void suspected(UniqueAddress member) {
+        tellCore(new ClusterCore.EngineSuspected(member, true));
+      }
+
+      @Override
+      public void unsuspected(UniqueAddress member) {
+        tellCore(new ClusterCore.EngineSuspected(member, false));
+      }
+    };
+  }
+
+  /** Called by the core after each change. */
+  void publish(CurrentClusterState newState, Member newSelf) {
+    state = newState;
+    selfMember = newSelf;
+  }
+
+  private void tellCore(Object message) {
+    coreRef.tell(message, ActorRef.noSender());
+  }
+
+  // ---- Cluster ----
+
+  @Override
+  public Address selfAddress() {
+    return self.address();
+  }
+
+  @Override
+  public UniqueAddress selfUniqueAddress() {
+    return self;
+  }
+
+  @Override
+  public Member selfMember() {
+    return selfMember;
+  }
+
+  @Override
+  public CurrentClusterState state() {
+    return state;
+  }
+
+  @Override
+  public void subscribe(ActorRef subscriber, ClusterEvent.SubscriptionInitialStateMode initialStateMode, Class<?>... to) {
+    Objects.requireNonNull(subscriber, "subscriber");
+    Objects.requireNonNull(initialStateMode, "initialStateMode");
+    if (to.length == 0) {
+      throw new IllegalArgumentException("subscribe to at least one event class, e.g. ClusterEvent.MemberEvent.class");
+    }
+    for (Class<?> c : to) {
+      if (!ClusterEvent.class.isAssignableFrom(c)) {
+        throw new IllegalArgumentException(c.getName() + " is not a cluster event class");
+      }
+    }
+    tellCore(new ClusterCore.Subscribe(subscriber, initialStateMode, List.copyOf(Arrays.asList(to))));
+  }
+
+  @Override
+  public void unsubscribe(ActorRef subscriber) {
+    tellCore(new ClusterCore.Unsubscribe(Objects.requireNonNull(subscriber, "subscriber")));
+  }
+
+  @Override
+  public void join(Address address) {
+    joinSeedNodes(List.of(address));
+  }
+
+  @Override
+  public void joinSeedNodes(List<Address> seedNodes) {
+    List<Address> seeds = List.copyOf(seedNodes);
+    if (seeds.isEmpty()) {
+      throw new IllegalArgumentException("joinSeedNodes needs at least one seed");
+    }
+    for (Address a : seeds) {
+      if (a.hasLocalScope() || !a.system().equals(system.name())) {
+        throw new IllegalArgumentException("a seed is a remote address of system '" + system.name() + "', was " + a);
+      }
+    }
+    tellCore(new ClusterCore.JoinSeeds(seeds));
+  }
+
+  @Override
+  public void leave(Address address) {
+    tellCore(new ClusterCore.LeaveCommand(Objects.requireNonNull(address, "address")));
+  }
+
+  @Override
+  public void down(Address address) {
+    tellCore(new ClusterCore.DownCommand(Objects.requireNonNull(address, "address")));
+  }
+
+  @Override
+  public void registerOnMemberUp(Runnable callback) {
+    tellCore(new ClusterCore.OnMemberUp(Objects.requireNonNull(callback, "callback")));
+  }
+
+  @Override
+  public void registerOnMemberRemoved(Runnable callback) {
+    tellCore(new ClusterCore.OnMemberRemoved(Objects.requireNonNull(callback, "callback")));
+  }
+
+  @Override
+  public String toString() {
+    return "Cluster(" + self + ")";
+  }
+}

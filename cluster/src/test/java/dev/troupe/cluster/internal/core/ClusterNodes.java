@@ -1,0 +1,53 @@
+package dev.troupe.cluster.internal.core;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.testkit.TestKit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Actor systems with {@code troupe.actor.provider = cluster} on 127.0.0.1, port 0, made for one
+ * test and shut down after it. Timings are short for tests: seeds asked every 300 ms, downing
+ * after 2 s of stability.
+ */
+final class ClusterNodes implements AutoCloseable {
+  private final List<ActorSystem> systems = new ArrayList<>();
+
+  static Config config(String engine, String extra) {
+    return ConfigFactory.parseString(extra + "\n"
+        + "troupe.actor.provider = cluster\n"
+        + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
+        + "troupe.remote.canonical.port = 0\n"
+        + "troupe.cluster.membership.provider = " + engine + "\n"
+        + "troupe.cluster.seed-node-timeout = 300ms\n"
+        + "troupe.cluster.leave-ack-timeout = 2s\n"
+        + "troupe.cluster.downing.stable-after = 2s\n"
+        + "troupe.cluster.failure-detector.heartbeat-interval = 200ms\n"
+        + "troupe.cluster.failure-detector.acceptable-heartbeat-pause = 1s\n"
+        + "troupe.cluster.jgroups.join-timeout = 1s\n"
+        + "troupe.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n");
+  }
+
+  /** @return a new node of the cluster {@code name} */
+  ActorSystem start(String name, String engine) {
+    return start(name, engine, "");
+  }
+
+  ActorSystem start(String name, String engine, String extra) {
+    ActorSystem s = ActorSystem.create(name, config(engine, extra));
+    systems.add(s);
+    return s;
+  }
+
+  @Override
+  public void close() {
+    for (ActorSystem s : systems) {
+      s.terminate();
+    }
+    for (ActorSystem s : systems) {
+      TestKit.shutdownActorSystem(s);
+    }
+  }
+}
