@@ -11,6 +11,9 @@ public interface PingPongDriver {
   /** The {@code impl} spelling of Troupe's typed actors ({@code TypedPingPong}). */
   String TYPED = "troupe-typed";
 
+  /** The {@code impl} spelling of Pekko Typed ({@code TypedPingPong}). */
+  String PEKKO_TYPED = "pekko-typed";
+
   /**
    * Starts the system and the actors.
    *
@@ -40,7 +43,7 @@ public interface PingPongDriver {
 
   /**
    * @param impl an {@link Impl} id, or {@code troupe-telemetry} (Troupe with telemetry on), {@code
-   *     troupe-typed} (typed actors), {@code troupe-tracing} (OpenTelemetry tracing installed, no span
+   *     troupe-typed} (typed actors), {@code pekko-typed} (Pekko Typed behaviours), {@code troupe-tracing} (OpenTelemetry tracing installed, no span
    *     current) or {@code troupe-traced} (tracing installed and every message in a sampled span)
    * @return its driver
    */
@@ -49,6 +52,7 @@ public interface PingPongDriver {
       case TroupePingPong.WITH_TELEMETRY -> new TroupePingPong(true);
       case TroupePingPong.WITH_TRACING, TroupePingPong.TRACED -> new TroupePingPong(false, impl);
       case TYPED -> new TypedTroupePingPong();
+      case PEKKO_TYPED -> new PekkoTypedPingPong();
       default -> create(Impl.of(impl));
     };
   }

@@ -395,12 +395,26 @@ public final class ContextImpl<T> implements ActorContext<T>, InternalContext<T>
   }
 
   /** A stage's outcome on its way back into the actor, where the function runs. */
-  private record PipedResult<V, T>(V value, Throwable failure, BiFunction<V, Throwable, T> f)
-      implements InternalMessage {
+  private static final class PipedResult<V, T> extends InternalMessage {
+    private final V value;
+    private final Throwable failure;
+    private final BiFunction<V, Throwable, T> f;
+
+    PipedResult(V value, Throwable failure, BiFunction<V, Throwable, T> f) {
+      this.value = value;
+      this.failure = failure;
+      this.f = f;
+    }
+
     @Override
     @SuppressWarnings("unchecked")
     public void deliver(TypedActor<?> actor) {
       ((TypedActor<T>) actor).handle(f.apply(value, failure));
+    }
+
+    @Override
+    public String toString() {
+      return "PipedResult(" + (failure != null ? failure : value) + ")";
     }
   }
 

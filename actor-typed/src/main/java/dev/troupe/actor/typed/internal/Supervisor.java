@@ -222,7 +222,13 @@ final class Supervisor<T> extends Wrapper<T> {
   }
 
   /** The backoff's delay is over. */
-  private record BackoffElapsed(Supervisor<?> supervisor) implements InternalMessage {
+  private static final class BackoffElapsed extends InternalMessage {
+    private final Supervisor<?> supervisor;
+
+    BackoffElapsed(Supervisor<?> supervisor) {
+      this.supervisor = supervisor;
+    }
+
     @Override
     public void deliver(TypedActor<?> actor) {
       deliverTo(supervisor, actor);
@@ -232,6 +238,11 @@ final class Supervisor<T> extends Wrapper<T> {
       @SuppressWarnings("unchecked")
       TypedActor<T> a = (TypedActor<T>) actor;
       a.next(s.backoffElapsed(a.typedContext()), null);
+    }
+
+    @Override
+    public String toString() {
+      return "BackoffElapsed";
     }
   }
 
