@@ -236,7 +236,12 @@ class SupervisionTest {
   void aBackoffWithMaxRestartsStopsAfterThem() {
     ActorRef<String> ref = underTypedParent(Behaviors.supervise(worker(new AtomicInteger()))
         .onFailure(IllegalStateException.class,
-            SupervisorStrategy.restartWithBackoff(Duration.ofMillis(10), Duration.ofMillis(20), 0.0).withMaxRestarts(1)));
+            // the count of restarts resets after a quiet run (by default as long as the longest
+            // backoff, 20 ms here); a minute, so that a slow test thread cannot make the second
+            // failure come after a reset
+            SupervisorStrategy.restartWithBackoff(Duration.ofMillis(10), Duration.ofMillis(20), 0.0)
+                .withMaxRestarts(1)
+                .withResetBackoffAfter(Duration.ofMinutes(1))));
     probe.expect("setup 1");
     ref.tell("fail");
     probe.expect("pre-restart at 0");
