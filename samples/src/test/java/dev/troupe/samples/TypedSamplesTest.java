@@ -22,26 +22,26 @@ class TypedSamplesTest {
 
   @Test
   void aTypedJobWithoutPoisonedTasksAggregatesEveryResult() {
-    String out = Launcher.run(0, "typed-watch-the-routees", "--tasks", "10", "--workers", "3");
+    String out = Launcher.run(0, "typed-routees", "--tasks", "10", "--workers", "3");
     assertTrue(out.contains("job job-1 done: sum of squares of 1..10 = 385"), out); // 1^2 + ... + 10^2
   }
 
   @Test
   void aPoisonedTaskStopsItsTypedWorkerAfterTwoRestartsAndAbortsTheJob() {
-    String out = Launcher.run(0, "typed-watch-the-routees", "--tasks", "10", "--workers", "3", "--poison-task", "4");
+    String out = Launcher.run(0, "typed-routees", "--tasks", "10", "--workers", "3", "--poison-task", "4");
     // task 4 goes to worker 4 mod 3 + 1 = 2; it is tried three times (two restarts), then stopped
     assertTrue(out.contains("job job-1 aborted: worker worker-2 was stopped after repeated failures"), out);
   }
 
   @Test
   void aJobWithMoreWorkersThanTasksLeavesSomeIdle() {
-    String out = Launcher.run(0, "typed-watch-the-routees", "--tasks", "2", "--workers", "5");
+    String out = Launcher.run(0, "typed-routees", "--tasks", "2", "--workers", "5");
     assertTrue(out.contains("job job-1 done: sum of squares of 1..2 = 5"), out);
   }
 
   @Test
   void theLauncherListsTheTypedSamples() {
     String out = Launcher.run(0);
-    assertTrue(out.contains("typed-quickstart") && out.contains("typed-watch-the-routees"), out);
+    assertTrue(out.contains("typed-quickstart") && out.contains("typed-routees"), out);
   }
 }

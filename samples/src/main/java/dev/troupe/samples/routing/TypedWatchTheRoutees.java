@@ -34,11 +34,11 @@ import picocli.CommandLine.Option;
  * worker with {@code watchWith}, gets a {@link WorkerStopped} message and aborts.
  *
  * <pre>
- * java -jar samples/target/troupe-samples.jar typed-watch-the-routees --tasks 10 --workers 3
- * java -jar samples/target/troupe-samples.jar typed-watch-the-routees --tasks 10 --poison-task 4
+ * java -jar samples/target/troupe-samples.jar typed-routees --tasks 10 --workers 3
+ * java -jar samples/target/troupe-samples.jar typed-routees --tasks 10 --poison-task 4
  * </pre>
  */
-@Command(name = "typed-watch-the-routees", description = "watch-the-routees written typed: supervised workers, watchWith, typed replies")
+@Command(name = "typed-routees", description = "watch-the-routees written typed: supervised workers, watchWith, typed replies")
 public final class TypedWatchTheRoutees extends Sample {
   @Option(names = "--tasks", paramLabel = "N", description = "tasks in the job (task i squares i) (default ${DEFAULT-VALUE})")
   private int tasks = 10;
@@ -193,7 +193,7 @@ public final class TypedWatchTheRoutees extends Sample {
       inputs.add(i);
     }
     ActorSystem<Command> system =
-        ActorSystem.create(Behaviors.<Command>setup(ctx -> new Master(ctx, workers)), "typed-watch-the-routees");
+        ActorSystem.create(Behaviors.<Command>setup(ctx -> new Master(ctx, workers)), "typed-routees");
     try {
       Result answer = AskPattern.<Command, Result>ask(
               system, r -> new Job("job-1", inputs, poison, r), Duration.ofSeconds(10), system.scheduler())
