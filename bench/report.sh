@@ -83,8 +83,8 @@ run latency             RoundTripLatency "${LATENCY[@]}"
 run remote              RemotePingPong "${C[@]}"
 run executors           ExecutorComparison "${C[@]}" -p impl=troupe,pekko -p queriesPerPair=100000
 run executor-alone      ExecutorAlone "${C[@]}"
-run creation            'ActorCreation.create' "${C[@]}"
-run creation-heap       'ActorCreation.retainedHeapPerIdleActor' "${HEAP[@]}" -p idleActors=200000
+run creation            'ActorCreation.create' "${C[@]}" -p impl=troupe,pekko,pekko-tuned
+run creation-heap       'ActorCreation.retainedHeapPerIdleActor' "${HEAP[@]}" -p idleActors=200000 -p impl=troupe,pekko,pekko-tuned
 run router              RouterOverhead "${C[@]}"
 run savina              '\.(Counting|ThreadRing|Chameneos|Big|ForkJoinThroughput|ForkJoinCreate)\.' "${C[@]}"
 

@@ -1,7 +1,6 @@
 package dev.troupe.bench;
 
 import dev.troupe.bench.common.Heap;
-import dev.troupe.bench.common.Impl;
 import dev.troupe.bench.creation.CreationDriver;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -48,8 +47,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 public class ActorCreation {
 
-  /** troupe | pekko | pekko-tuned (see {@link Impl}). */
-  @Param({"troupe", "pekko", "pekko-tuned"})
+  /**
+   * troupe | troupe-typed (the same actors as typed behaviours) | pekko | pekko-tuned (see {@link
+   * dev.troupe.bench.common.Impl}).
+   */
+  @Param({"troupe", "troupe-typed", "pekko", "pekko-tuned"})
   public String impl;
 
   private CreationDriver driver;
@@ -70,7 +72,7 @@ public class ActorCreation {
 
   @Setup(Level.Trial)
   public void setup() {
-    driver = CreationDriver.create(Impl.of(impl));
+    driver = CreationDriver.create(impl);
     driver.setup();
   }
 

@@ -18,14 +18,16 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Typed against classic Troupe in one run: {@link PingPongThroughput}'s pairs, dispatcher and
- * counting, with the actors written as typed behaviours ({@code impl=troupe-typed}) or as classic
- * actors ({@code impl=troupe}); the score is messages/s. The ratio typed / classic of each cell is
- * what the typed layer costs per message (it should be close to 1).
+ * Typed against classic Troupe and against Pekko Typed in one run: {@link PingPongThroughput}'s
+ * pairs, dispatcher and counting, with the actors written as typed behaviours ({@code
+ * impl=troupe-typed}), as classic actors ({@code impl=troupe}) or as Pekko Typed behaviours on
+ * Pekko's default dispatcher settings ({@code impl=pekko-typed}); the score is messages/s. The
+ * ratio typed / classic of each cell is what the typed layer costs per message (goal: at least
+ * 0.9), typed Troupe / Pekko Typed what a user moving from Pekko Typed gains (goal: at least 3).
  *
- * <p>Run (for the lead, on a quiet machine): {@code java -jar bench/target/benchmarks.jar
- * TypedPingPong -f 2 -wi 3 -i 5 -r 1s}; a smoke run: {@code -f 1 -wi 0 -i 1 -p pairs=1 -p
- * throughput=5 -p inFlight=1}.
+ * <p>Run: {@code java -jar bench/target/benchmarks.jar TypedPingPong -f 2 -wi 3 -i 5 -r 1s}; a
+ * smoke run: {@code -f 1 -wi 0 -i 1 -p pairs=1 -p throughput=5 -p inFlight=1}. Results of this
+ * session: {@code bench/README.md}, "Typed actors".
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -36,8 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 public class TypedPingPong {
-  /** troupe (classic actors) | troupe-typed (behaviours). */
-  @Param({"troupe", "troupe-typed"})
+  /** troupe (classic actors) | troupe-typed (behaviours) | pekko-typed (Pekko Typed behaviours). */
+  @Param({"troupe", "troupe-typed", "pekko-typed"})
   public String impl;
 
   /** Pinger/ponger pairs; must divide {@value PingPongThroughput#ROUND_TRIPS}. */

@@ -5,10 +5,12 @@ import dev.troupe.samples.pingpong.PingPong;
 import dev.troupe.samples.pingpong.PingPongLatency;
 import dev.troupe.samples.pingpong.ThroughputSweep;
 import dev.troupe.samples.quickstart.QuickStartSample;
+import dev.troupe.samples.quickstart.TypedQuickStartSample;
 import dev.troupe.samples.remote.RemoteEchoClient;
 import dev.troupe.samples.remote.RemoteEchoServer;
 import dev.troupe.samples.remote.RemoteWorkers;
 import dev.troupe.samples.routing.ResizerSample;
+import dev.troupe.samples.routing.TypedWatchTheRoutees;
 import dev.troupe.samples.routing.WatchTheRoutees;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -49,7 +51,9 @@ public final class Main implements Callable<Integer> {
           PingPongLatency::new,
           ThroughputSweep::new,
           QuickStartSample::new,
+          TypedQuickStartSample::new,
           WatchTheRoutees::new,
+          TypedWatchTheRoutees::new,
           ResizerSample::new,
           RemoteEchoServer::new,
           RemoteEchoClient::new,

@@ -68,6 +68,16 @@ public final class Props {
   }
 
   @Override
+  public boolean equals(Object o) {
+    return o instanceof Props p && Objects.equals(dispatcher, p.dispatcher) && Objects.equals(mailbox, p.mailbox);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(dispatcher, mailbox);
+  }
+
+  @Override
   public String toString() {
     return "Props(dispatcher=" + dispatcher + ", mailbox=" + mailbox + ")";
   }

@@ -1,14 +1,25 @@
 package dev.troupe.actor.typed;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.troupe.actor.ExpectedFailure;
 
 import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.Behaviors;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /** Behaviors.supervise: resume, restart (with limits), stop, backoff, and exceptions of other classes. */
 class SupervisionTest {
@@ -225,9 +236,12 @@ class SupervisionTest {
   void aBackoffWithMaxRestartsStopsAfterThem() {
     ActorRef<String> ref = underTypedParent(Behaviors.supervise(worker(new AtomicInteger()))
         .onFailure(IllegalStateException.class,
+            // the count of restarts resets after a quiet run (by default as long as the longest
+            // backoff, 20 ms here); a minute, so that a slow test thread cannot make the second
+            // failure come after a reset
             SupervisorStrategy.restartWithBackoff(Duration.ofMillis(10), Duration.ofMillis(20), 0.0)
                 .withMaxRestarts(1)
-                .withResetBackoffAfter(Duration.ofMinutes(1)))); // no reset on a slow machine: the count must reach 1
+                .withResetBackoffAfter(Duration.ofMinutes(1))));
     probe.expect("setup 1");
     ref.tell("fail");
     probe.expect("pre-restart at 0");
@@ -248,5 +262,56 @@ class SupervisionTest {
     });
     spawn(Behaviors.supervise(flaky).onFailure(IllegalStateException.class, SupervisorStrategy.restart().withLimit(5, Duration.ZERO)));
     probe.expect("up after 3");
+  }
+
+  /** An expected failure: part of the story, logged by the classic supervisors as one line. */
+  static final class Expected extends IllegalStateException implements ExpectedFailure {
+    private static final long serialVersionUID = 1L;
+
+    Expected(String message) {
+      super(message);
+    }
+  }
+
+  @Test
+  void anExpectedFailureIsLoggedAsOneWarningWithoutAStackTraceAndOthersAsErrorsWithIt() {
+    Logger logger = (Logger) LoggerFactory.getLogger(Behavior.class);
+    ListAppender<ILoggingEvent> log = new ListAppender<>();
+    log.start();
+    logger.addAppender(log);
+    try {
+      ActorRef<String> ref = spawn(Behaviors.supervise(Behaviors.<String>receiveMessage(m -> {
+        if (m.equals("expected")) {
+          throw new Expected("part of the story");
+        }
+        if (m.equals("unexpected")) {
+          throw new IllegalStateException("a bug");
+        }
+        probe.ref().tell(m);
+        return Behaviors.same();
+      })).onFailure(IllegalStateException.class, SupervisorStrategy.restart()));
+      ref.tell("expected");
+      ref.tell("unexpected");
+      ref.tell("done");
+      probe.expect("done");
+    } finally {
+      logger.detachAppender(log);
+    }
+    List<ILoggingEvent> failures = new ArrayList<>();
+    synchronized (log) {
+      for (ILoggingEvent e : log.list) {
+        if (e.getFormattedMessage().startsWith("supervised behaviour failed")) {
+          failures.add(e);
+        }
+      }
+    }
+    assertEquals(2, failures.size(), failures.toString());
+    ILoggingEvent expected = failures.get(0);
+    assertEquals(Level.WARN, expected.getLevel(), expected.toString());
+    assertNull(expected.getThrowableProxy(), "no stack trace: " + expected);
+    assertTrue(expected.getFormattedMessage().contains("part of the story; restarting"), expected.getFormattedMessage());
+    ILoggingEvent bug = failures.get(1);
+    assertEquals(Level.ERROR, bug.getLevel(), bug.toString());
+    assertEquals("a bug", bug.getThrowableProxy().getMessage());
   }
 }

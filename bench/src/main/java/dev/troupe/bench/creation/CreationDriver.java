@@ -9,6 +9,8 @@ import dev.troupe.bench.common.Impl;
  * outside the measured time.
  */
 public interface CreationDriver {
+  /** The {@code impl} spelling of Troupe's typed actors. */
+  String TYPED = "troupe-typed";
 
   /** Starts the system. */
   void setup();
@@ -32,5 +34,14 @@ public interface CreationDriver {
    */
   static CreationDriver create(Impl impl) {
     return impl == Impl.TROUPE ? new TroupeCreation() : new PekkoCreation(impl);
+  }
+
+  /**
+   * @param impl an {@link Impl} id, or {@code troupe-typed} (the same actors written as typed
+   *     behaviours)
+   * @return its driver
+   */
+  static CreationDriver create(String impl) {
+    return TYPED.equals(impl) ? new TypedTroupeCreation() : create(Impl.of(impl));
   }
 }

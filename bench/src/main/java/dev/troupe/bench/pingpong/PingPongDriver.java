@@ -11,6 +11,9 @@ public interface PingPongDriver {
   /** The {@code impl} spelling of Troupe's typed actors ({@code TypedPingPong}). */
   String TYPED = "troupe-typed";
 
+  /** The {@code impl} spelling of Pekko Typed ({@code TypedPingPong}). */
+  String PEKKO_TYPED = "pekko-typed";
+
   /**
    * Starts the system and the actors.
    *
@@ -40,9 +43,10 @@ public interface PingPongDriver {
 
   /**
    * @param impl an {@link Impl} id, or {@code troupe-telemetry} (Troupe with telemetry on), {@code
-   *     troupe-typed} (typed actors), {@code troupe-tracing} (OpenTelemetry tracing installed, no span
-   *     current), {@code troupe-traced} (tracing installed and every message in a sampled span) or {@code
-   *     troupe-micrometer} (telemetry on and the Micrometer binder bound)
+   *     troupe-typed} (typed actors), {@code pekko-typed} (Pekko Typed behaviours), {@code
+   *     troupe-tracing} (OpenTelemetry tracing installed, no span current), {@code troupe-traced}
+   *     (tracing installed and every message in a sampled span) or {@code troupe-micrometer}
+   *     (telemetry on and the Micrometer binder bound)
    * @return its driver
    */
   static PingPongDriver create(String impl) {
@@ -51,6 +55,7 @@ public interface PingPongDriver {
       case TroupePingPong.WITH_TRACING, TroupePingPong.TRACED, TroupePingPong.WITH_MICROMETER ->
           new TroupePingPong(false, impl);
       case TYPED -> new TypedTroupePingPong();
+      case PEKKO_TYPED -> new PekkoTypedPingPong();
       default -> create(Impl.of(impl));
     };
   }

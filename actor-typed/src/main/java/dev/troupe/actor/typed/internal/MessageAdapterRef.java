@@ -29,10 +29,21 @@ final class MessageAdapterRef extends ActorRef {
   }
 
   /** A message for an adapter, converted in the actor. */
-  private record Adapted(Object message) implements InternalMessage {
+  private static final class Adapted extends InternalMessage {
+    private final Object message;
+
+    Adapted(Object message) {
+      this.message = message;
+    }
+
     @Override
     public void deliver(TypedActor<?> actor) {
       actor.typedContext().adapt(message);
+    }
+
+    @Override
+    public String toString() {
+      return "Adapted(" + message + ")";
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.troupe.actor.typed.internal;
 
+import dev.troupe.actor.ExpectedFailure;
 import dev.troupe.actor.typed.ActorRef;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.PostStop;
@@ -99,7 +100,7 @@ final class Supervisor<T> extends Wrapper<T> {
           throw t;
         }
         if (strategy instanceof SupervisorStrategy.Restart r && r.maxRetries() >= 0 && allowRestart(r)) {
-          ctx.getLog().error("supervised behaviour failed during setup; restarting ({})", strategy, t);
+          logFailure(ctx, t, "supervised behaviour failed during setup", "restarting (" + strategy + ")");
           continue;
         }
         if (strategy instanceof SupervisorStrategy.Backoff b) {
@@ -149,14 +150,14 @@ final class Supervisor<T> extends Wrapper<T> {
       throw sneaky(t);
     }
     if (strategy instanceof SupervisorStrategy.Resume) {
-      ctx.getLog().error("supervised behaviour failed; resuming", t);
+      logFailure(ctx, t, "supervised behaviour failed", "resuming");
       return BehaviorImpl.cast(BehaviorImpl.SAME);
     }
     if (strategy instanceof SupervisorStrategy.Restart r) {
       if (!allowRestart(r)) {
         throw sneaky(t);
       }
-      ctx.getLog().error("supervised behaviour failed; restarting ({})", strategy, t);
+      logFailure(ctx, t, "supervised behaviour failed", "restarting (" + strategy + ")");
       prepareRestart(ctx);
       return awaitedChildren.isEmpty() ? restartNow(ctx) : BehaviorImpl.cast(BehaviorImpl.SAME);
     }
@@ -173,6 +174,19 @@ final class Supervisor<T> extends Wrapper<T> {
       return BehaviorImpl.cast(BehaviorImpl.SAME);
     }
     throw sneaky(t); // stop: the actor fails and its parent stops it
+  }
+
+  /**
+   * Logs a handled failure: an error with its stack trace, or, for an {@link ExpectedFailure} (a
+   * failure that is part of the application's story), one warning line without it, as classic
+   * supervision does.
+   */
+  private static void logFailure(ActorContext<?> ctx, Throwable t, String what, String decision) {
+    if (t instanceof ExpectedFailure) {
+      ctx.getLog().warn("{}: {}; {}", what, t, decision);
+    } else {
+      ctx.getLog().error("{}; {}", what, decision, t);
+    }
   }
 
   private boolean allowRestart(SupervisorStrategy.Restart r) {
@@ -217,12 +231,18 @@ final class Supervisor<T> extends Wrapper<T> {
     Duration delay = Duration.ofNanos((long) Math.min(Long.MAX_VALUE / 2.0, base.toNanos() * factor));
     backoffRestarts++;
     backoffPending = true;
-    ctx.getLog().error("supervised behaviour failed; restarting in {} ({})", delay, strategy, t);
+    logFailure(ctx, t, "supervised behaviour failed", "restarting in " + delay + " (" + strategy + ")");
     InternalContext.of(ctx).scheduleToSelf(delay, new BackoffElapsed(this));
   }
 
   /** The backoff's delay is over. */
-  private record BackoffElapsed(Supervisor<?> supervisor) implements InternalMessage {
+  private static final class BackoffElapsed extends InternalMessage {
+    private final Supervisor<?> supervisor;
+
+    BackoffElapsed(Supervisor<?> supervisor) {
+      this.supervisor = supervisor;
+    }
+
     @Override
     public void deliver(TypedActor<?> actor) {
       deliverTo(supervisor, actor);
@@ -232,6 +252,11 @@ final class Supervisor<T> extends Wrapper<T> {
       @SuppressWarnings("unchecked")
       TypedActor<T> a = (TypedActor<T>) actor;
       a.next(s.backoffElapsed(a.typedContext()), null);
+    }
+
+    @Override
+    public String toString() {
+      return "BackoffElapsed";
     }
   }
 

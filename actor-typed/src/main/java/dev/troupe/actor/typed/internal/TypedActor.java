@@ -1,10 +1,10 @@
 package dev.troupe.actor.typed.internal;
 
-import dev.troupe.actor.AbstractActorWithTimers;
 import dev.troupe.actor.DeathPactException;
 import dev.troupe.actor.OneForOneStrategy;
 import dev.troupe.actor.ReceiveTimeout;
 import dev.troupe.actor.SupervisorStrategy;
+import dev.troupe.actor.UntypedActorWithTimers;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ChildFailed;
 import dev.troupe.actor.typed.PostStop;
@@ -20,9 +20,17 @@ import java.util.Optional;
  * dispatcher, mailbox, death watch and remoting are the classic ones) whose one receive case hands
  * each message to the current behaviour and keeps what it returns.
  *
- * <p>Per message this adds to the classic path three type tests (internal message, classic {@code
- * Terminated}, receive timeout), one virtual call into the behaviour and an identity comparison of
- * what it returned; nothing is allocated.
+ * <p>Per message this adds to the classic path two class tests (internal message, classic {@code
+ * Terminated}) and an identity comparison (receive timeout), one virtual call into the behaviour and
+ * an identity comparison of what it returned; nothing is allocated. {@link InternalMessage} is a
+ * class, not an interface, so that its test stays one compare.
+ *
+ * <p>Footprint. An idle typed actor costs two small objects more than an idle classic one: this
+ * actor (two fields over the classic base) and its {@link ContextImpl} (three). It is an untyped
+ * classic actor, so its cell holds no {@code Receive}; what is rare (timers, adapters, watches, a
+ * logger, a parent's record of failed children) lives in the context's extras, made on first use;
+ * and children spawned with the same behaviour and props share one classic {@code Props}. The
+ * {@code ActorCreation} benchmark ({@code impl=troupe-typed}) measures the difference.
  *
  * <p>Failures. Typed supervision ({@code Behaviors.supervise}) runs inside the behaviour, so an
  * exception that reaches this class was not handled there: it fails the cell. A typed parent's
@@ -34,22 +42,22 @@ import java.util.Optional;
  *
  * @param <T> the type of message the behaviour accepts
  */
-public final class TypedActor<T> extends AbstractActorWithTimers {
-  private final Behavior<T> initial;
-  private final ContextImpl<?> parent;
-  private final boolean guardian;
+public final class TypedActor<T> extends UntypedActorWithTimers {
   private final ContextImpl<T> ctx;
-  private final Receive receive = Receive.of(this::onMessage);
-  /** The running behaviour; {@code STOPPED} once it stopped. */
+  /**
+   * The initial behaviour until {@link #preStart}, null while it is being set up, then the running
+   * behaviour; {@code STOPPED} once it stopped (the behaviour that stopped is in the extras).
+   */
   private Behavior<T> behavior;
-  /** The behaviour that returned {@code stopped}: it gets the {@code PostStop} signal. */
-  private Behavior<T> beforeStop;
 
-  TypedActor(Behavior<T> initial, ContextImpl<?> parent, boolean guardian) {
-    this.initial = initial;
-    this.parent = parent;
-    this.guardian = guardian;
-    this.ctx = new ContextImpl<>(this);
+  /**
+   * @param initial the behaviour to start
+   * @param link the typed parent's context, {@link ContextImpl#GUARDIAN} for a typed system's
+   *     guardian, or null under a classic parent
+   */
+  TypedActor(Behavior<T> initial, Object link) {
+    this.behavior = initial;
+    this.ctx = new ContextImpl<>(this, link);
   }
 
   /**
@@ -66,26 +74,21 @@ public final class TypedActor<T> extends AbstractActorWithTimers {
   public static <T> dev.troupe.actor.Props props(
       Behavior<T> behavior, ContextImpl<?> parent, boolean guardian, Props props) {
     java.util.Objects.requireNonNull(behavior, "behavior");
+    Object link = guardian ? ContextImpl.GUARDIAN : parent;
     dev.troupe.actor.Props classic =
-        dev.troupe.actor.Props.create(
-            (Class) TypedActor.class, () -> new TypedActor<>(behavior, parent, guardian));
+        dev.troupe.actor.Props.create((Class) TypedActor.class, () -> new TypedActor<>(behavior, link));
     return props.applyTo(classic);
   }
 
   /** @return the class an actor's logger is named after: its AbstractBehavior's, or Behavior */
   Class<?> loggerClass() {
-    Behavior<T> b = behavior == BehaviorImpl.STOPPED ? beforeStop : behavior;
+    Behavior<T> b = behavior == BehaviorImpl.STOPPED ? ctx.beforeStop() : behavior;
     return b instanceof AbstractBehavior<?> ? b.getClass() : Behavior.class;
   }
 
   /** @return the actor's typed context */
   ContextImpl<T> typedContext() {
     return ctx;
-  }
-
-  @Override
-  public Receive createReceive() {
-    return receive;
   }
 
   @Override
@@ -100,6 +103,8 @@ public final class TypedActor<T> extends AbstractActorWithTimers {
 
   @Override
   public void preStart() throws Exception {
+    Behavior<T> initial = behavior;
+    behavior = null; // nothing to signal if the setup fails
     try {
       Behavior<T> b = Interpreter.start(initial, ctx);
       if (b == BehaviorImpl.STOPPED) {
@@ -112,7 +117,8 @@ public final class TypedActor<T> extends AbstractActorWithTimers {
     }
   }
 
-  private void onMessage(Object m) throws Exception {
+  @Override
+  public void onReceive(Object m) throws Exception {
     try {
       if (m instanceof InternalMessage im) {
         im.deliver(this);
@@ -173,7 +179,7 @@ public final class TypedActor<T> extends AbstractActorWithTimers {
 
   private void stopSelf(Behavior<T> last) {
     if (behavior != BehaviorImpl.STOPPED) {
-      beforeStop = last;
+      ctx.beforeStop(last);
       behavior = BehaviorImpl.cast(BehaviorImpl.STOPPED);
       getContext().stop(getSelf());
     }
@@ -192,11 +198,12 @@ public final class TypedActor<T> extends AbstractActorWithTimers {
 
   /** An exception the behaviour did not handle. */
   private void failed(Throwable t) throws Exception {
-    if (guardian) {
+    if (ctx.isGuardian()) {
       ctx.getLog().error("the guardian of system [{}] failed and stops; the system terminates", getContext().getSystem().name(), t);
       stopSelf(behavior);
       return;
     }
+    ContextImpl<?> parent = ctx.typedParent();
     if (parent != null) {
       parent.childFailed(getSelf(), t);
     }
@@ -218,9 +225,9 @@ public final class TypedActor<T> extends AbstractActorWithTimers {
 
   @Override
   public void postStop() {
-    Behavior<T> target = behavior == BehaviorImpl.STOPPED ? beforeStop : behavior;
+    Behavior<T> target = behavior == BehaviorImpl.STOPPED ? ctx.beforeStop() : behavior;
     signalQuietly(target, PostStop.instance());
-    if (guardian) {
+    if (ctx.isGuardian()) {
       getContext().getSystem().terminate();
     }
   }
