@@ -270,8 +270,10 @@ class RemoteBadInputTest {
   void messagesForANodeThatCannotBeReachedAreDroppedWhenTheQueueIsFullAndWhenConnectingGivesUp() throws IOException {
     ActorSystem lonely =
         TROUPE.createSystem(
+            // Giving up takes two back-offs (over a second): the ten sends below are queued or
+            // dropped as full well before, even on a machine whose cores are busy elsewhere.
             "troupe.remote.advanced { outbound-message-queue-size = 4, reconnect-attempts = 2,"
-                + " reconnect-min-backoff = 20ms, reconnect-max-backoff = 40ms }\n");
+                + " reconnect-min-backoff = 600ms, reconnect-max-backoff = 1s }\n");
     int closedPort;
     try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
       closedPort = s.getLocalPort(); // bound by this test, closed again: nobody listens there
