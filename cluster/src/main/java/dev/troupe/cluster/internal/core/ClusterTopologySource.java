@@ -35,7 +35,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * marked {@code leaving}), oldest first, each with the ref of its region at its address.
  *
  * <p>A member that leaves gracefully stays in the views, {@code leaving}, after its removal until its
- * region answers {@link RegionActor.WhenHandedOver} or the type's {@code hand-over-timeout} passes; a
+ * region answers {@link RegionActor.WhenHandedOver} or {@code troupe.cluster.sharding.hand-over-timeout}
+ * passes; a
  * member removed after downing is dropped at once; an unreachable member stays as it is.
  *
  * <p>Versions count the changes this node's feeder saw since it started. They agree between nodes
