@@ -12,6 +12,8 @@ import dev.troupe.cluster.CurrentClusterState;
 import dev.troupe.cluster.Member;
 import dev.troupe.cluster.MemberStatus;
 import dev.troupe.cluster.UniqueAddress;
+import dev.troupe.cluster.internal.sharding.ShardingHooks;
+import dev.troupe.cluster.internal.singleton.SingletonHooks;
 import dev.troupe.cluster.spi.MembershipListener;
 import dev.troupe.cluster.spi.MembershipProvider;
 import dev.troupe.cluster.spi.MembershipView;
@@ -73,6 +75,8 @@ final class ClusterImpl extends Cluster {
     coreRef = provider.local().actorOfSupervisedBy(
         Props.create(ClusterCore.class, () -> new ClusterCore(this)), path,
         new CoreSupervisor(runtime, ActorPath.root(self.address()).child("cluster")));
+    ShardingHooks.install(system, new ClusterTopologySource(this));
+    SingletonHooks.install(system, new ClusterSingletonMembership(this));
   }
 
   private static long nonZeroUid() {

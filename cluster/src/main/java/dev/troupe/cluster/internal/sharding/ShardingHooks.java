@@ -7,9 +7,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Where {@link dev.troupe.cluster.sharding.ClusterSharding} gets its membership until the {@code
- * Cluster} extension exists: the cluster wiring installs a {@link TopologySource} per actor system
- * (when the cluster starts); {@code ClusterSharding.start} asks it for each type's topology.
+ * Where {@link dev.troupe.cluster.sharding.ClusterSharding} gets its membership: the {@code Cluster}
+ * installs a {@link TopologySource} per actor system when it starts ({@code
+ * internal.core.ClusterTopologySource}); {@code ClusterSharding.start} asks it for each type's topology.
  */
 public final class ShardingHooks {
   private static final ConcurrentHashMap<ActorSystem, TopologySource> SOURCES = new ConcurrentHashMap<>();

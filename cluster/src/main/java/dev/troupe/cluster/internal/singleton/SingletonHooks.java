@@ -6,9 +6,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Where the public singleton props find their membership until the {@code Cluster} extension
- * exists: the cluster wiring installs one {@link SingletonMembership} per actor system when the
- * cluster starts; a manager or proxy created from the public props looks it up when it starts.
+ * Where the public singleton props find their membership: the {@code Cluster} installs one {@link
+ * SingletonMembership} per actor system when it starts ({@code internal.core.ClusterSingletonMembership}); a manager or proxy created from the public props looks it up when it starts.
  */
 public final class SingletonHooks {
   private static final ConcurrentHashMap<ActorSystem, SingletonMembership> SOURCES = new ConcurrentHashMap<>();

@@ -1,0 +1,76 @@
+package dev.troupe.cluster.internal.core;
+
+import dev.troupe.cluster.internal.sharding.Protocol;
+import dev.troupe.cluster.internal.sharding.RegionActor;
+import dev.troupe.serialization.Serializer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * Sharding's messages between nodes, identifier 31, with a one-letter manifest: {@code D} {@link
+ * Protocol.HandOverDone} (version, then the sender's node as address text and uid), {@code W}
+ * {@link RegionActor.WhenHandedOver} (no bytes), {@code H} {@link RegionActor.HandedOver} (version).
+ * Strings are at most {@value WireIo#MAX_STRING} bytes; a malformed frame fails with an {@link
+ * IllegalArgumentException} (the transport drops that message).
+ */
+public final class ShardingMessageSerializer implements Serializer {
+  /** For the serialization registry. */
+  public ShardingMessageSerializer() {}
+
+  @Override
+  public int identifier() {
+    return 31;
+  }
+
+  @Override
+  public String manifest(Object o) {
+    if (o instanceof Protocol.HandOverDone) {
+      return "D";
+    } else if (o instanceof RegionActor.WhenHandedOver) {
+      return "W";
+    } else if (o instanceof RegionActor.HandedOver) {
+      return "H";
+    }
+    throw new IllegalArgumentException("not a sharding message: " + o);
+  }
+
+  @Override
+  public byte[] toBinary(Object o) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      if (o instanceof Protocol.HandOverDone d) {
+        out.writeLong(d.version());
+        WireIo.writeNode(out, d.from());
+      } else if (o instanceof RegionActor.HandedOver h) {
+        out.writeLong(h.version());
+      } else if (!(o instanceof RegionActor.WhenHandedOver)) {
+        throw new IllegalArgumentException("not a sharding message: " + o);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  @Override
+  public Object fromBinary(byte[] bytes, String manifest) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+      Object m = switch (manifest) {
+        case "D" -> new Protocol.HandOverDone(in.readLong(), WireIo.readNode(in));
+        case "W" -> RegionActor.WhenHandedOver.INSTANCE;
+        case "H" -> new RegionActor.HandedOver(in.readLong());
+        default -> throw new IllegalArgumentException("unknown sharding message manifest '" + manifest + "'");
+      };
+      if (in.available() > 0) {
+        throw new IllegalArgumentException("sharding message " + manifest + " has " + in.available() + " extra bytes");
+      }
+      return m;
+    } catch (IOException e) {
+      throw new IllegalArgumentException("malformed sharding message " + manifest + ": " + e, e);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package dev.troupe.cluster.internal.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Address;
+import dev.troupe.cluster.UniqueAddress;
+import dev.troupe.cluster.internal.sharding.RegionActor;
+import dev.troupe.cluster.internal.singleton.Protocol;
+import dev.troupe.serialization.Serialization;
+import dev.troupe.testkit.TestKit;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sharding's (31) and the singletons' (32) messages on the wire: every kind round-trips through the
+ * registry the binding in reference.conf picks; malformed or oversized bytes are refused with a clear
+ * error.
+ */
+class ShardingSingletonSerializerTest {
+  private static final UniqueAddress NODE = new UniqueAddress(Address.remote("sys", "127.0.0.1", 2552), 42);
+  private final ClusterNodes nodes = new ClusterNodes();
+
+  @AfterEach
+  void stop() {
+    nodes.close();
+  }
+
+  @Test
+  void everyMessageRoundTripsThroughItsBinding() {
+    ActorSystem system = nodes.start("ser", "in-memory");
+    ActorRef ref = new TestKit(system).getRef();
+    Serialization registry = Serialization.get(system);
+    List<Object> all = List.of(
+        new dev.troupe.cluster.internal.sharding.Protocol.HandOverDone(7, NODE),
+        RegionActor.WhenHandedOver.INSTANCE,
+        new RegionActor.HandedOver(-1),
+        new Protocol.HandOverToMe(NODE),
+        new Protocol.HandOverInProgress(NODE),
+        new Protocol.HandOverDone(NODE),
+        new Protocol.RegisterProxy(),
+        new Protocol.ProxyStopped(),
+        new Protocol.SingletonIs(ref, NODE),
+        new Protocol.SingletonMoving(ref));
+    for (Object m : all) {
+      var s = registry.serialize(m);
+      int expected = m instanceof Protocol.Message ? 32 : 31;
+      assertEquals(expected, s.serializerId(), "serializer of " + m);
+      assertEquals(m, registry.deserialize(s.serializerId(), s.manifest(), s.bytes()), m.toString());
+    }
+  }
+
+  @Test
+  void malformedInputIsRefusedNamingWhatIsWrong() {
+    ShardingMessageSerializer sharding = new ShardingMessageSerializer();
+    byte[] done = sharding.toBinary(new dev.troupe.cluster.internal.sharding.Protocol.HandOverDone(7, NODE));
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> sharding.fromBinary(done, "Z"));
+    assertTrue(unknown.getMessage().contains("manifest 'Z'"), unknown.getMessage());
+    IllegalArgumentException truncated = assertThrows(IllegalArgumentException.class,
+        () -> sharding.fromBinary(Arrays.copyOf(done, done.length - 3), "D"));
+    assertTrue(truncated.getMessage().contains("malformed sharding message D"), truncated.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> sharding.fromBinary(Arrays.copyOf(done, done.length + 1), "D"));
+
+    SingletonMessageSerializer singleton = new SingletonMessageSerializer(null);
+    byte[] toMe = singleton.toBinary(new Protocol.HandOverToMe(NODE));
+    assertThrows(IllegalArgumentException.class, () -> singleton.fromBinary(Arrays.copyOf(toMe, 5), "T"));
+    assertThrows(IllegalArgumentException.class, () -> singleton.fromBinary(new byte[] {1}, "R"));
+    // a 64 KiB address string: refused before it is parsed
+    byte[] huge = new byte[2 + 60_000 + 8];
+    huge[0] = (byte) (60_000 >>> 8);
+    huge[1] = (byte) 60_000;
+    Arrays.fill(huge, 2, 60_002, (byte) 'a');
+    IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class, () -> singleton.fromBinary(huge, "T"));
+    assertTrue(tooLong.getMessage().contains("at most"), tooLong.getMessage());
+    // a ref field that claims more bytes than the bound
+    byte[] bigRef = {0, 0, 0, 4, 0, 0, (byte) 0xff, (byte) 0xff};
+    assertThrows(IllegalArgumentException.class, () -> singleton.fromBinary(bigRef, "M"));
+  }
+}
