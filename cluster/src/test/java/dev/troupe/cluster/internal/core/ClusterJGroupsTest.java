@@ -34,8 +34,13 @@ class ClusterJGroupsTest {
   @Test
   void threeSystemsFormOneClusterThroughTheirSeedsAndOneLeavesGracefully() {
     String name = "jgroupsformation";
-    List<ActorSystem> s = List.of(nodes.start(name, "jgroups"), nodes.start(name, "jgroups"),
-        nodes.start(name, "jgroups"));
+    // Nothing here is about failure detection: the defaults' pauses, so that a machine whose cores
+    // are busy elsewhere cannot make a slow heartbeat (or a late tick) look like a failure.
+    String patient = "troupe.cluster.failure-detector.heartbeat-interval = 1s\n"
+        + "troupe.cluster.failure-detector.acceptable-heartbeat-pause = 5s\n"
+        + "troupe.cluster.downing.stable-after = 20s\n";
+    List<ActorSystem> s = List.of(nodes.start(name, "jgroups", patient), nodes.start(name, "jgroups", patient),
+        nodes.start(name, "jgroups", patient));
     List<Address> seeds = s.stream().map(ActorSystem::address).toList();
     List<TestKit> probes = s.stream().map(ClusterInMemoryTest::probe).toList();
     for (ActorSystem sys : s) {

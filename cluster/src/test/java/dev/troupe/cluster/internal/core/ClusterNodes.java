@@ -16,8 +16,7 @@ final class ClusterNodes implements AutoCloseable {
   private final List<ActorSystem> systems = new ArrayList<>();
 
   static Config config(String engine, String extra) {
-    return ConfigFactory.parseString(extra + "\n"
-        + "troupe.actor.provider = cluster\n"
+    return ConfigFactory.parseString("troupe.actor.provider = cluster\n"
         + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
         + "troupe.remote.canonical.port = 0\n"
         + "troupe.cluster.membership.provider = " + engine + "\n"
@@ -27,7 +26,8 @@ final class ClusterNodes implements AutoCloseable {
         + "troupe.cluster.failure-detector.heartbeat-interval = 200ms\n"
         + "troupe.cluster.failure-detector.acceptable-heartbeat-pause = 1s\n"
         + "troupe.cluster.jgroups.join-timeout = 1s\n"
-        + "troupe.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n");
+        + "troupe.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
+        + extra + "\n"); // last, so that a test's own settings win
   }
 
   /** @return a new node of the cluster {@code name} */
