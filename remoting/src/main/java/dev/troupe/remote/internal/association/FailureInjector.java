@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Cuts this node off from chosen nodes, for tests of network partitions; it exists only when
- * {@code troupe.remote.advanced.failure-injector = on} (see {@link Associations#failureInjector()}),
+ * {@code troupe.remote.advanced.failure-injector = on} (see {@link Associations#failureInjector()}; tests find it with {@code FailureInjectors.of}),
  * and with the key off nothing on the message path looks at it beyond one null check.
  *
  * <p>While a node is {@linkplain #blackhole blackholed}, this node sends it nothing, silently, as a

@@ -49,7 +49,7 @@ class FailureInjectorTest {
   }
 
   static FailureInjector injector(ActorSystem s) {
-    return ((RemoteActorRefProvider) ((RuntimeSystem) s).provider()).associations().failureInjector();
+    return FailureInjectors.of(((RuntimeSystem) s).provider());
   }
 
   @Test
