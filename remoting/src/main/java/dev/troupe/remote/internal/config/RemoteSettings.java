@@ -45,6 +45,8 @@ import java.util.Set;
  * @param trustedSelectionPaths in untrusted mode, the only paths (like {@code /user/echo}) peers may select
  * @param tls {@code troupe.remote.tls}: whether connections run TLS, and with which stores
  * @param inboundSelectionQueueSize selections from one connection waiting for the dispatcher before the connection stops reading
+ * @param failureInjector {@code advanced.failure-injector}: whether tests may cut this node off from
+ *     chosen nodes (see the association layer's {@code FailureInjector}); off in production
  */
 public record RemoteSettings(
     String canonicalHost,
@@ -76,7 +78,8 @@ public record RemoteSettings(
     Duration giveUpSystemMessageAfter,
     Set<String> trustedSelectionPaths,
     TlsSettings tls,
-    int inboundSelectionQueueSize) {
+    int inboundSelectionQueueSize,
+    boolean failureInjector) {
 
   public static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -160,7 +163,8 @@ public record RemoteSettings(
         positive(adv, a, "give-up-system-message-after"),
         trustedPaths(r),
         tls,
-        ConfigReader.intAtLeast(adv, a, "inbound-selection-queue-size", 1));
+        ConfigReader.intAtLeast(adv, a, "inbound-selection-queue-size", 1),
+        ConfigReader.bool(adv, a, "failure-injector"));
   }
 
   /** {@code trusted-selection-paths}: absolute paths without address, such as {@code /user/echo}. */
