@@ -176,4 +176,31 @@ class ClusterRouterTest {
     f.actorOf(Props.create(Worker.class), "worker");
     awaitPlacement(a, router, on(c.address(), 1, f.address(), 1), "a new worker member is added");
   }
+
+  @Test
+  void localRouteesFollowAllowLocalRouteesAndAnUnreachableMemberLosesItsRouteesUntilItIsReachableAgain() {
+    String name = "reachability";
+    String off = "troupe.cluster.downing.strategy = off\n"; // an unreachable member stays a member
+    ActorSystem a = node(name, "worker", null, off
+        + "troupe.actor.deployment.\"/local\" { router = round-robin-pool, cluster { enabled = on,"
+        + " max-nr-of-instances-per-node = 2, allow-local-routees = on } }\n"
+        + "troupe.actor.deployment.\"/remote-only\" { router = round-robin-pool, cluster { enabled = on,"
+        + " max-nr-of-instances-per-node = 2, allow-local-routees = off } }\n");
+    ActorRef local = a.actorOf(Props.create(Worker.class).withRouter(FromConfig.getInstance()), "local");
+    ActorRef remoteOnly = a.actorOf(Props.create(Worker.class).withRouter(FromConfig.getInstance()), "remote-only");
+    assertEquals(on(a.address(), 2), placement(a, local), "allow-local-routees = on: routees here at once");
+    assertEquals(Map.of(), placement(a, remoteOnly), "allow-local-routees = off: none here");
+
+    ActorSystem b = node(name, "worker", a, off);
+    awaitPlacement(a, local, on(a.address(), 2, b.address(), 2), "routees on both members");
+    awaitPlacement(a, remoteOnly, on(b.address(), 2), "routees on the other member only");
+
+    InMemoryCluster.suspect(name, Cluster.get(b).selfUniqueAddress());
+    awaitPlacement(a, local, on(a.address(), 2), "the unreachable member's routees are dropped");
+    awaitPlacement(a, remoteOnly, Map.of(), "the unreachable member's routees are dropped, none moves here");
+
+    InMemoryCluster.unsuspect(name, Cluster.get(b).selfUniqueAddress());
+    awaitPlacement(a, local, on(a.address(), 2, b.address(), 2), "reachable again: routees there again");
+    awaitPlacement(a, remoteOnly, on(b.address(), 2), "reachable again: routees there again");
+  }
 }
