@@ -2,10 +2,10 @@ package dev.troupe.cluster;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigValue;
-import com.typesafe.config.ConfigValueType;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
+import dev.troupe.cluster.internal.config.ClusterConfig;
+import dev.troupe.runtime.spi.ConfigReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -126,12 +126,7 @@ public record ClusterSettings(
    * @throws ConfigurationException naming the full key of the first malformed value
    */
   public static ClusterSettings from(Config config, String systemName) {
-    Config c;
-    try {
-      c = config.getConfig(ROOT);
-    } catch (ConfigException e) {
-      throw new ConfigurationException("invalid configuration value at '" + ROOT + "': " + e.getMessage(), e);
-    }
+    Config c = ClusterConfig.section(config, ROOT);
     List<Address> seeds = seeds(c, systemName);
     Set<String> roles = roles(c);
     int minNr = intAtLeast(c, "min-nr-of-members", 1);
@@ -147,8 +142,8 @@ public record ClusterSettings(
           "must be at least " + ROOT + ".failure-detector.heartbeat-interval (" + heartbeat + "), was " + pause, null);
     }
     return new ClusterSettings(
-        seeds, roles, minNr, provider, heartbeat, pause, downing(c), optionalDuration(c,
-            "shutdown-after-unsuccessful-join-seed-nodes"), positive(c, "seed-node-timeout"),
+        seeds, roles, minNr, provider, heartbeat, pause, downing(c), ClusterConfig.offOrPositiveDuration(c, ROOT,
+            "shutdown-after-unsuccessful-join-seed-nodes", "30s"), positive(c, "seed-node-timeout"),
         positive(c, "leave-ack-timeout"));
   }
 
@@ -218,70 +213,20 @@ public record ClusterSettings(
     return Set.copyOf(roles);
   }
 
-  /** {@code off} or a positive duration. */
-  private static Optional<Duration> optionalDuration(Config c, String key) {
-    ConfigValue v;
-    try {
-      v = c.getValue(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-    if ((v.valueType() == ConfigValueType.BOOLEAN && !((Boolean) v.unwrapped()))
-        || (v.valueType() == ConfigValueType.STRING && "off".equalsIgnoreCase(((String) v.unwrapped()).trim()))) {
-      return Optional.empty();
-    }
-    Duration d;
-    try {
-      d = c.getDuration(key);
-    } catch (ConfigException e) {
-      throw bad(key, "expected off or a duration such as 30s: " + e.getMessage(), e);
-    }
-    if (d.isNegative() || d.isZero()) {
-      throw bad(key, "expected off or a positive duration, was " + d, null);
-    }
-    return Optional.of(d);
-  }
-
   private static String string(Config c, String key) {
-    try {
-      return c.getString(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
+    return ConfigReader.string(c, ROOT, key);
   }
 
   private static boolean bool(Config c, String key) {
-    try {
-      return c.getBoolean(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
+    return ConfigReader.bool(c, ROOT, key);
   }
 
   private static int intAtLeast(Config c, String key, int min) {
-    int v;
-    try {
-      v = c.getInt(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-    if (v < min) {
-      throw bad(key, "must be >= " + min + ", was " + v, null);
-    }
-    return v;
+    return ConfigReader.intAtLeast(c, ROOT, key, min);
   }
 
   private static Duration positive(Config c, String key) {
-    Duration d;
-    try {
-      d = c.getDuration(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-    if (d.isNegative() || d.isZero()) {
-      throw bad(key, "must be positive, was " + d, null);
-    }
-    return d;
+    return ClusterConfig.positiveDuration(c, ROOT, key);
   }
 
   private static ConfigurationException bad(String key, String why, Throwable cause) {
