@@ -129,37 +129,37 @@ public record ClusterSettings(
     Config c = ClusterConfig.section(config, ROOT);
     List<Address> seeds = seeds(c, systemName);
     Set<String> roles = roles(c);
-    int minNr = intAtLeast(c, "min-nr-of-members", 1);
-    String provider = string(c, "membership.provider").trim();
+    int minNr = ConfigReader.intAtLeast(c, ROOT, "min-nr-of-members", 1);
+    String provider = ConfigReader.string(c, ROOT, "membership.provider").trim();
     if (provider.isEmpty()) {
       throw bad("membership.provider", "must name an engine (e.g. jgroups) or the class of a"
           + " dev.troupe.cluster.spi.MembershipProviderFactory", null);
     }
-    Duration heartbeat = positive(c, "failure-detector.heartbeat-interval");
-    Duration pause = positive(c, "failure-detector.acceptable-heartbeat-pause");
+    Duration heartbeat = ClusterConfig.positiveDuration(c, ROOT, "failure-detector.heartbeat-interval");
+    Duration pause = ClusterConfig.positiveDuration(c, ROOT, "failure-detector.acceptable-heartbeat-pause");
     if (pause.compareTo(heartbeat) < 0) {
       throw bad("failure-detector.acceptable-heartbeat-pause",
           "must be at least " + ROOT + ".failure-detector.heartbeat-interval (" + heartbeat + "), was " + pause, null);
     }
-    return new ClusterSettings(
-        seeds, roles, minNr, provider, heartbeat, pause, downing(c), ClusterConfig.offOrPositiveDuration(c, ROOT,
-            "shutdown-after-unsuccessful-join-seed-nodes", "30s"), positive(c, "seed-node-timeout"),
-        positive(c, "leave-ack-timeout"));
+    Optional<Duration> giveUp =
+        ClusterConfig.offOrPositiveDuration(c, ROOT, "shutdown-after-unsuccessful-join-seed-nodes", "30s");
+    return new ClusterSettings(seeds, roles, minNr, provider, heartbeat, pause, downing(c), giveUp,
+        ClusterConfig.positiveDuration(c, ROOT, "seed-node-timeout"), ClusterConfig.positiveDuration(c, ROOT, "leave-ack-timeout"));
   }
 
   private static Downing downing(Config c) {
-    String name = string(c, "downing.strategy").trim().toLowerCase(Locale.ROOT);
+    String name = ConfigReader.string(c, ROOT, "downing.strategy").trim().toLowerCase(Locale.ROOT);
     Strategy strategy = Strategy.byConfigName(name).orElseThrow(() -> bad("downing.strategy",
         "unknown strategy '" + name + "', expected one of keep-majority, static-quorum, keep-oldest, down-all, off",
         null));
-    Duration stableAfter = positive(c, "downing.stable-after");
-    int quorum = intAtLeast(c, "downing.static-quorum.quorum-size", 0);
+    Duration stableAfter = ClusterConfig.positiveDuration(c, ROOT, "downing.stable-after");
+    int quorum = ConfigReader.intAtLeast(c, ROOT, "downing.static-quorum.quorum-size", 0);
     if (strategy == Strategy.STATIC_QUORUM && quorum == 0) {
       throw bad("downing.static-quorum.quorum-size",
           "must be set (at least 1, more than half of the cluster's size) when " + ROOT
               + ".downing.strategy = static-quorum", null);
     }
-    boolean downIfAlone = bool(c, "downing.keep-oldest.down-if-alone");
+    boolean downIfAlone = ConfigReader.bool(c, ROOT, "downing.keep-oldest.down-if-alone");
     return new Downing(strategy, stableAfter, quorum, downIfAlone);
   }
 
@@ -211,22 +211,6 @@ public record ClusterSettings(
       }
     }
     return Set.copyOf(roles);
-  }
-
-  private static String string(Config c, String key) {
-    return ConfigReader.string(c, ROOT, key);
-  }
-
-  private static boolean bool(Config c, String key) {
-    return ConfigReader.bool(c, ROOT, key);
-  }
-
-  private static int intAtLeast(Config c, String key, int min) {
-    return ConfigReader.intAtLeast(c, ROOT, key, min);
-  }
-
-  private static Duration positive(Config c, String key) {
-    return ClusterConfig.positiveDuration(c, ROOT, key);
   }
 
   private static ConfigurationException bad(String key, String why, Throwable cause) {

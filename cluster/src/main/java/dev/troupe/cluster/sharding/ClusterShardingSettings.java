@@ -49,13 +49,13 @@ public final class ClusterShardingSettings {
    */
   public static ClusterShardingSettings from(Config config) {
     Config c = ClusterConfig.section(config, ROOT);
-    int shards = intAtLeast(c, "number-of-shards", 1);
-    String roleText = string(c, "role");
+    int shards = ConfigReader.intAtLeast(c, ROOT, "number-of-shards", 1);
+    String roleText = ConfigReader.string(c, ROOT, "role");
     if (!roleText.strip().equals(roleText)) {
       throw bad("role", "a role is a name without surrounding spaces, was '" + roleText + "'", null);
     }
-    Duration timeout = positive(c, "hand-over-timeout");
-    int buffer = intAtLeast(c, "buffer-size", 1);
+    Duration timeout = ClusterConfig.positiveDuration(c, ROOT, "hand-over-timeout");
+    int buffer = ConfigReader.intAtLeast(c, ROOT, "buffer-size", 1);
     Optional<Duration> idle = ClusterConfig.offOrPositiveDuration(c, ROOT, "passivate-idle-after", "2m");
     return new ClusterShardingSettings(
         shards, roleText.isEmpty() ? Optional.empty() : Optional.of(roleText), timeout, buffer, idle);
@@ -141,18 +141,6 @@ public final class ClusterShardingSettings {
     return "ClusterShardingSettings(number-of-shards = " + numberOfShards + ", role = " + role.orElse("")
         + ", hand-over-timeout = " + handOverTimeout + ", buffer-size = " + bufferSize
         + ", passivate-idle-after = " + passivateIdleAfter.map(Duration::toString).orElse("off") + ")";
-  }
-
-  private static String string(Config c, String key) {
-    return ConfigReader.string(c, ROOT, key);
-  }
-
-  private static int intAtLeast(Config c, String key, int min) {
-    return ConfigReader.intAtLeast(c, ROOT, key, min);
-  }
-
-  private static Duration positive(Config c, String key) {
-    return ClusterConfig.positiveDuration(c, ROOT, key);
   }
 
   private static ConfigurationException bad(String key, String why, Throwable cause) {
