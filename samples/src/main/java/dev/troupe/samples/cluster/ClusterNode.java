@@ -62,10 +62,10 @@ public final class ClusterNode extends Sample {
   @Option(names = "--seed", paramLabel = "ADDRESS",
       description = "a seed node, troupe://cluster@host:port; repeatable, the first founds the cluster"
           + " (default: none, this node founds a new cluster)")
-  private List<String> seeds = new ArrayList<>();
+  private List<String> seeds; // null until given: picocli shows no default list
 
   @Option(names = "--role", paramLabel = "ROLE", description = "a role of this node; repeatable (default: none)")
-  private List<String> roles = new ArrayList<>();
+  private List<String> roles;
 
   /** Prints each cluster event it hears on one line, with the time it heard it. */
   static final class EventPrinter extends AbstractActor {
@@ -108,6 +108,8 @@ public final class ClusterNode extends Sample {
   @Override
   protected int run(PrintStream out) throws Exception {
     within("--port", port, 0, 65_535);
+    List<String> seeds = this.seeds == null ? List.of() : this.seeds;
+    List<String> roles = this.roles == null ? List.of() : this.roles;
     List<Address> seedAddresses = new ArrayList<>();
     for (String s : seeds) {
       Address a;
