@@ -148,6 +148,7 @@ public final class ClusterWorkers extends Sample {
       out.println("master listening at " + master.address());
       for (int i = 0; i < localWorkers; i++) {
         local.add(startWorker(0, master.address(), out));
+        awaitWorkers(master, i + 1, null); // one join at a time: the engine admits them sooner so
       }
       awaitWorkers(master, expected, out);
       CompletableFuture<List<ActorRef>> routees = new CompletableFuture<>();
@@ -166,7 +167,7 @@ public final class ClusterWorkers extends Sample {
     }
   }
 
-  /** Waits until {@code n} members with the role {@code worker} are Up, as the master sees them. */
+  /** Waits until {@code n} members with the role {@code worker} are Up, as the master sees them; says so on {@code out} (if not null). */
   private static void awaitWorkers(ActorSystem master, int n, PrintStream out) throws InterruptedException {
     Cluster cluster = Cluster.get(master);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -176,7 +177,9 @@ public final class ClusterWorkers extends Sample {
       }
       Thread.sleep(50); // a poll of the membership the master publishes, bounded by the deadline
     }
-    out.println(n + " worker members Up");
+    if (out != null) {
+      out.println(n + " worker members Up");
+    }
   }
 
   private static long workersUp(Cluster cluster) {
