@@ -1,6 +1,7 @@
 package dev.troupe.samples;
 
 import dev.troupe.samples.cluster.ClusterNode;
+import dev.troupe.samples.cluster.ClusterWorkers;
 import dev.troupe.samples.monkeys.Monkeys;
 import dev.troupe.samples.pingpong.PingPong;
 import dev.troupe.samples.pingpong.PingPongLatency;
@@ -60,6 +61,7 @@ public final class Main implements Callable<Integer> {
           RemoteEchoClient::new,
           RemoteWorkers::new,
           ClusterNode::new,
+          ClusterWorkers::new,
           Monkeys::new);
 
   @Spec private CommandLine.Model.CommandSpec spec;
