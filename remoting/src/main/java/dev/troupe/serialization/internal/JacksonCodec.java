@@ -66,14 +66,12 @@ public final class JacksonCodec {
   private final ClassLoader loader = SerializerSetup.classLoader();
   /** Readers of the manifests allowed so far, their classes checked against the bindings. */
   private final Map<String, ObjectReader> readers = new ConcurrentHashMap<>();
-  /** A writer per class written; tied to the class's life, so a class loader can still go. */
-  private final ClassValue<ObjectWriter> writers =
-      new ClassValue<>() {
-        @Override
-        protected ObjectWriter computeValue(Class<?> type) {
-          return mapper.writerFor(type);
-        }
-      };
+  /**
+   * A writer per class written, held by this codec (so by its system) only: a {@code ClassValue}
+   * would keep the mapper, and through it the system, reachable from the class after the system
+   * is gone.
+   */
+  private final Map<Class<?>, ObjectWriter> writers = new ConcurrentHashMap<>();
 
   private JacksonCodec(ObjectMapper mapper, int identifier, Class<? extends Serializer> owner, WireContext context) {
     this.mapper = mapper;
@@ -144,7 +142,7 @@ public final class JacksonCodec {
    */
   public byte[] toBinary(Object o) {
     try {
-      return writers.get(o.getClass()).writeValueAsBytes(o);
+      return writerOf(o.getClass()).writeValueAsBytes(o);
     } catch (IOException e) {
       throw new SerializationException("cannot write " + o.getClass().getName() + ": " + e.getMessage(), e);
     }
@@ -162,6 +160,15 @@ public final class JacksonCodec {
     } catch (IOException e) {
       throw new SerializationException("cannot read " + manifest + ": " + e.getMessage(), e);
     }
+  }
+
+  private ObjectWriter writerOf(Class<?> c) {
+    ObjectWriter w = writers.get(c);
+    if (w == null) {
+      w = mapper.writerFor(c);
+      writers.put(c, w);
+    }
+    return w;
   }
 
   /** @return the reader of the class that {@code manifest} names, once that class is allowed */
