@@ -131,6 +131,7 @@ public final class NettyTransport {
                       ch -> tls != null ? tls.forAccepted(ch.alloc()) : new TlsOnPlainPort(),
                       () ->
                           new ChannelHandler[] {
+                            new LengthFieldPrepender(4), // acknowledgements and answers to heartbeats: few frames
                             new InboundHandshakeHandler(host, settings.tls().verifyPeerOrigin()),
                             new EnvelopeDecoder(host::resolve),
                             new InboundDispatcher(log, settings.inboundIdleTimeout().toMillis())
@@ -217,7 +218,7 @@ public final class NettyTransport {
                 ch -> tls != null ? tls.forOutbound(ch.alloc(), to.getHostString(), to.getPort()) : null,
                 () ->
                     new ChannelHandler[] {
-                      new EnvelopeEncoder(settings.maximumFrameSize(), drops),
+                      new EnvelopeEncoder(settings.maximumFrameSize(), drops), // writes whole frames, length included
                       new OutboundHandshakeHandler(handshake, listener),
                       new OutboundConnectionHandler(listener, lane, log.logger())
                     },
@@ -230,7 +231,8 @@ public final class NettyTransport {
    * first} (TLS, or the check for TLS on a plain port; none when it gives null), then closed if the
    * handshake is not done within {@code handshake-timeout} of the start ({@link HandshakeDeadline};
    * after the handshake, when {@code idleMillis} is not 0, if nothing is read for that long),
-   * frames of at most {@code readLimit} bytes in, length-prefixed frames out, then {@code last}.
+   * frames of at most {@code readLimit} bytes in, then {@code last} (whose first handler writes the
+   * length-prefixed frames out).
    */
   private ChannelInitializer<SocketChannel> pipeline(
       int readLimit,
@@ -253,7 +255,6 @@ public final class NettyTransport {
         ch.pipeline()
             .addLast(new HandshakeDeadline(timeout, idleMillis))
             .addLast(frameDecoder(readLimit))
-            .addLast(new LengthFieldPrepender(4))
             .addLast(last.get());
       }
     };
