@@ -50,6 +50,16 @@ import org.junit.jupiter.api.Timeout;
  * The last test keeps a removed member's engine alive through the heal, so that JGroups really
  * merges it back into the view, and the cluster ignores it.
  *
+ * <p>How the network is cut (details in {@link Partitions}): every node is told whom it no longer
+ * hears, in both of its parts, and each cut is applied on both sides. The engine gets JGroups' own
+ * {@code DISCARD} in its running stack, ignoring the other side's members, so that heartbeats stop
+ * and each side's view drops the other after FD_ALL3's silence and VERIFY_SUSPECT's check, as after
+ * a cut cable. Remoting gets its failure injector ({@code troupe.remote.advanced.failure-injector =
+ * on}), which sends nothing to the other side: no down decision, leave announcement, watch
+ * heartbeat or leaving notice crosses, so each side decides alone. A relay in front of the nodes
+ * cannot do this here: every node is on 127.0.0.1, and a relay cannot tell which node a connection
+ * comes from without reading the protocol. Healing lifts both cuts and runs a MERGE3 round at once.
+ *
  * <p>Timings are short (heartbeat 300 ms, suspicion after 1.5 s, stable-after 3 s): each split
  * decides within about 5 s of the cut.
  */
