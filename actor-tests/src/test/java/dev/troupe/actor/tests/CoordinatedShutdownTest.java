@@ -55,12 +55,13 @@ class CoordinatedShutdownTest {
       () -> CompletableFuture.completedFuture(Done.getInstance());
 
   // this module's tests have troupe-cluster on the class path: its reference.conf adds the cluster's
-  // two phases after service-requests-done (they run before service-stop, in name order)
+  // three phases after service-requests-done (they run before service-stop, in name order)
   private static final List<String> BUILT_IN =
       List.of(
           PHASE_BEFORE_SERVICE_UNBIND,
           PHASE_SERVICE_UNBIND,
           PHASE_SERVICE_REQUESTS_DONE,
+          "cluster-sharding-shutdown-region",
           "cluster-leave",
           "cluster-exiting",
           PHASE_SERVICE_STOP,
