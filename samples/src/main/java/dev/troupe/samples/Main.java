@@ -1,5 +1,6 @@
 package dev.troupe.samples;
 
+import dev.troupe.samples.cluster.ShardedCounters;
 import dev.troupe.samples.monkeys.Monkeys;
 import dev.troupe.samples.pingpong.PingPong;
 import dev.troupe.samples.pingpong.PingPongLatency;
@@ -58,6 +59,7 @@ public final class Main implements Callable<Integer> {
           RemoteEchoServer::new,
           RemoteEchoClient::new,
           RemoteWorkers::new,
+          ShardedCounters::new,
           Monkeys::new);
 
   @Spec private CommandLine.Model.CommandSpec spec;

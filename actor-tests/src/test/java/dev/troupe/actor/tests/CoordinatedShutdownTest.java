@@ -153,7 +153,8 @@ class CoordinatedShutdownTest {
     assertEquals(Duration.ofSeconds(2), cs.timeout("drain-queues"));
     assertEquals(Duration.ofSeconds(5), cs.timeout(PHASE_SERVICE_STOP), "default-phase-timeout");
     assertEquals(Duration.ofSeconds(10), cs.timeout(PHASE_ACTOR_SYSTEM_TERMINATE));
-    assertEquals(Duration.ofSeconds(7 * 5 + 2 + 10), cs.totalTimeout());
+    // seven phases on the default timeout, cluster-sharding-shutdown-region's 15 s, drain-queues, terminate
+    assertEquals(Duration.ofSeconds(7 * 5 + 15 + 2 + 10), cs.totalTimeout());
     cs.addTask(PHASE_BEFORE_ACTOR_SYSTEM_TERMINATE, "after", record("after"));
     cs.addTask("drain-queues", "drain", record("drain"));
     cs.addTask(PHASE_SERVICE_STOP, "before", record("before"));
