@@ -89,12 +89,18 @@ final class PekkoSharded implements ShardedPingPongDriver, ShardHandOver.Cluster
   public void setup(int pairs, int inFlight) {
     start(2);
     pingers = new ActorRef[pairs];
+    int local = 0;
     for (int i = 0; i < pairs; i++) {
       String id = "entity-" + i;
-      where(0, id);
+      if (where(0, id).equals(address(0))) {
+        local++;
+      }
       pingers[i] = nodes.get(0).actorOf(Props.create(Pinger.class, () -> new Pinger(regions.get(0), id, inFlight))
           .withDispatcher(Dispatchers.ID));
     }
+    // where the cluster put the entities decides the mix of local and remote hops: print it
+    System.out.printf("%n%s: %d of %d entities on the pingers' node (local hops), %d on the other%n",
+        "pekko", local, pairs, pairs - local);
   }
 
   @Override

@@ -76,12 +76,18 @@ final class TroupeSharded implements ShardedPingPongDriver, ShardHandOver.Cluste
   public void setup(int pairs, int inFlight) {
     start(2);
     pingers = new ActorRef[pairs];
+    int local = 0;
     for (int i = 0; i < pairs; i++) {
       String id = "entity-" + i;
-      where(0, id); // the entity runs before the first iteration
+      if (where(0, id).equals(address(0))) {
+        local++;
+      } // the entity runs before the first iteration
       pingers[i] = nodes.get(0).actorOf(Props.create(Pinger.class, () -> new Pinger(regions.get(0), id, inFlight))
           .withDispatcher(Dispatchers.ID));
     }
+    // where the cluster put the entities decides the mix of local and remote hops: print it
+    System.out.printf("%n%s: %d of %d entities on the pingers' node (local hops), %d on the other%n",
+        "troupe", local, pairs, pairs - local);
   }
 
   @Override
