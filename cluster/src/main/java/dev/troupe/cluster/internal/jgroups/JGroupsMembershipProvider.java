@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Reports: on a thread of the engine's own, see {@link Reporter}.
  *   <li>Join: with endpoints, a join that reaches no coordinator within {@code join-timeout} x 3
  *       attempts fails with a {@link ConnectException} (JGroups would found a group of one
- *       instead: a second cluster); without endpoints it founds the group.
+ *       instead: a second cluster); without endpoints it founds the group. A failed join leaves the
+ *       engine as it was before it: the cluster tries again (with a new channel) at its next seed
+ *       round.
  *   <li>{@code leave()}: {@code JChannel.disconnect()} (the coordinator is told, the others' next
  *       view lacks this node), bounded by {@code leave-timeout} plus the view acknowledgement time;
  *       past that the channel is closed at once. {@code close()}: the channel stops without a word
@@ -107,7 +109,7 @@ final class JGroupsMembershipProvider implements MembershipProvider {
       }
     } catch (Exception | Error e) {
       r.stop();
-      markClosed();
+      unjoined();
       throw e;
     }
     synchronized (this) {
@@ -229,8 +231,11 @@ final class JGroupsMembershipProvider implements MembershipProvider {
     return false;
   }
 
-  private synchronized void markClosed() {
-    state = State.CLOSED;
+  /** After a failed join: the engine may join again (its channel is closed already), unless closed meanwhile. */
+  private synchronized void unjoined() {
+    if (state == State.JOINED) {
+      state = State.NEW;
+    }
   }
 
   /**

@@ -57,6 +57,8 @@ public final class Associations {
   private final ConcurrentHashMap<Address, Association> associations = new ConcurrentHashMap<>();
   private final RetiredAssociations retired;
   private final AtomicBoolean pressureSweep = new AtomicBoolean();
+  // null unless troupe.remote.advanced.failure-injector = on (tests of partitions)
+  private final FailureInjector injector;
 
   /** @param serialization the system's registry: messages are serialized with it on the sender's thread */
   public Associations(
@@ -79,6 +81,20 @@ public final class Associations {
     this.clock = clock;
     this.logger = logger;
     this.retired = new RetiredAssociations(settings.maximumRetiredAssociations());
+    this.injector = settings.failureInjector() ? new FailureInjector() : null;
+  }
+
+  /**
+   * @return the failure injector that cuts this node off from chosen nodes in tests, or null unless
+   *     {@code troupe.remote.advanced.failure-injector = on}
+   */
+  public FailureInjector failureInjector() {
+    return injector;
+  }
+
+  /** @return whether the failure injector cuts {@code node} off now (false when it is off) */
+  public boolean cutOff(Address node) {
+    return injector != null && injector.cuts(node);
   }
 
   RuntimeSystem system() {
@@ -212,6 +228,9 @@ public final class Associations {
 
   /** Serializes on the caller's thread and queues on {@code lane}; never blocks, never throws. */
   public void send(RemoteActorRef recipient, Object message, ActorRef sender, Lane lane) {
+    if (injector != null && injector.cuts(recipient.path().address())) {
+      return; // a test's partition: lost without a word, as on a cut cable
+    }
     Serialized payload;
     try {
       payload = serialization.serialize(message);

@@ -45,6 +45,8 @@ import java.util.Set;
  * @param trustedSelectionPaths in untrusted mode, the only paths (like {@code /user/echo}) peers may select
  * @param tls {@code troupe.remote.tls}: whether connections run TLS, and with which stores
  * @param inboundSelectionQueueSize selections from one connection waiting for the dispatcher before the connection stops reading
+ * @param failureInjector {@code advanced.failure-injector}: whether tests may cut this node off from
+ *     chosen nodes (see the association layer's {@code FailureInjector}); off in production
  * @param largeMessageDestinations the recipients whose messages take the large-message lane (none: no such lane)
  * @param maximumLargeFrameSize the largest frame body on the large-message lane, in bytes
  * @param largeMessageQueueSize bound of a peer's large-message-lane queue
@@ -80,6 +82,7 @@ public record RemoteSettings(
     Set<String> trustedSelectionPaths,
     TlsSettings tls,
     int inboundSelectionQueueSize,
+    boolean failureInjector,
     DestinationPatterns largeMessageDestinations,
     int maximumLargeFrameSize,
     int largeMessageQueueSize) {
@@ -168,6 +171,7 @@ public record RemoteSettings(
         trustedPaths(r),
         tls,
         ConfigReader.intAtLeast(adv, a, "inbound-selection-queue-size", 1),
+        ConfigReader.bool(adv, a, "failure-injector"),
         large,
         largeFrame,
         ConfigReader.intAtLeast(adv, a, "outbound-large-message-queue-size", 1));
