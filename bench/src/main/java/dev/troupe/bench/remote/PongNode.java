@@ -8,6 +8,7 @@ import dev.troupe.bench.common.Names;
 import dev.troupe.bench.common.PekkoSystems;
 import dev.troupe.bench.common.TroupeSystems;
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -54,9 +55,14 @@ public final class PongNode {
    */
   static PongNode start(String impl, int pairs) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String classPath = System.getProperty("java.class.path");
+    String modulePath = System.getProperty("jdk.module.path"); // a test run on the module path
+    if (modulePath != null && !modulePath.isEmpty()) {
+      classPath = classPath + File.pathSeparator + modulePath;
+    }
     List<String> command =
         List.of(
-            java, "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-cp", System.getProperty("java.class.path"),
+            java, "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-cp", classPath,
             PongNode.class.getName(), impl, Integer.toString(pairs));
     Process p;
     try {

@@ -92,6 +92,7 @@ public final class RawSocketPingPong implements RemotePingPongDriver {
   @Override
   public void setup(int pairs, int inFlight) {
     int body = frameBody();
+    System.out.printf("%nraw: frames of 4 + %d bytes, as Troupe's for the ping%n", body);
     InetSocketAddress echo;
     if (childJvm) {
       child = PongNode.start(batched ? "raw-batched" : "raw", pairs);
