@@ -1,5 +1,6 @@
 package dev.troupe.remote.internal.association;
 
+import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
 import dev.troupe.runtime.spi.RuntimeSystem;
@@ -215,6 +216,16 @@ public final class Associations {
 
   // ------------------------------------------------------------------ out
 
+  /**
+   * The lane of user messages to {@code path}: the large-message lane when the path matches
+   * {@code troupe.remote.large-message-destinations}, else the ordinary one. Asked once per ref.
+   */
+  Lane laneFor(ActorPath path) {
+    return settings.largeMessageDestinations().isEmpty() || !settings.largeMessageDestinations().matches(path.elements())
+        ? Lane.ORDINARY
+        : Lane.LARGE;
+  }
+
   /** Serializes on the caller's thread and queues on {@code lane}; never blocks, never throws. */
   public void send(RemoteActorRef recipient, Object message, ActorRef sender, Lane lane) {
     if (injector != null && injector.cuts(recipient.path().address())) {
@@ -227,11 +238,13 @@ public final class Associations {
       drops.dropped(message, "cannot serialize it: " + e.getMessage(), sender, recipient);
       return;
     }
-    if (payload.bytes().length > settings.maximumFrameSize()) {
+    boolean large = lane == Lane.LARGE;
+    int limit = large ? settings.maximumLargeFrameSize() : settings.maximumFrameSize();
+    if (payload.bytes().length > limit) {
       drops.dropped(
           message,
-          "serialized to " + payload.bytes().length + " bytes, above troupe.remote.maximum-frame-size ("
-              + settings.maximumFrameSize() + " bytes)",
+          "serialized to " + payload.bytes().length + " bytes, above troupe.remote." + (large ? "maximum-large-frame-size (" : "maximum-frame-size (")
+              + limit + " bytes" + (large ? ", the large-message lane's limit)" : ")"),
           sender,
           recipient);
       return;

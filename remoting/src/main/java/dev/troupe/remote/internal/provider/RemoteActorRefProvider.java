@@ -255,8 +255,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     sayLeaving();
     for (Association a : associations.all()) {
       a.stopTimers();
-      for (Lane lane : Lane.values()) {
-        OutboundLane l = a.lane(lane);
+      for (OutboundLane l : a.lanes()) {
         try {
           l.loop().execute(l::close);
         } catch (RejectedExecutionException alreadyStopped) {

@@ -21,10 +21,17 @@ import io.netty.channel.ChannelPromise;
 final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
   private final OutboundTable table = new OutboundTable();
   private final int maximumFrameSize;
+  private final String limitKey;
   private final Drops drops;
 
   EnvelopeEncoder(int maximumFrameSize, Drops drops) {
+    this(maximumFrameSize, "maximum-frame-size", drops);
+  }
+
+  /** @param limitKey the key under {@code troupe.remote} that set {@code maximumFrameSize}, for the drop's reason */
+  EnvelopeEncoder(int maximumFrameSize, String limitKey, Drops drops) {
     this.maximumFrameSize = maximumFrameSize;
+    this.limitKey = limitKey;
     this.drops = drops;
   }
 
@@ -61,7 +68,8 @@ final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
     try {
       frame = Wire.encodeEnvelope(ctx.alloc(), table, e, seq, maximumFrameSize, true);
     } catch (Wire.FrameTooLarge tooLarge) {
-      drops.dropped(e, tooLarge.getMessage());
+      String why = tooLarge.getMessage();
+      drops.dropped(e, limitKey.equals("maximum-frame-size") ? why : why.replace("maximum-frame-size", limitKey));
       promise.trySuccess();
       return;
     }

@@ -19,7 +19,7 @@ import java.nio.charset.StandardCharsets;
  * <b>handshake</b>:
  *
  * <pre>
- *   int32 magic 0x54525550 ("TRUP") | int8 version | int8 lane (0 control, 1 ordinary)
+ *   int32 magic 0x54525550 ("TRUP") | int8 version | int8 lane (0 control, 1 ordinary, 2 large-message)
  *   | string origin address | int64 origin uid | string target address
  * </pre>
  *
