@@ -38,13 +38,15 @@ import java.util.Locale;
  * java -cp bench/target/benchmarks.jar dev.troupe.bench.TypedSendCost mega 10   # sites rounds
  * </pre>
  *
- * Not a JMH benchmark: a {@code main} on the benchmarks jar. Prints each round's CPU ns per message
- * for both and the median and min–max of typed / classic.
+ * Not a JMH benchmark: a {@code main} on the benchmarks jar. Prints each round's CPU ns and bytes
+ * allocated per message for both, and the median and min–max of typed / classic CPU.
  */
 public final class TypedSendCost {
   private static final int ROUND_TRIPS = 20_000;
   private static final long WINDOW_NANOS = 200_000_000L;
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final com.sun.management.ThreadMXBean ALLOCATION =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   private TypedSendCost() {}
 
@@ -69,11 +71,12 @@ public final class TypedSendCost {
       }
       double[] ratios = new double[rounds];
       for (int r = 0; r < rounds; r++) {
-        double c = measure(classic);
-        double t = measure(typed);
-        ratios[r] = t / c;
-        System.out.printf(Locale.ROOT, "round %d: classic %.1f ns/msg, typed %.1f ns/msg (CPU), typed / classic %.3f%n",
-            r + 1, c, t, ratios[r]);
+        double[] c = measure(classic);
+        double[] t = measure(typed);
+        ratios[r] = t[0] / c[0];
+        System.out.printf(Locale.ROOT,
+            "round %d: classic %.1f ns/msg (CPU), %.1f B/msg; typed %.1f ns/msg, %.1f B/msg; typed / classic %.3f%n",
+            r + 1, c[0], c[1], t[0], t[1], ratios[r]);
       }
       Arrays.sort(ratios);
       double median = rounds % 2 == 1 ? ratios[rounds / 2] : (ratios[rounds / 2 - 1] + ratios[rounds / 2]) / 2;
@@ -90,20 +93,27 @@ public final class TypedSendCost {
     void run(Completion done, int roundTrips);
   }
 
-  /** @return CPU nanoseconds per message over about one window */
-  private static double measure(Pair pair) {
+  /**
+   * @return CPU nanoseconds and bytes allocated by this thread per message over about one window
+   *     (the bytes include one {@code Completion} and start message per run of round trips)
+   */
+  private static double[] measure(Pair pair) {
     long wallStart = System.nanoTime();
     long cpu = 0;
+    long bytes = 0;
     long messages = 0;
+    long self = Thread.currentThread().getId();
     do {
+      long allocatedBefore = ALLOCATION.getThreadAllocatedBytes(self);
       Completion done = new Completion(1);
       long before = THREADS.getCurrentThreadCpuTime();
       pair.run(done, ROUND_TRIPS); // returns when every round trip is done: this thread ran them
       cpu += THREADS.getCurrentThreadCpuTime() - before;
+      bytes += ALLOCATION.getThreadAllocatedBytes(self) - allocatedBefore;
       messages += 2L * ROUND_TRIPS;
       done.await("typed send-cost round trips");
     } while (System.nanoTime() - wallStart < WINDOW_NANOS);
-    return (double) cpu / messages;
+    return new double[] {(double) cpu / messages, (double) bytes / messages};
   }
 
   // ------------------------------------------------------------------ classic

@@ -3,6 +3,7 @@ package dev.troupe.actor.typed.javadsl;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ExtensibleBehavior;
 import dev.troupe.actor.typed.Signal;
+import java.lang.reflect.Modifier;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -60,6 +61,8 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
    */
   static final class Case<T> {
     final Class<?> type;
+    /** Whether {@code type} is a final class (records, enums without bodies): then one compare. */
+    final boolean exact;
     final Object value;
     final boolean identityOnly;
     final Predicate<Object> test;
@@ -69,6 +72,7 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
     @SuppressWarnings("unchecked")
     Case(Class<?> type, Predicate<?> test, Function<?, Behavior<T>> handler) {
       this.type = type;
+      this.exact = type != null && Modifier.isFinal(type.getModifiers()) && !type.isArray();
       this.value = null;
       this.identityOnly = false;
       this.test = (Predicate<Object>) test;
@@ -78,6 +82,7 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
 
     Case(Object value, Supplier<Behavior<T>> supplier) {
       this.type = null;
+      this.exact = false;
       this.value = Objects.requireNonNull(value, "value");
       this.identityOnly = value instanceof Enum<?>;
       this.test = null;
@@ -90,7 +95,8 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
       if (v != null) {
         return v == m || (!identityOnly && v.equals(m));
       }
-      return (type == null || type.isInstance(m)) && (test == null || test.test(m));
+      Class<?> t = type;
+      return (t == null || (exact ? m.getClass() == t : t.isInstance(m))) && (test == null || test.test(m));
     }
 
     Behavior<T> apply(Object m) {
