@@ -21,9 +21,13 @@ import java.util.Optional;
  * each message to the current behaviour and keeps what it returns.
  *
  * <p>Per message this adds to the classic path two class tests (internal message, classic {@code
- * Terminated}) and an identity comparison (receive timeout), one virtual call into the behaviour and
- * an identity comparison of what it returned; nothing is allocated. {@link InternalMessage} is a
- * class, not an interface, so that its test stays one compare.
+ * Terminated}) and an identity comparison (receive timeout), the call into the behaviour and two
+ * identity comparisons of what it returned; nothing is allocated. {@link InternalMessage} is a
+ * class, not an interface, so that its test stays one compare. The call into the behaviour is
+ * direct for an {@code AbstractBehavior} (a class test, then its final {@code receive}, its built
+ * cases and their loop all inline here), so that beyond the cell's call of {@code onReceive},
+ * which a classic message makes too, a message makes one call that depends on the actor: into the
+ * matching case's handler. Other behaviours go through {@link Interpreter#interpretMessage}.
  *
  * <p>Footprint. An idle typed actor costs two small objects more than an idle classic one: this
  * actor (two fields over the classic base) and its {@link ContextImpl} (three). It is an untyped
