@@ -96,7 +96,8 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
         return v == m || (!identityOnly && v.equals(m));
       }
       Class<?> t = type;
-      return (t == null || (exact ? m.getClass() == t : t.isInstance(m))) && (test == null || test.test(m));
+      return (t == null || (exact ? m != null && m.getClass() == t : t.isInstance(m)))
+          && (test == null || test.test(m));
     }
 
     Behavior<T> apply(Object m) {
