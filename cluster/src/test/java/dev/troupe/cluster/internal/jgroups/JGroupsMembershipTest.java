@@ -18,7 +18,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.jgroups.JChannel;
+import org.jgroups.Receiver;
 import org.jgroups.util.ExtendedUUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -159,6 +162,48 @@ class JGroupsMembershipTest {
   }
 
   @Test
+  void theMemberThatWatchedAClosedEngineReportsItConfirmedDead() throws Exception {
+    List<UniqueAddress> nodes = new ArrayList<>();
+    List<MembershipProvider> started = new ArrayList<>();
+    List<Recorder> recorders = form("dead", 3, nodes, started);
+    UniqueAddress crashed = nodes.get(2);
+
+    started.get(2).close(); // its sockets close, as when its process is killed
+    Duration bound = Contexts.PAUSE.plusSeconds(9);
+    for (Recorder rec : recorders.subList(0, 2)) {
+      rec.awaitLastView("without the closed node", v -> !nodes(v).contains(crashed), bound);
+    }
+    // FD_SOCK2 watches the next member of the view: the closed node's left neighbour saw its
+    // connection close, then the view that dropped it
+    recorders.get(1).awaitReport("Dead(" + crashed + ")", new Recorder.Dead(crashed)::equals, bound);
+    for (Recorder rec : recorders.subList(0, 2)) {
+      assertTrue(rec.reports().stream().noneMatch(r -> r instanceof Recorder.Dead d && !d.member().equals(crashed)),
+          "nobody else is dead: " + rec.reports());
+      rec.assertPromisesKept();
+    }
+  }
+
+  @Test
+  void aSilentMemberIsDroppedButNeverReportedDead() throws Exception {
+    List<UniqueAddress> nodes = new ArrayList<>();
+    List<MembershipProvider> started = new ArrayList<>();
+    List<Recorder> recorders = form("silent", 3, nodes, started);
+    UniqueAddress quiet = nodes.get(2);
+
+    // its engine's traffic is dropped both ways; its sockets stay open, as with a frozen process
+    JChannel ch = ((JGroupsMembershipProvider) started.get(2)).channel();
+    ch.getProtocolStack().insertProtocol(new org.jgroups.protocols.DISCARD().discardAll(true).setAddress(ch.getAddress()),
+        org.jgroups.stack.ProtocolStack.Position.ABOVE, org.jgroups.protocols.TP.class);
+    for (Recorder rec : recorders.subList(0, 2)) {
+      rec.awaitLastView("without the silent node", v -> !nodes(v).contains(quiet), CHANGE);
+    }
+    for (Recorder rec : recorders.subList(0, 2)) {
+      assertTrue(rec.reports().stream().noneMatch(Recorder.Dead.class::isInstance), "silence is no death: " + rec.reports());
+      rec.assertPromisesKept();
+    }
+  }
+
+  @Test
   void aHealedPartitionIsReportedAsHealed() throws Exception {
     List<UniqueAddress> nodes = new ArrayList<>();
     List<MembershipProvider> started = new ArrayList<>();
@@ -257,14 +302,17 @@ class JGroupsMembershipTest {
             org.jgroups.util.UUID::randomUUID,
             () -> ExtendedUUID.randomUUID().put("t0", garbage),
             () -> MemberIdentity.address(stolen));
-    for (var address : forged) {
+    ViewLatch lastJoined = new ViewLatch(5);
+    for (int i = 0; i < forged.size(); i++) {
       JChannel ch = rawChannel("foreign");
-      ch.addAddressGenerator(address::get);
+      ch.addAddressGenerator(forged.get(i)::get);
+      if (i == forged.size() - 1) {
+        ch.setReceiver(lastJoined); // before connect: it hears every view this channel installs
+      }
       ch.connect(JGroupsMembershipProvider.CLUSTER_PREFIX + "foreign");
       channels.add(ch);
     }
-    JChannel last = channels.get(channels.size() - 1);
-    long lastId = awaitViewSize(last, 5).getViewId().getId();
+    long lastId = lastJoined.await().getViewId().getId();
     for (Recorder rec : recorders) {
       MembershipView v = rec.awaitView("with the 5-member JGroups view", x -> x.version() >= lastId, CHANGE);
       assertEquals(nodes, nodes(v), "only the Troupe members, each once: " + v);
@@ -291,15 +339,32 @@ class JGroupsMembershipTest {
     })));
   }
 
-  private static org.jgroups.View awaitViewSize(JChannel ch, int size) throws InterruptedException {
-    long deadline = System.nanoTime() + CHANGE.toNanos();
-    while (ch.getView() == null || ch.getView().size() != size) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no view of " + size + " within " + CHANGE + ": " + ch.getView());
-      }
-      Thread.sleep(20); // polling a JGroups channel's view, bounded by the deadline above
+  /** Hears a raw channel's views and lets a test wait, bounded, for the first one of a given size. */
+  private static final class ViewLatch implements Receiver {
+    private final int size;
+    private final CountDownLatch reached = new CountDownLatch(1);
+    private volatile org.jgroups.View matching;
+    private volatile org.jgroups.View last;
+
+    ViewLatch(int size) {
+      this.size = size;
     }
-    return ch.getView();
+
+    @Override
+    public void viewAccepted(org.jgroups.View view) {
+      last = view;
+      if (view.size() == size && matching == null) {
+        matching = view;
+        reached.countDown();
+      }
+    }
+
+    org.jgroups.View await() throws InterruptedException {
+      if (!reached.await(CHANGE.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new AssertionError("no view of " + size + " members within " + CHANGE + "; the last one was " + last);
+      }
+      return matching;
+    }
   }
 
   private static String endpointOf(MembershipProvider e) {
