@@ -34,10 +34,17 @@ final class ChildNode {
    * @param args {@link ClusterChildNode}'s arguments
    */
   static ChildNode start(String... args) throws IOException {
-    Process p = ChildJvm.builder(List.of("-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"),
-            ClusterChildNode.class, args)
-        .redirectErrorStream(true)
-        .start();
+    return start(List.of("-Xmx192m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), args);
+  }
+
+  /**
+   * Starts a node with these JVM options.
+   *
+   * @param jvmOptions e.g. {@code -Xmx256m}
+   * @param args {@link ClusterChildNode}'s arguments
+   */
+  static ChildNode start(List<String> jvmOptions, String... args) throws IOException {
+    Process p = ChildJvm.builder(jvmOptions, ClusterChildNode.class, args).redirectErrorStream(true).start();
     return new ChildNode(p);
   }
 
