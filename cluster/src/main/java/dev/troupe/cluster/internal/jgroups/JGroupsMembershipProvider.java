@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  *       suspect from the view right after, so {@code suspected} usually comes just before the view
  *       that drops the member. A member whose failure detector is slower than the coordinator's may
  *       see only the new view. A member is reported {@code confirmedDead} instead when this node's
- *       FD_SOCK2 saw its connection closed by the other end and, soon after, the view dropped it or
+ *       FD_SOCK2 saw its connection closed by the other end, nothing listening at its port any more,
+ *       and, soon after, the view dropped it or
  *       its suspicion was confirmed (see {@link Reporter}).
  *   <li>Reports: on a thread of the engine's own, see {@link Reporter}.
  *   <li>Join: with endpoints, a join that reaches no coordinator within {@code join-timeout} x 3

@@ -42,13 +42,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Sure death.</b> A member is reported {@code confirmedDead} rather than suspected when two
  * things come together within {@code window} (the failure detector's pause plus GMS's time to
- * install a view): {@link
- * ClosedSocketDetector} saw the connection to it closed by the other end, <em>and</em> the group
- * confirmed the failure, by a suspicion VERIFY_SUSPECT confirmed on this node or by a view that
- * drops the member. Only the order closed-then-confirmed counts: a connection closed after the
- * view dropped its member is this node tidying up, not evidence. Neither alone is enough: a
- * partition or a frozen process drops members from views without closing any connection, and a
- * connection might close on a live member, which then answers VERIFY_SUSPECT and stays in the view.
+ * install a view): {@link ClosedSocketDetector} saw the connection to it closed by the other end
+ * and nothing listening at its port any more, <em>and</em> the group confirmed the failure, by a
+ * suspicion VERIFY_SUSPECT confirmed on this node or by a view that drops the member. Only the
+ * order closed-then-confirmed counts: a connection closed after the view dropped its member is this
+ * node tidying up, not evidence. Neither alone is enough: a partition or a frozen process drops
+ * members from views without closing any connection, and a member might stop listening for a
+ * moment and still answer VERIFY_SUSPECT, staying in the view.
  *
  * <p>Reports wait behind a gate until {@link #open()}: {@code join} opens it once the join has
  * succeeded, so a join that fails reports nothing. After {@link #stop()} nothing more is reported.
