@@ -402,7 +402,7 @@ final class ClusterCore extends AbstractActorWithTimers {
       LOG.debug("{} ignores a down of {}#{} from {}, not a member", self, d.address(), d.uid(), from);
       return;
     }
-    apply(state.onDown(new UniqueAddress(d.address(), d.uid()), now()), null);
+    apply(state.onDownedElsewhere(new UniqueAddress(d.address(), d.uid()), now()), null);
   }
 
   // ---- subscribers and callbacks ----

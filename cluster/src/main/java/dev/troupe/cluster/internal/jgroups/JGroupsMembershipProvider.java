@@ -92,7 +92,7 @@ final class JGroupsMembershipProvider implements MembershipProvider {
     List<PhysicalAddress> seeds = Endpoints.parse(seedEndpoints);
     synchronized (this) {
       if (state != State.NEW) {
-        throw new IllegalStateException("join is called once per engine; this one is " + state);
+        throw new IllegalStateException("join is called once per engine (again only after a failed join); this one is " + state);
       }
       state = State.JOINED;
     }
@@ -112,7 +112,7 @@ final class JGroupsMembershipProvider implements MembershipProvider {
       }
     } catch (Exception | Error e) {
       r.stop();
-      markClosed();
+      joinFailed();
       throw e;
     }
     synchronized (this) {
@@ -234,8 +234,11 @@ final class JGroupsMembershipProvider implements MembershipProvider {
     return false;
   }
 
-  private synchronized void markClosed() {
-    state = State.CLOSED;
+  /** A failed join leaves nothing running: the cluster may call {@code join} again (unless it closed the engine meanwhile). */
+  private synchronized void joinFailed() {
+    if (state == State.JOINED && channel == null) {
+      state = State.NEW;
+    }
   }
 
   /**

@@ -249,6 +249,24 @@ public final class MembershipState {
     return finish(ev, now);
   }
 
+  /**
+   * Another member downed this member (by its downing decision, a death its engine was sure of, or
+   * by hand) and passed the down on. As {@link #onDown}, but a member this node still reaches is
+   * first {@code UnreachableMember}: the down says it is gone, so every node tells {@code
+   * UnreachableMember}, {@code MemberDowned}, {@code MemberRemoved} whether its own engine noticed
+   * first or the down came first.
+   */
+  public List<ClusterEvent> onDownedElsewhere(UniqueAddress member, long now) {
+    Member m = members.get(member);
+    if (terminated || m == null || member.equals(self)) {
+      return onDown(member, now);
+    }
+    List<ClusterEvent> ev = new ArrayList<>();
+    markUnreachable(m, ev);
+    down(m, ev);
+    return finish(ev, now);
+  }
+
   /** This node's engine has left the group after this node announced its leave: it exits and is removed. */
   public List<ClusterEvent> onLeftGroup(long now) {
     Member m = members.get(self);

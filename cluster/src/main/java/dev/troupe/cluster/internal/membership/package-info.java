@@ -22,8 +22,10 @@
  *       Cluster.leave}; for another node, it is the announcement that node sends every member (over
  *       remoting) <em>before</em> its engine leaves.
  *   <li>{@code onLeftGroup}: this node's engine has left.
- *   <li>{@code onDown(member)}: {@code Cluster.down} here, or another node's down (by hand or by its
- *       downing decision) passed on by the wiring.
+ *   <li>{@code onDown(member)}: {@code Cluster.down} here. {@code onDownedElsewhere(member)}: another
+ *       node's down (by hand, by its downing decision or for a sure death) passed on by the wiring;
+ *       a member still reachable here is {@code UnreachableMember} first, so that every node tells
+ *       the same events whether its engine or the other node's down came first.
  *   <li>{@code onTick(now)}: the clock, every second or so.
  * </ul>
  *

@@ -297,6 +297,26 @@ class JGroupsMembershipTest {
   }
 
   @Test
+  void anEngineWhoseJoinFailedJoinsWhenAskedAgain() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    // the cluster's core asks the same engine again after a failed join (e.g. seeds not up yet)
+    MembershipProvider late = engine(Contexts.node("retry", 25521, 2), Set.of());
+    Recorder lateRec = new Recorder(THREAD);
+    assertThrows(ConnectException.class, () -> late.join(List.of("127.0.0.1:" + closedPort), lateRec));
+    MembershipProvider founder = engine(Contexts.node("retry", 25520, 1), Set.of());
+    Recorder founderRec = new Recorder(THREAD);
+    String endpoint = founder.join(List.of(), founderRec);
+    late.join(List.of(endpoint), lateRec);
+    for (Recorder rec : List.of(founderRec, lateRec)) {
+      rec.awaitView("of both", v -> v.members().size() == 2, CHANGE);
+      rec.assertPromisesKept();
+    }
+  }
+
+  @Test
   void foreignAndMalformedMembersAreLeftOutOfTheViews() throws Exception {
     List<UniqueAddress> nodes = new ArrayList<>();
     List<MembershipProvider> started = new ArrayList<>();

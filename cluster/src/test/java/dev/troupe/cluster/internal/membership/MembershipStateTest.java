@@ -221,6 +221,26 @@ class MembershipStateTest {
   }
 
   @Test
+  void aDownFromAnotherNodeOfAMemberStillReachableHereIsUnreachableFirst() {
+    Node b = new Node(B);
+    b.view(1, A, B, C);
+    // A saw C die and passed its down on before B's engine dropped C
+    assertEquals("Unreachable(3) Downed(3) Removed(3,DOWN)", render(b.state.onDownedElsewhere(C, b.now)));
+    assertEquals("", b.view(2, A, B));
+    Node a = new Node(A);
+    a.view(1, A, B, C);
+    a.view(2, A, B);
+    assertEquals("Downed(3) Removed(3,DOWN)", render(a.state.onDownedElsewhere(C, a.now)), "already unreachable here");
+    assertEquals("Downed(2) Removed(2,DOWN)", render(a.state.onDown(B, a.now)), "by hand here: no unreachable");
+    assertEquals("", render(a.state.onDownedElsewhere(D, a.now)), "a stranger is only remembered");
+    assertEquals("", a.view(3, A, D));
+    Node c = new Node(C);
+    c.view(1, A, B, C);
+    assertEquals("Downed(3) Removed(3,DOWN)", render(c.state.onDownedElsewhere(C, c.now)), "this node: it goes");
+    assertTrue(c.state.isTerminated());
+  }
+
+  @Test
   void aLeaveAnnouncedAfterTheViewDroppedTheMemberIsStillGraceful() {
     Node a = new Node(A);
     a.view(1, A, B, C);
