@@ -1,6 +1,7 @@
 package dev.troupe.bench;
 
 import dev.troupe.bench.common.Impl;
+import dev.troupe.bench.common.ProcCpu;
 import dev.troupe.bench.common.RemoteMessages;
 import dev.troupe.bench.common.RoundTrips;
 import dev.troupe.bench.remote.RemotePingPongDriver;
@@ -41,7 +42,15 @@ import org.openjdk.jmh.runner.IterationType;
  * arrival (queueing behind the other pings in flight included); a percentile table over all
  * measurement iterations is printed at the end of each trial.
  *
- * <p>Run: {@code java -jar bench/target/benchmarks.jar RemotePingPong -f 2 -wi 3 -i 5 -r 2s}
+ * <p>{@code impl=raw} and {@code raw-batched} are the raw-socket baseline ({@code
+ * remote.RawSocketPingPong}): frames of the same size as Troupe's over plain blocking sockets, a
+ * thread per connection end, one {@code write} per frame or writes gathered while more is queued;
+ * the physical limit every other row is a ratio to. With {@code -p jvms=2} the pong side runs in a
+ * child JVM ({@code remote.PongNode}, killed at the trial's end), so the two sides no longer share
+ * one JVM's threads and collector; {@code cpuUsPerRoundTrip} counts both processes.
+ *
+ * <p>Run: {@code java -jar bench/target/benchmarks.jar RemotePingPong -f 2 -wi 3 -i 5 -r 2s} (and
+ * {@code -p jvms=2} for two JVMs)
  *
  * <p>The Micrometer binder's cost: {@code java -jar bench/target/benchmarks.jar RemotePingPong -f 2
  * -wi 3 -i 5 -r 2s -p impl=troupe,troupe-micrometer}
@@ -60,8 +69,15 @@ public class RemotePingPong {
    * Micrometer binder bound on both systems (not in the default list; name it with {@code -p
    * impl=troupe,troupe-micrometer}).
    */
-  @Param({"troupe", "pekko"})
+  @Param({"troupe", "pekko", "raw", "raw-batched"})
   public String impl;
+
+  /**
+   * 1: both sides in this JVM (they share its cores and its collector); 2: the pong side in a child
+   * JVM started with this jar's class path ({@code PongNode}), the ping side here.
+   */
+  @Param({"1"})
+  public int jvms;
 
   /** Pinger/ponger pairs, each pinger on the ping system and its ponger on the pong system. */
   @Param({"1", "8"})
@@ -90,7 +106,11 @@ public class RemotePingPong {
     }
   }
 
-  /** Round-trip percentiles of the current iteration (µs), as JMH secondary results. */
+  /**
+   * Round-trip percentiles of the current iteration (µs), and the CPU time per round trip of every
+   * process involved (this JVM, and the pong JVM when {@code jvms = 2}: {@code /proc/<pid>/stat},
+   * user + system, all threads, 10 ms resolution, over the iteration so far), as JMH secondary results.
+   */
   @State(Scope.Thread)
   @AuxCounters(AuxCounters.Type.EVENTS)
   public static class Latencies {
@@ -98,7 +118,11 @@ public class RemotePingPong {
     public double p99Us;
     public double p999Us;
     public double maxUs;
+    public double cpuUsPerRoundTrip;
   }
+
+  private long cpuAtStart;
+  private long roundTripsInIteration;
 
   @Setup(Level.Trial)
   public void setup() {
@@ -110,13 +134,22 @@ public class RemotePingPong {
     for (int i = 0; i < pairs; i++) {
       perPair[i] = RoundTrips.newHistogram();
     }
-    driver = RemotePingPongDriver.create(impl);
+    driver = RemotePingPongDriver.create(impl, jvms);
     driver.setup(pairs, inFlight);
   }
 
   @Setup(Level.Iteration)
   public void startIteration() {
     iteration.reset();
+    roundTripsInIteration = 0;
+    cpuAtStart = cpuNanos();
+  }
+
+  /** @return CPU time of this JVM and of the pong JVM if there is one, or -1 when unknown */
+  private long cpuNanos() {
+    long self = ProcCpu.nanos(ProcessHandle.current().pid());
+    long child = driver.childPid() < 0 ? 0 : ProcCpu.nanos(driver.childPid());
+    return self < 0 || child < 0 ? -1 : self + child;
   }
 
   @Benchmark
@@ -129,6 +162,9 @@ public class RemotePingPong {
       iteration.add(h);
     }
     counter.messages += 2L * pairs * roundTripsPerPair;
+    roundTripsInIteration += (long) pairs * roundTripsPerPair;
+    long cpu = cpuNanos();
+    out.cpuUsPerRoundTrip = cpu < 0 || cpuAtStart < 0 ? -1 : (cpu - cpuAtStart) / 1000.0 / roundTripsInIteration;
     out.p50Us = RoundTrips.us(iteration.getValueAtPercentile(50));
     out.p99Us = RoundTrips.us(iteration.getValueAtPercentile(99));
     out.p999Us = RoundTrips.us(iteration.getValueAtPercentile(99.9));

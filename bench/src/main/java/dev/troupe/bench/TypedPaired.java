@@ -1,5 +1,6 @@
 package dev.troupe.bench;
 
+import dev.troupe.bench.common.Cpu;
 import dev.troupe.bench.pingpong.PingPongDriver;
 import dev.troupe.bench.reqres.RequestResponseDriver;
 import java.util.ArrayList;
@@ -23,9 +24,13 @@ import java.util.Locale;
  * java ... dev.troupe.bench.TypedPaired reqres reply-to 1 10 5   # mode clients inFlight rounds
  * </pre>
  *
- * Prints each round's rates (M messages/s for ping-pong, M requests/s for request/response) and,
- * at the end, the median and min–max over the rounds of typed / classic Troupe and typed Troupe /
- * Pekko Typed.
+ * Prints each round's rates (M messages/s for ping-pong, M requests/s for request/response) with
+ * the process's CPU time per operation over the measured window, and, at the end, the median and
+ * min–max over the rounds of typed / classic Troupe, typed Troupe / Pekko Typed and classic Troupe
+ * / Pekko Typed (what the runtime under both Troupe styles gives in that cell), and of typed /
+ * classic CPU per operation. CPU per operation does not count other processes' work, so it moves
+ * less with the machine's load than the rates do; where it is far above the handlers' own cost,
+ * the time goes to handing work between threads (waking a parked thread is a system call).
  */
 public final class TypedPaired {
   private static final String[] IMPLS = {"troupe", "troupe-typed", "pekko-typed"};
@@ -54,23 +59,31 @@ public final class TypedPaired {
     }
     int rounds = Integer.parseInt(args[4]);
     List<double[]> rates = new ArrayList<>();
+    List<double[]> cpus = new ArrayList<>();
     for (int r = 1; r <= rounds; r++) {
       double[] round = new double[IMPLS.length];
+      double[] cpu = new double[IMPLS.length];
       for (int i = 0; i < IMPLS.length; i++) {
         Cell cell = start(IMPLS[i], args);
         try {
-          run(cell, WARM_NANOS);
-          round[i] = run(cell, MEASURE_NANOS);
+          run(cell, WARM_NANOS, null);
+          double[] cpuPerOp = new double[1];
+          round[i] = run(cell, MEASURE_NANOS, cpuPerOp);
+          cpu[i] = cpuPerOp[0];
         } finally {
           cell.stop();
         }
       }
       rates.add(round);
-      System.out.printf(Locale.ROOT, "round %d: troupe %.2f M/s, troupe-typed %.2f M/s, pekko-typed %.2f M/s%n",
-          r, round[0] / 1e6, round[1] / 1e6, round[2] / 1e6);
+      cpus.add(cpu);
+      System.out.printf(Locale.ROOT,
+          "round %d: troupe %.2f M/s (%.0f ns CPU/op), troupe-typed %.2f M/s (%.0f), pekko-typed %.2f M/s (%.0f)%n",
+          r, round[0] / 1e6, cpu[0], round[1] / 1e6, cpu[1], round[2] / 1e6, cpu[2]);
     }
     summary("typed / classic Troupe", rates, 1, 0);
     summary("typed Troupe / Pekko Typed", rates, 1, 2);
+    summary("classic Troupe / Pekko Typed", rates, 0, 2);
+    summary("CPU per op, typed / classic Troupe", cpus, 1, 0);
     System.exit(0);
   }
 
@@ -109,8 +122,12 @@ public final class TypedPaired {
     };
   }
 
-  /** @return operations per second over at least {@code nanos} */
-  private static double run(Cell cell, long nanos) {
+  /**
+   * @param cpuPerOp if not null, gets the process's CPU nanoseconds per operation in its first slot
+   * @return operations per second over at least {@code nanos}
+   */
+  private static double run(Cell cell, long nanos, double[] cpuPerOp) {
+    long cpuStart = cpuPerOp == null ? 0 : Cpu.processNanos();
     long start = System.nanoTime();
     long ops = 0;
     long elapsed;
@@ -118,6 +135,9 @@ public final class TypedPaired {
       ops += cell.invoke();
       elapsed = System.nanoTime() - start;
     } while (elapsed < nanos);
+    if (cpuPerOp != null) {
+      cpuPerOp[0] = (double) (Cpu.processNanos() - cpuStart) / ops;
+    }
     return ops / (elapsed / 1e9);
   }
 

@@ -2,10 +2,10 @@ package dev.troupe.cluster;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigValue;
-import com.typesafe.config.ConfigValueType;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
+import dev.troupe.cluster.internal.config.ClusterConfig;
+import dev.troupe.runtime.spi.ConfigReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -126,45 +126,40 @@ public record ClusterSettings(
    * @throws ConfigurationException naming the full key of the first malformed value
    */
   public static ClusterSettings from(Config config, String systemName) {
-    Config c;
-    try {
-      c = config.getConfig(ROOT);
-    } catch (ConfigException e) {
-      throw new ConfigurationException("invalid configuration value at '" + ROOT + "': " + e.getMessage(), e);
-    }
+    Config c = ClusterConfig.section(config, ROOT);
     List<Address> seeds = seeds(c, systemName);
     Set<String> roles = roles(c);
-    int minNr = intAtLeast(c, "min-nr-of-members", 1);
-    String provider = string(c, "membership.provider").trim();
+    int minNr = ConfigReader.intAtLeast(c, ROOT, "min-nr-of-members", 1);
+    String provider = ConfigReader.string(c, ROOT, "membership.provider").trim();
     if (provider.isEmpty()) {
       throw bad("membership.provider", "must name an engine (e.g. jgroups) or the class of a"
           + " dev.troupe.cluster.spi.MembershipProviderFactory", null);
     }
-    Duration heartbeat = positive(c, "failure-detector.heartbeat-interval");
-    Duration pause = positive(c, "failure-detector.acceptable-heartbeat-pause");
+    Duration heartbeat = ClusterConfig.positiveDuration(c, ROOT, "failure-detector.heartbeat-interval");
+    Duration pause = ClusterConfig.positiveDuration(c, ROOT, "failure-detector.acceptable-heartbeat-pause");
     if (pause.compareTo(heartbeat) < 0) {
       throw bad("failure-detector.acceptable-heartbeat-pause",
           "must be at least " + ROOT + ".failure-detector.heartbeat-interval (" + heartbeat + "), was " + pause, null);
     }
-    return new ClusterSettings(
-        seeds, roles, minNr, provider, heartbeat, pause, downing(c), optionalDuration(c,
-            "shutdown-after-unsuccessful-join-seed-nodes"), positive(c, "seed-node-timeout"),
-        positive(c, "leave-ack-timeout"));
+    Optional<Duration> giveUp =
+        ClusterConfig.offOrPositiveDuration(c, ROOT, "shutdown-after-unsuccessful-join-seed-nodes", "30s");
+    return new ClusterSettings(seeds, roles, minNr, provider, heartbeat, pause, downing(c), giveUp,
+        ClusterConfig.positiveDuration(c, ROOT, "seed-node-timeout"), ClusterConfig.positiveDuration(c, ROOT, "leave-ack-timeout"));
   }
 
   private static Downing downing(Config c) {
-    String name = string(c, "downing.strategy").trim().toLowerCase(Locale.ROOT);
+    String name = ConfigReader.string(c, ROOT, "downing.strategy").trim().toLowerCase(Locale.ROOT);
     Strategy strategy = Strategy.byConfigName(name).orElseThrow(() -> bad("downing.strategy",
         "unknown strategy '" + name + "', expected one of keep-majority, static-quorum, keep-oldest, down-all, off",
         null));
-    Duration stableAfter = positive(c, "downing.stable-after");
-    int quorum = intAtLeast(c, "downing.static-quorum.quorum-size", 0);
+    Duration stableAfter = ClusterConfig.positiveDuration(c, ROOT, "downing.stable-after");
+    int quorum = ConfigReader.intAtLeast(c, ROOT, "downing.static-quorum.quorum-size", 0);
     if (strategy == Strategy.STATIC_QUORUM && quorum == 0) {
       throw bad("downing.static-quorum.quorum-size",
           "must be set (at least 1, more than half of the cluster's size) when " + ROOT
               + ".downing.strategy = static-quorum", null);
     }
-    boolean downIfAlone = bool(c, "downing.keep-oldest.down-if-alone");
+    boolean downIfAlone = ConfigReader.bool(c, ROOT, "downing.keep-oldest.down-if-alone");
     return new Downing(strategy, stableAfter, quorum, downIfAlone);
   }
 
@@ -216,72 +211,6 @@ public record ClusterSettings(
       }
     }
     return Set.copyOf(roles);
-  }
-
-  /** {@code off} or a positive duration. */
-  private static Optional<Duration> optionalDuration(Config c, String key) {
-    ConfigValue v;
-    try {
-      v = c.getValue(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-    if ((v.valueType() == ConfigValueType.BOOLEAN && !((Boolean) v.unwrapped()))
-        || (v.valueType() == ConfigValueType.STRING && "off".equalsIgnoreCase(((String) v.unwrapped()).trim()))) {
-      return Optional.empty();
-    }
-    Duration d;
-    try {
-      d = c.getDuration(key);
-    } catch (ConfigException e) {
-      throw bad(key, "expected off or a duration such as 30s: " + e.getMessage(), e);
-    }
-    if (d.isNegative() || d.isZero()) {
-      throw bad(key, "expected off or a positive duration, was " + d, null);
-    }
-    return Optional.of(d);
-  }
-
-  private static String string(Config c, String key) {
-    try {
-      return c.getString(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-  }
-
-  private static boolean bool(Config c, String key) {
-    try {
-      return c.getBoolean(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-  }
-
-  private static int intAtLeast(Config c, String key, int min) {
-    int v;
-    try {
-      v = c.getInt(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-    if (v < min) {
-      throw bad(key, "must be >= " + min + ", was " + v, null);
-    }
-    return v;
-  }
-
-  private static Duration positive(Config c, String key) {
-    Duration d;
-    try {
-      d = c.getDuration(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-    if (d.isNegative() || d.isZero()) {
-      throw bad(key, "must be positive, was " + d, null);
-    }
-    return d;
   }
 
   private static ConfigurationException bad(String key, String why, Throwable cause) {

@@ -1,5 +1,8 @@
 package dev.troupe.samples;
 
+import dev.troupe.samples.cluster.ClusterNode;
+import dev.troupe.samples.cluster.ClusterWorkers;
+import dev.troupe.samples.cluster.ShardedCounters;
 import dev.troupe.samples.monkeys.Monkeys;
 import dev.troupe.samples.pingpong.PingPong;
 import dev.troupe.samples.pingpong.PingPongLatency;
@@ -58,6 +61,9 @@ public final class Main implements Callable<Integer> {
           RemoteEchoServer::new,
           RemoteEchoClient::new,
           RemoteWorkers::new,
+          ClusterNode::new,
+          ClusterWorkers::new,
+          ShardedCounters::new,
           Monkeys::new);
 
   @Spec private CommandLine.Model.CommandSpec spec;

@@ -54,7 +54,8 @@ final class RoutedActorRef extends InternalActorRef {
             path,
             props,
             this,
-            RoutedActorRef::mailboxOf);
+            RoutedActorRef::mailboxOf,
+            system.provider().routeeNodes());
     RouterConfig config = state.config();
     Dispatcher dispatcher;
     try {
@@ -77,7 +78,9 @@ final class RoutedActorRef extends InternalActorRef {
 
   /** Creates the initial routees (pool routees as children of the router cell), then starts it. */
   void start() {
-    if (state.config() instanceof Pool) {
+    if (state.clusterAware()) {
+      state.initialClusterRoutees(props -> router.cell().attachChild(props, null, false));
+    } else if (state.config() instanceof Pool) {
       List<ActorRef> routees = new ArrayList<>();
       for (int i = 0; i < state.initialPoolSize(); i++) {
         routees.add(router.cell().attachChild(state.nextRouteeProps(), null, false));

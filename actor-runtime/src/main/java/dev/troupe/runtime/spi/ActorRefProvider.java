@@ -86,4 +86,14 @@ public interface ActorRefProvider {
    * transport tells its peers and closes here. Must not block for long.
    */
   void shutdown();
+
+  /**
+   * What cluster-aware routers ask for the nodes their routees may live on: a cluster's provider
+   * answers it, every other one has none.
+   *
+   * @return the source, or null when this provider has no cluster
+   */
+  default RouteeNodes routeeNodes() {
+    return null;
+  }
 }

@@ -55,12 +55,13 @@ class CoordinatedShutdownTest {
       () -> CompletableFuture.completedFuture(Done.getInstance());
 
   // this module's tests have troupe-cluster on the class path: its reference.conf adds the cluster's
-  // two phases after service-requests-done (they run before service-stop, in name order)
+  // three phases after service-requests-done (they run before service-stop, in name order)
   private static final List<String> BUILT_IN =
       List.of(
           PHASE_BEFORE_SERVICE_UNBIND,
           PHASE_SERVICE_UNBIND,
           PHASE_SERVICE_REQUESTS_DONE,
+          "cluster-sharding-shutdown-region",
           "cluster-leave",
           "cluster-exiting",
           PHASE_SERVICE_STOP,
@@ -152,7 +153,8 @@ class CoordinatedShutdownTest {
     assertEquals(Duration.ofSeconds(2), cs.timeout("drain-queues"));
     assertEquals(Duration.ofSeconds(5), cs.timeout(PHASE_SERVICE_STOP), "default-phase-timeout");
     assertEquals(Duration.ofSeconds(10), cs.timeout(PHASE_ACTOR_SYSTEM_TERMINATE));
-    assertEquals(Duration.ofSeconds(7 * 5 + 2 + 10), cs.totalTimeout());
+    // seven phases on the default timeout, cluster-sharding-shutdown-region's 15 s, drain-queues, terminate
+    assertEquals(Duration.ofSeconds(7 * 5 + 15 + 2 + 10), cs.totalTimeout());
     cs.addTask(PHASE_BEFORE_ACTOR_SYSTEM_TERMINATE, "after", record("after"));
     cs.addTask("drain-queues", "drain", record("drain"));
     cs.addTask(PHASE_SERVICE_STOP, "before", record("before"));

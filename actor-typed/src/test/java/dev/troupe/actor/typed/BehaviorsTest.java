@@ -121,6 +121,56 @@ class BehaviorsTest {
         .build();
   }
 
+  /** A protocol with a value class and an enum, for value cases. */
+  sealed interface Keyed {}
+
+  record Key(String name) implements Keyed {}
+
+  enum Level implements Keyed {
+    LOW,
+    HIGH
+  }
+
+  /** Replies with which case took each message. */
+  static final class ByValue extends AbstractBehavior<Keyed> {
+    private final ActorRef<String> out;
+
+    ByValue(ActorContext<Keyed> ctx, ActorRef<String> out) {
+      super(ctx);
+      this.out = out;
+    }
+
+    @Override
+    public Receive<Keyed> createReceive() {
+      return newReceiveBuilder()
+          .onMessageEquals(new Key("a"), () -> reply("key a"))
+          .onMessageEquals(Level.LOW, () -> reply("low"))
+          .onMessage(Level.class, l -> reply("level " + l))
+          .onAnyMessage(m -> reply("any " + m))
+          .build();
+    }
+
+    private Behavior<Keyed> reply(String s) {
+      out.tell(s);
+      return this;
+    }
+  }
+
+  @Test
+  void valueCasesMatchEqualValuesNotOnlyTheSameInstanceAndEnumConstantsByIdentity() {
+    Probe<String> probe = new Probe<>(system);
+    ActorRef<Keyed> ref =
+        Adapter.spawnAnonymous(Adapter.toClassic(system), Behaviors.<Keyed>setup(ctx -> new ByValue(ctx, probe.ref())));
+    ref.tell(new Key(new String("a"))); // equal to the case's value, another instance
+    ref.tell(new Key("b"));
+    ref.tell(Level.LOW);
+    ref.tell(Level.HIGH);
+    probe.expect("key a");
+    probe.expect("any Key[name=b]");
+    probe.expect("low");
+    probe.expect("level HIGH");
+  }
+
   @Test
   void onMessageEqualsAndReceiveWithContextAndSignalFunctions() throws Exception {
     Probe<String> probe = new Probe<>(system);

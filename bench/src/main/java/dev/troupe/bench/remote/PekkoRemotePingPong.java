@@ -24,7 +24,7 @@ final class PekkoRemotePingPong implements RemotePingPongDriver {
    * Artery TCP with its defaults, on loopback and an ephemeral port; the messages on Pekko's own
    * jackson-cbor serializer ({@code pekko-serialization-jackson}). Nothing else is tuned.
    */
-  private static final String REMOTE =
+  static final String REMOTE =
       "pekko.actor.provider = remote\n"
           + "pekko.remote.artery.transport = tcp\n"
           + "pekko.remote.artery.canonical.hostname = \"127.0.0.1\"\n"
@@ -38,22 +38,34 @@ final class PekkoRemotePingPong implements RemotePingPongDriver {
   private ActorRef[] pingers;
   private int inFlight;
   private final Impl impl;
+  private final boolean childJvm;
+  private PongNode child;
 
-  PekkoRemotePingPong(Impl impl) {
+  PekkoRemotePingPong(Impl impl, boolean childJvm) {
     this.impl = impl;
+    this.childJvm = childJvm;
   }
 
   @Override
   public void setup(int pairs, int inFlight) {
     this.inFlight = inFlight;
     String config = REMOTE + Dispatchers.section(impl, Dispatchers.DEFAULT_THROUGHPUT);
-    pongSystem = PekkoSystems.start(Names.unique("remote-pong"), config);
+    String pongAddress;
+    if (childJvm) {
+      child = PongNode.start(impl.id(), pairs);
+      pongAddress = child.address();
+    } else {
+      pongSystem = PekkoSystems.start(Names.unique("remote-pong"), config);
+      pongAddress = address(pongSystem);
+    }
     pingSystem = PekkoSystems.start(Names.unique("remote-ping"), config);
     pingers = new ActorRef[pairs];
     for (int i = 0; i < pairs; i++) {
-      pongSystem.actorOf(
-          Props.create(Ponger.class, Ponger::new).withDispatcher(Dispatchers.ID), "ponger-" + i);
-      ActorRef ponger = lookup(address(pongSystem) + "/user/ponger-" + i);
+      if (pongSystem != null) {
+        pongSystem.actorOf(
+            Props.create(Ponger.class, Ponger::new).withDispatcher(Dispatchers.ID), "ponger-" + i);
+      }
+      ActorRef ponger = lookup(pongAddress + "/user/ponger-" + i);
       pingers[i] =
           pingSystem.actorOf(
               Props.create(Pinger.class, () -> new Pinger(ponger)).withDispatcher(Dispatchers.ID));
@@ -88,11 +100,19 @@ final class PekkoRemotePingPong implements RemotePingPongDriver {
   }
 
   @Override
+  public long childPid() {
+    return child == null ? -1 : child.pid();
+  }
+
+  @Override
   public void teardown() {
     try {
       PekkoSystems.stop(pingSystem);
     } finally {
       PekkoSystems.stop(pongSystem);
+      if (child != null) {
+        child.stop();
+      }
     }
   }
 

@@ -4,7 +4,8 @@ import dev.troupe.bench.common.Impl;
 import org.HdrHistogram.Histogram;
 
 /**
- * One side of {@code RemotePingPong}: two actor systems of one framework in this JVM, each with
+ * One side of {@code RemotePingPong}: two actor systems of one framework in this JVM (or the pong
+ * system in a child JVM, {@link PongNode}), each with
  * remoting on 127.0.0.1 and an ephemeral port. The pong system hosts {@code pairs} pongers; the ping
  * system looks each one up by path ({@code resolveOne}) and creates a pinger for it. Each pinger
  * keeps {@code inFlight} pings outstanding; each pong that arrives triggers the next ping until the
@@ -29,8 +30,13 @@ public interface RemotePingPongDriver {
    */
   void runIteration(int roundTripsPerPair, Histogram[] histograms);
 
-  /** Terminates both systems (bounded). */
+  /** Terminates both systems (bounded), and the child JVM when there is one. */
   void teardown();
+
+  /** @return the process id of the child JVM that runs the pong side, or -1 when it runs in this one */
+  default long childPid() {
+    return -1;
+  }
 
   /** The {@code impl} spelling of Troupe with telemetry on and the Micrometer binder bound. */
   String WITH_MICROMETER = "troupe-micrometer";
@@ -40,7 +46,12 @@ public interface RemotePingPongDriver {
    * @return its driver
    */
   static RemotePingPongDriver create(Impl impl) {
-    return impl == Impl.TROUPE ? new TroupeRemotePingPong(false) : new PekkoRemotePingPong(impl);
+    return create(impl, false);
+  }
+
+  /** @param childJvm whether the pong side runs in a child JVM ({@link PongNode}) */
+  private static RemotePingPongDriver create(Impl impl, boolean childJvm) {
+    return impl == Impl.TROUPE ? new TroupeRemotePingPong(false, childJvm) : new PekkoRemotePingPong(impl, childJvm);
   }
 
   /**
@@ -49,6 +60,31 @@ public interface RemotePingPongDriver {
    * @return its driver
    */
   static RemotePingPongDriver create(String impl) {
-    return impl.equals(WITH_MICROMETER) ? new TroupeRemotePingPong(true) : create(Impl.of(impl));
+    return create(impl, 1);
+  }
+
+  /**
+   * @param impl as {@link #create(String)}, or {@code raw} / {@code raw-batched}: the raw-socket
+   *     baseline ({@link RawSocketPingPong})
+   * @param jvms 1: both sides in this JVM; 2: the pong side in a child JVM ({@link PongNode}; not
+   *     with {@value #WITH_MICROMETER})
+   * @return its driver
+   */
+  static RemotePingPongDriver create(String impl, int jvms) {
+    if (jvms != 1 && jvms != 2) {
+      throw new IllegalArgumentException("jvms must be 1 or 2, was " + jvms);
+    }
+    boolean child = jvms == 2;
+    return switch (impl) {
+      case "raw" -> new RawSocketPingPong(false, child);
+      case "raw-batched" -> new RawSocketPingPong(true, child);
+      case WITH_MICROMETER -> {
+        if (child) {
+          throw new IllegalArgumentException(WITH_MICROMETER + " runs in one JVM only");
+        }
+        yield new TroupeRemotePingPong(true, false);
+      }
+      default -> create(Impl.of(impl), child);
+    };
   }
 }

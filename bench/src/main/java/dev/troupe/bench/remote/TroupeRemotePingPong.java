@@ -21,13 +21,15 @@ import org.HdrHistogram.Histogram;
 /** Troupe side of {@code RemotePingPong}; mirrors {@link PekkoRemotePingPong} line by line. */
 final class TroupeRemotePingPong implements RemotePingPongDriver {
   /** Remoting with its defaults, on loopback and an ephemeral port; the messages on jackson-cbor. */
-  private static final String REMOTE =
+  static final String REMOTE =
       "troupe.actor.provider = remote\n"
           + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
           + "troupe.remote.canonical.port = 0\n"
           + "troupe.serialization.bindings { " + RemoteMessages.WIRE_BINDING + " }\n";
 
   private final boolean micrometer;
+  private final boolean childJvm;
+  private PongNode child;
   private ActorSystem pingSystem;
   private ActorSystem pongSystem;
   private Observability pingMetrics;
@@ -36,8 +38,9 @@ final class TroupeRemotePingPong implements RemotePingPongDriver {
   private int inFlight;
 
   /** @param micrometer whether both systems run with telemetry on and the Micrometer binder bound */
-  TroupeRemotePingPong(boolean micrometer) {
+  TroupeRemotePingPong(boolean micrometer, boolean childJvm) {
     this.micrometer = micrometer;
+    this.childJvm = childJvm;
   }
 
   @Override
@@ -47,7 +50,14 @@ final class TroupeRemotePingPong implements RemotePingPongDriver {
     if (micrometer) {
       config += Observability.TELEMETRY_ON;
     }
-    pongSystem = TroupeSystems.start(Names.unique("remote-pong"), config);
+    String pongAddress;
+    if (childJvm) {
+      child = PongNode.start("troupe", pairs);
+      pongAddress = child.address();
+    } else {
+      pongSystem = TroupeSystems.start(Names.unique("remote-pong"), config);
+      pongAddress = pongSystem.address().toString();
+    }
     pingSystem = TroupeSystems.start(Names.unique("remote-ping"), config);
     if (micrometer) {
       pongMetrics = Observability.metrics(pongSystem);
@@ -55,9 +65,11 @@ final class TroupeRemotePingPong implements RemotePingPongDriver {
     }
     pingers = new ActorRef[pairs];
     for (int i = 0; i < pairs; i++) {
-      pongSystem.actorOf(
-          Props.create(Ponger.class, Ponger::new).withDispatcher(Dispatchers.ID), "ponger-" + i);
-      ActorRef ponger = lookup(pongSystem.address() + "/user/ponger-" + i);
+      if (pongSystem != null) {
+        pongSystem.actorOf(
+            Props.create(Ponger.class, Ponger::new).withDispatcher(Dispatchers.ID), "ponger-" + i);
+      }
+      ActorRef ponger = lookup(pongAddress + "/user/ponger-" + i);
       pingers[i] =
           pingSystem.actorOf(
               Props.create(Pinger.class, () -> new Pinger(ponger)).withDispatcher(Dispatchers.ID));
@@ -87,11 +99,19 @@ final class TroupeRemotePingPong implements RemotePingPongDriver {
   }
 
   @Override
+  public long childPid() {
+    return child == null ? -1 : child.pid();
+  }
+
+  @Override
   public void teardown() {
     try {
       TroupeSystems.stop(pingSystem);
     } finally {
       TroupeSystems.stop(pongSystem);
+      if (child != null) {
+        child.stop();
+      }
       if (micrometer) {
         pingMetrics.close();
         pongMetrics.close();

@@ -2,6 +2,7 @@ package dev.troupe.cluster.sharding;
 
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.cluster.internal.sharding.RegionActor;
 import dev.troupe.cluster.internal.sharding.ShardingHooks;
@@ -90,7 +91,27 @@ public final class ClusterSharding {
    */
   public synchronized ActorRef start(String typeName, Props entityProps, ClusterShardingSettings settings,
       ShardRegion.MessageExtractor extractor) {
+    return start(typeName, entityProps, settings, extractor, PoisonPill.getInstance());
+  }
+
+  /**
+   * Starts the region of {@code typeName} as {@link #start(String, Props, ClusterShardingSettings,
+   * ShardRegion.MessageExtractor)} does, with the message each entity gets when its shard moves to
+   * another member (after the messages already queued for it): the entity must stop on it, e.g. after
+   * saving its state. The default is {@code PoisonPill}.
+   *
+   * @param typeName the type's name, the same on every member
+   * @param entityProps how an entity is created (its id is its actor name, URL-encoded)
+   * @param settings the type's settings
+   * @param extractor reads the messages; the same on every member
+   * @param handOffStopMessage what an entity is told when its shard is handed over
+   * @return the region: send it the entities' messages
+   * @throws IllegalStateException if the cluster has not started on this system
+   */
+  public synchronized ActorRef start(String typeName, Props entityProps, ClusterShardingSettings settings,
+      ShardRegion.MessageExtractor extractor, Object handOffStopMessage) {
     checkName(typeName);
+    Objects.requireNonNull(handOffStopMessage, "handOffStopMessage");
     Objects.requireNonNull(entityProps, "entityProps");
     Objects.requireNonNull(settings, "settings");
     Objects.requireNonNull(extractor, "extractor");
@@ -100,7 +121,7 @@ public final class ClusterSharding {
     }
     ShardingHooks.TopologySource source = source();
     ActorRef region = system.actorOf(RegionActor.props(typeName, entityProps, settings, extractor,
-        source.selfAddress(), source.topology(typeName, settings.role())), regionName(typeName));
+        source.selfAddress(), source.topology(typeName, settings.role()), handOffStopMessage), regionName(typeName));
     regions.put(typeName, region);
     return region;
   }

@@ -1,11 +1,10 @@
 package dev.troupe.cluster.sharding;
 
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigValue;
-import com.typesafe.config.ConfigValueType;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
+import dev.troupe.cluster.internal.config.ClusterConfig;
+import dev.troupe.runtime.spi.ConfigReader;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -49,20 +48,15 @@ public final class ClusterShardingSettings {
    * @throws ConfigurationException naming the full key of the first malformed value
    */
   public static ClusterShardingSettings from(Config config) {
-    Config c;
-    try {
-      c = config.getConfig(ROOT);
-    } catch (ConfigException e) {
-      throw new ConfigurationException("invalid configuration value at '" + ROOT + "': " + e.getMessage(), e);
-    }
-    int shards = intAtLeast(c, "number-of-shards", 1);
-    String roleText = string(c, "role");
+    Config c = ClusterConfig.section(config, ROOT);
+    int shards = ConfigReader.intAtLeast(c, ROOT, "number-of-shards", 1);
+    String roleText = ConfigReader.string(c, ROOT, "role");
     if (!roleText.strip().equals(roleText)) {
       throw bad("role", "a role is a name without surrounding spaces, was '" + roleText + "'", null);
     }
-    Duration timeout = positive(c, "hand-over-timeout");
-    int buffer = intAtLeast(c, "buffer-size", 1);
-    Optional<Duration> idle = optionalDuration(c, "passivate-idle-after");
+    Duration timeout = ClusterConfig.positiveDuration(c, ROOT, "hand-over-timeout");
+    int buffer = ConfigReader.intAtLeast(c, ROOT, "buffer-size", 1);
+    Optional<Duration> idle = ClusterConfig.offOrPositiveDuration(c, ROOT, "passivate-idle-after", "2m");
     return new ClusterShardingSettings(
         shards, roleText.isEmpty() ? Optional.empty() : Optional.of(roleText), timeout, buffer, idle);
   }
@@ -147,63 +141,6 @@ public final class ClusterShardingSettings {
     return "ClusterShardingSettings(number-of-shards = " + numberOfShards + ", role = " + role.orElse("")
         + ", hand-over-timeout = " + handOverTimeout + ", buffer-size = " + bufferSize
         + ", passivate-idle-after = " + passivateIdleAfter.map(Duration::toString).orElse("off") + ")";
-  }
-
-  private static Optional<Duration> optionalDuration(Config c, String key) {
-    ConfigValue v;
-    try {
-      v = c.getValue(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-    if ((v.valueType() == ConfigValueType.BOOLEAN && !((Boolean) v.unwrapped()))
-        || (v.valueType() == ConfigValueType.STRING && "off".equalsIgnoreCase(((String) v.unwrapped()).trim()))) {
-      return Optional.empty();
-    }
-    Duration d;
-    try {
-      d = c.getDuration(key);
-    } catch (ConfigException e) {
-      throw bad(key, "expected off or a duration such as 2m: " + e.getMessage(), e);
-    }
-    if (d.isNegative() || d.isZero()) {
-      throw bad(key, "expected off or a positive duration, was " + d, null);
-    }
-    return Optional.of(d);
-  }
-
-  private static String string(Config c, String key) {
-    try {
-      return c.getString(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-  }
-
-  private static int intAtLeast(Config c, String key, int min) {
-    int v;
-    try {
-      v = c.getInt(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-    if (v < min) {
-      throw bad(key, "must be >= " + min + ", was " + v, null);
-    }
-    return v;
-  }
-
-  private static Duration positive(Config c, String key) {
-    Duration d;
-    try {
-      d = c.getDuration(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
-    if (d.isNegative() || d.isZero()) {
-      throw bad(key, "must be positive, was " + d, null);
-    }
-    return d;
   }
 
   private static ConfigurationException bad(String key, String why, Throwable cause) {

@@ -17,9 +17,10 @@
  *       selfNode()} = this node's {@code UniqueAddress}.
  *   <li><b>Graceful leave waits for the hand-over</b>: a leaving member stays {@code LEAVING} (in
  *       the engine's view) until each of its managers has no instance left and has told the new
- *       owner (a coordinated-shutdown task in the cluster-exiting phase, bounded by {@code
- *       hand-over-retry-interval} x {@code hand-over-retries}); a member that exits earlier makes the
- *       new owner wait for its removal instead.
+ *       owner (the cluster asks its managers before the engine leaves; on {@code terminate()} in the
+ *       coordinated-shutdown phase {@code cluster-sharding-shutdown-region}, bounded by {@code
+ *       troupe.cluster.sharding.hand-over-timeout}); a member that exits earlier makes the new owner
+ *       wait for its removal instead.
  *   <li><b>Crash</b>: the new owner starts only when the crashed member is {@code REMOVED}; downing
  *       is what bounds that wait.
  *   <li><b>Addressing</b>: {@code locate(node, path)} = {@code path} with {@code node}'s address

@@ -24,7 +24,9 @@ public interface MembershipProvider extends AutoCloseable {
    *     #join} returns them; malformed ones are refused with an {@link IllegalArgumentException}
    * @param listener where views and suspicions go
    * @return this node's engine endpoint, which nodes joining through it will be given
-   * @throws Exception when the engine cannot start (e.g. its port is taken)
+   * @throws Exception when the engine cannot start (e.g. its port is taken) or reaches no member
+   *     through the endpoints; the engine is then as before the call, and the cluster calls {@code
+   *     join} again at its next seed round
    */
   String join(List<String> seedEndpoints, MembershipListener listener) throws Exception;
 

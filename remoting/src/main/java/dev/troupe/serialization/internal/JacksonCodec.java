@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.cfg.MapperBuilder;
@@ -50,6 +52,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * static initializer runs) and must be bound to this very serializer in {@code
  * troupe.serialization.bindings}, directly or through a superclass or interface; anything else is
  * refused before Jackson sees it.
+ *
+ * <p>Speed: each class gets its own {@link ObjectWriter} and each allowed manifest its own {@link
+ * ObjectReader}, made once, with the root serializer or deserializer already looked up, so a
+ * message costs no type resolution and no look-up in the mapper's caches of types and
+ * (de)serializers.
  */
 public final class JacksonCodec {
   private final ObjectMapper mapper;
@@ -57,7 +64,14 @@ public final class JacksonCodec {
   private final String serializerClass;
   private final WireContext context;
   private final ClassLoader loader = SerializerSetup.classLoader();
-  private final Map<String, Class<?>> allowed = new ConcurrentHashMap<>();
+  /** Readers of the manifests allowed so far, their classes checked against the bindings. */
+  private final Map<String, ObjectReader> readers = new ConcurrentHashMap<>();
+  /**
+   * A writer per class written, held by this codec (so by its system) only: a {@code ClassValue}
+   * would keep the mapper, and through it the system, reachable from the class after the system
+   * is gone.
+   */
+  private final Map<Class<?>, ObjectWriter> writers = new ConcurrentHashMap<>();
 
   private JacksonCodec(ObjectMapper mapper, int identifier, Class<? extends Serializer> owner, WireContext context) {
     this.mapper = mapper;
@@ -128,7 +142,7 @@ public final class JacksonCodec {
    */
   public byte[] toBinary(Object o) {
     try {
-      return mapper.writeValueAsBytes(o);
+      return writerOf(o.getClass()).writeValueAsBytes(o);
     } catch (IOException e) {
       throw new SerializationException("cannot write " + o.getClass().getName() + ": " + e.getMessage(), e);
     }
@@ -140,19 +154,30 @@ public final class JacksonCodec {
    * @return the message
    */
   public Object fromBinary(byte[] bytes, String manifest) {
-    Class<?> c = allowedClass(manifest);
+    ObjectReader reader = readerOf(manifest);
     try {
-      return mapper.readValue(bytes, c);
+      return reader.readValue(bytes);
     } catch (IOException e) {
       throw new SerializationException("cannot read " + manifest + ": " + e.getMessage(), e);
     }
   }
 
-  private Class<?> allowedClass(String manifest) {
-    Class<?> c = allowed.get(manifest);
-    if (c != null) {
-      return c;
+  private ObjectWriter writerOf(Class<?> c) {
+    ObjectWriter w = writers.get(c);
+    if (w == null) {
+      w = mapper.writerFor(c);
+      writers.put(c, w);
     }
+    return w;
+  }
+
+  /** @return the reader of the class that {@code manifest} names, once that class is allowed */
+  private ObjectReader readerOf(String manifest) {
+    ObjectReader r = readers.get(manifest);
+    if (r != null) {
+      return r;
+    }
+    Class<?> c;
     try {
       c = Class.forName(manifest, false, loader);
     } catch (ClassNotFoundException | LinkageError e) {
@@ -168,8 +193,9 @@ public final class JacksonCodec {
     if (bound.identifier() != identifier) {
       throw refused(manifest, "it is bound to " + bound.getClass().getName() + " (id " + bound.identifier() + ")");
     }
-    allowed.put(manifest, c);
-    return c;
+    r = mapper.readerFor(c);
+    readers.put(manifest, r);
+    return r;
   }
 
   private SerializationException refused(String manifest, String why) {

@@ -28,7 +28,9 @@ import dev.troupe.routing.TailChoppingGroup;
 import dev.troupe.routing.TailChoppingPool;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -56,17 +58,41 @@ public final class DeploymentSections {
    * @param routeeDispatcher the dispatcher id for pool routees from {@code pool-dispatcher}, or null
    * @param targetNodes the nodes a pool deploys its routees onto in turn ({@code target.nodes}),
    *     empty for routees created here
+   * @param cluster the section's {@code cluster} part when {@code cluster.enabled = on}, else null
    */
-  record Resolved(RouterConfig config, String routeeDispatcher, List<Address> targetNodes) {}
+  record Resolved(RouterConfig config, String routeeDispatcher, List<Address> targetNodes, ClusterSection cluster) {}
+
+  /**
+   * The {@code cluster} part of a deployment section with {@code cluster.enabled = on}: the router
+   * keeps its routees on the cluster's eligible members (see {@link ClusterRoutees}).
+   *
+   * @param key the section's full key, for messages
+   * @param maxPerNode {@code cluster.max-nr-of-instances-per-node}: a pool's routees per member (a
+   *     group looks each of its paths up once per member and ignores it)
+   * @param allowLocal {@code cluster.allow-local-routees}: whether the router's own node counts
+   * @param useRoles {@code cluster.use-roles}: the roles a member must all have; empty = any
+   * @param totalInstances {@code total-instances}: the most routees in all
+   */
+  record ClusterSection(String key, int maxPerNode, boolean allowLocal, Set<String> useRoles, int totalInstances) {}
 
   private DeploymentSections() {}
 
   static Resolved resolve(RouterConfig config, Config root, ActorPath path) {
     if (!(config instanceof FromConfig)) {
-      // a pool built in code still takes its target nodes from a deployment section, when it has one
-      String key = config instanceof Pool && root.hasPath(ROOT) ? sectionKey(root, path) : null;
-      List<Address> nodes = key == null ? List.of() : targetNodes(root.getConfig(key), key, config);
-      return new Resolved(config, null, nodes);
+      // a router built in code still takes its target nodes and its cluster part from a deployment
+      // section, when it has one
+      String key = root.hasPath(ROOT) ? sectionKey(root, path) : null;
+      if (key == null) {
+        return new Resolved(config, null, List.of(), null);
+      }
+      Config section;
+      try {
+        section = root.getConfig(key);
+      } catch (ConfigException e) {
+        throw new ConfigurationException("invalid deployment section at " + key + ": " + e.getMessage(), e);
+      }
+      List<Address> nodes = config instanceof Pool ? targetNodes(section, key, config) : List.of();
+      return new Resolved(config, null, nodes, clusterSection(withDefaults(root, section), key, config, nodes));
     }
     String key = sectionKey(root, path);
     if (key == null) {
@@ -81,7 +107,7 @@ public final class DeploymentSections {
     } catch (ConfigException e) {
       throw new ConfigurationException("invalid deployment section at " + key + ": " + e.getMessage(), e);
     }
-    Config merged = root.hasPath(ROOT + ".default") ? section.withFallback(root.getConfig(ROOT + ".default")) : section;
+    Config merged = withDefaults(root, section);
     RouterConfig parsed = parse(merged, key);
     String routeeDispatcher = null;
     if (parsed instanceof Pool && section.hasPath("pool-dispatcher")) {
@@ -90,7 +116,63 @@ public final class DeploymentSections {
         routeeDispatcher = key + ".pool-dispatcher";
       }
     }
-    return new Resolved(parsed, routeeDispatcher, targetNodes(merged, key, parsed));
+    List<Address> nodes = targetNodes(merged, key, parsed);
+    return new Resolved(parsed, routeeDispatcher, nodes, clusterSection(merged, key, parsed, nodes));
+  }
+
+  private static Config withDefaults(Config root, Config section) {
+    return root.hasPath(ROOT + ".default") ? section.withFallback(root.getConfig(ROOT + ".default")) : section;
+  }
+
+  /**
+   * The {@code cluster} part of a section, validated against the router: null when {@code
+   * cluster.enabled} is off (or absent). A cluster-aware router sizes itself by the members, so
+   * neither a resizer nor {@code target.nodes} goes with it, nor a balancing pool (its routees share
+   * one mailbox, which cannot span nodes); a group's paths are paths only ({@code /user/worker}),
+   * looked up on every eligible member.
+   */
+  static ClusterSection clusterSection(Config section, String key, RouterConfig router, List<Address> targetNodes) {
+    if (!section.hasPath("cluster.enabled") || !get(() -> section.getBoolean("cluster.enabled"), key, "cluster.enabled")) {
+      return null;
+    }
+    String perNodeKey = "cluster.max-nr-of-instances-per-node";
+    int perNode = get(() -> section.getInt(perNodeKey), key, perNodeKey);
+    if (perNode < 1) {
+      throw new ConfigurationException(key + "." + perNodeKey + " must be at least 1, was " + perNode);
+    }
+    boolean allowLocal = get(() -> section.getBoolean("cluster.allow-local-routees"), key, "cluster.allow-local-routees");
+    List<String> roles = get(() -> section.getStringList("cluster.use-roles"), key, "cluster.use-roles");
+    for (String r : roles) {
+      if (r.isBlank()) {
+        throw new ConfigurationException("invalid value at " + key + ".cluster.use-roles: a role must not be blank, was " + roles);
+      }
+    }
+    int total = get(() -> section.getInt("total-instances"), key, "total-instances");
+    if (total < 1) {
+      throw new ConfigurationException(key + ".total-instances must be at least 1, was " + total);
+    }
+    if (router instanceof BalancingPool) {
+      throw new ConfigurationException(key + ".cluster.enabled = on does not go with a balancing-pool (" + key
+          + ".router): its routees share one mailbox, which cannot span nodes");
+    }
+    if (router instanceof Pool p && p.resizer() != null) {
+      throw new ConfigurationException(key + ".cluster.enabled = on does not go with a resizer (" + key
+          + ".resizer): a cluster-aware pool's size follows the members (cluster.max-nr-of-instances-per-node,"
+          + " total-instances)");
+    }
+    if (!targetNodes.isEmpty()) {
+      throw new ConfigurationException(key + ".cluster.enabled = on does not go with " + key
+          + ".target.nodes: a cluster-aware pool deploys onto the cluster's members");
+    }
+    if (router instanceof dev.troupe.routing.Group g) {
+      for (String p : g.paths()) {
+        if (!p.startsWith("/") || p.contains("://")) {
+          throw new ConfigurationException("invalid value at " + key + ".routees.paths: a cluster-aware group looks"
+              + " its paths up on every member, so each must be a path without an address (e.g. /user/worker), was " + p);
+        }
+      }
+    }
+    return new ClusterSection(key, perNode, allowLocal, Set.copyOf(new LinkedHashSet<>(roles)), total);
   }
 
   /**

@@ -15,6 +15,7 @@ import dev.troupe.routing.Pool;
 import dev.troupe.routing.RemoveRoutee;
 import dev.troupe.routing.Routee;
 import dev.troupe.routing.Routees;
+import dev.troupe.runtime.spi.RouteeNodes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,10 +25,19 @@ import java.util.Optional;
  * routee set. It handles management messages, {@link Broadcast}, routee deaths and resize requests;
  * ordinary messages that reach its mailbox anyway (sent to its cell's own ref, e.g. by a routee to
  * its parent) are routed like those sent to the router's ref.
+ *
+ * <p>A cluster-aware router ({@code cluster.enabled = on}) also has a child, {@value #FOLLOWER}, that
+ * the cluster provides: it reports the eligible nodes ({@link RouteeNodes.NodesChanged}) and the
+ * router drops the routees of nodes that went and adds routees on new ones (see {@link
+ * ClusterRoutees}). Such a router does not stop when it has no routees (its members may come back),
+ * takes no {@code AdjustPoolSize}, and does not replace a routee that stopped until the next news.
  */
 public final class RouterActor extends AbstractActor {
   private final RouterState state;
   private final boolean pool;
+
+  /** The name of a cluster-aware router's membership follower among its children. */
+  static final String FOLLOWER = "troupe-cluster-members";
 
   /**
    * @param state the state shared with the router's ref
@@ -49,6 +59,9 @@ public final class RouterActor extends AbstractActor {
       if (r instanceof ActorRefRoutee a) {
         getContext().watch(a.ref());
       }
+    }
+    if (state.clusterAware() && getContext().findChild(FOLLOWER).isEmpty()) {
+      getContext().actorOf(state.clusterFollower(), FOLLOWER); // after a restart it is there already
     }
   }
 
@@ -72,6 +85,7 @@ public final class RouterActor extends AbstractActor {
         .match(Broadcast.class, this::broadcast)
         .match(Terminated.class, this::routeeTerminated)
         .match(RouterState.ResizeRequest.class, this::resize)
+        .match(RouteeNodes.NodesChanged.class, this::nodesChanged)
         .matchAny(m -> state.route(m, getSender()))
         .build();
   }
@@ -91,7 +105,26 @@ public final class RouterActor extends AbstractActor {
     state.setRoutees(next);
   }
 
+  /** The cluster's news: routees of nodes that went are removed at once, then the caps are filled. */
+  private void nodesChanged(RouteeNodes.NodesChanged n) {
+    if (!state.clusterAware() || !getSender().equals(getContext().findChild(FOLLOWER).orElse(null))) {
+      state.route(n, getSender()); // not the follower's: an ordinary message
+      return;
+    }
+    ClusterRoutees c = state.clusterRoutees();
+    for (Routee gone : c.retain(n.nodes())) {
+      remove(gone);
+    }
+    List<Routee> added = state.clusterAdditions(props -> getContext().actorOf(props), false);
+    if (!added.isEmpty()) {
+      add(added);
+    }
+  }
+
   private void remove(Routee routee) {
+    if (state.clusterAware()) {
+      state.clusterRoutees().removed(routee);
+    }
     List<Routee> next = new ArrayList<>(state.routees());
     if (next.remove(routee)) {
       state.setRoutees(next);
@@ -110,7 +143,7 @@ public final class RouterActor extends AbstractActor {
   }
 
   private void adjust(int change) {
-    if (!pool || change == 0) {
+    if (!pool || change == 0 || state.clusterAware()) {
       return;
     }
     if (change > 0) {
@@ -130,15 +163,22 @@ public final class RouterActor extends AbstractActor {
 
   private void routeeTerminated(Terminated t) {
     List<Routee> next = new ArrayList<>(state.routees());
-    if (next.remove(new ActorRefRoutee(t.actor()))) {
+    Routee gone = new ActorRefRoutee(t.actor());
+    if (next.remove(gone)) {
       state.setRoutees(next);
+    }
+    if (state.clusterAware()) {
+      state.clusterRoutees().removed(gone);
     }
     stopIfAllRouteesRemoved();
   }
 
-  /** A pool without a resizer whose last routee is gone has nothing left to do. */
+  /**
+   * A pool without a resizer whose last routee is gone has nothing left to do; a cluster-aware one
+   * waits for members.
+   */
   private void stopIfAllRouteesRemoved() {
-    if (pool && state.resizer() == null && state.routees().isEmpty()) {
+    if (pool && state.resizer() == null && !state.clusterAware() && state.routees().isEmpty()) {
       getContext().stop(getSelf());
     }
   }

@@ -13,7 +13,9 @@ import dev.troupe.actor.Props;
 import dev.troupe.actor.internal.dispatch.Dispatchers;
 import dev.troupe.actor.internal.dispatch.Mailbox;
 import dev.troupe.actor.internal.dispatch.MailboxLookup;
+import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.spi.AskService;
+import dev.troupe.runtime.spi.RouteeNodes;
 import dev.troupe.routing.ActorRefRoutee;
 import dev.troupe.routing.ActorSelectionRoutee;
 import dev.troupe.routing.BalancingPool;
@@ -27,6 +29,7 @@ import dev.troupe.routing.RouterManagementMessage;
 import dev.troupe.routing.Routee;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -38,6 +41,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * so routing is lock-free and sees either the old or the new routees, never a mix.
  */
 public final class RouterState {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RouterState.class);
   /** Immutable routees plus what the logic derived from them (a hash ring, mailboxes, slots). */
   record Snapshot(Routee[] routees, Object prepared) {}
 
@@ -52,6 +56,8 @@ public final class RouterState {
   private final Resizer resizer; // null: fixed size (always null for groups)
   private final List<Address> targetNodes; // empty: routees are created here
   private int nextTarget; // router actor only (or the creating thread before it starts)
+  private final RouteeNodes routeeNodes; // null unless cluster-aware
+  private final ClusterRoutees clusterRoutees; // null unless cluster-aware; router actor only
   private final AtomicLong messageCounter; // only with a resizer
   private final AtomicBoolean resizeInProgress = new AtomicBoolean();
   private volatile ActorRef routerActor; // the router cell's self, for resize requests
@@ -65,8 +71,13 @@ public final class RouterState {
       ActorRef self,
       MailboxLookup mailboxes,
       RoutingLogic logic,
-      List<Address> targetNodes) {
+      List<Address> targetNodes,
+      DeploymentSections.ClusterSection cluster,
+      RouteeNodes routeeNodes) {
     this.config = config;
+    this.routeeNodes = cluster == null ? null : routeeNodes;
+    this.clusterRoutees =
+        cluster == null ? null : new ClusterRoutees(cluster, config instanceof Group g ? g.paths() : null);
     this.targetNodes = targetNodes;
     this.routeeProps = routeeProps;
     this.system = system;
@@ -91,8 +102,11 @@ public final class RouterState {
    * @param props the props with the router
    * @param self the router's ref
    * @param mailboxes finds a routee's mailbox, for the logics that read load hints
+   * @param routeeNodes the provider's cluster membership for cluster-aware routers, or null when
+   *     the system has no cluster
    * @return the state
-   * @throws dev.troupe.actor.ConfigurationException on bad deployment config
+   * @throws dev.troupe.actor.ConfigurationException on bad deployment config, or a cluster-aware
+   *     router on a system without a cluster
    */
   public static RouterState create(
       ActorSystem system,
@@ -101,8 +115,16 @@ public final class RouterState {
       ActorPath path,
       Props props,
       ActorRef self,
-      MailboxLookup mailboxes) {
+      MailboxLookup mailboxes,
+      RouteeNodes routeeNodes) {
     DeploymentSections.Resolved resolved = DeploymentSections.resolve(props.routerConfig(), config, path);
+    if (resolved.cluster() != null && routeeNodes == null) {
+      String key = resolved.cluster().key();
+      throw new ConfigurationException(key + ".cluster.enabled = on needs a cluster: put troupe-cluster"
+          + " (dev.troupe:troupe-cluster) on the class path and set troupe.actor.provider = cluster (this system's"
+          + " provider is '" + config.getString("troupe.actor.provider") + "'), or set " + key
+          + ".cluster.enabled = off");
+    }
     Props routeeProps = props.withRouter(null);
     if (resolved.routeeDispatcher() != null) {
       system.dispatcher(resolved.routeeDispatcher()); // fails now, not when the first routee starts
@@ -118,7 +140,8 @@ public final class RouterState {
               mailboxes, team.equals(wanted) ? () -> dispatchers.releaseTeam(team) : () -> {});
     }
     return new RouterState(
-        resolved.config(), routeeProps, system, (AskService) system, self, mailboxes, logic, resolved.targetNodes());
+        resolved.config(), routeeProps, system, (AskService) system, self, mailboxes, logic, resolved.targetNodes(),
+        resolved.cluster(), routeeNodes);
   }
 
   /** The router failed to start and never will: release what its logic holds (a balancing team). */
@@ -158,6 +181,72 @@ public final class RouterState {
     Address node = targetNodes.get(nextTarget);
     nextTarget = (nextTarget + 1) % targetNodes.size();
     return routeeProps.withDeploy(Deploy.remote(node));
+  }
+
+  /** @return whether the routees follow the cluster's members ({@code cluster.enabled = on}) */
+  public boolean clusterAware() {
+    return clusterRoutees != null;
+  }
+
+  /**
+   * Sets a cluster-aware router's first routees from the members this node knows now (a pool's
+   * made with {@code spawn}); called by the creating thread before the router starts.
+   *
+   * @param spawn creates a pool routee as a child of the router actor
+   */
+  public void initialClusterRoutees(Function<Props, ActorRef> spawn) {
+    ClusterRoutees c = clusterRoutees;
+    c.retain(routeeNodes.current(c.useRoles(), c.section().allowLocal()));
+    setRoutees(clusterAdditions(spawn, true));
+  }
+
+  /** @return the follower to start as the router actor's child (cluster-aware routers only) */
+  Props clusterFollower() {
+    return routeeNodes.follower(clusterRoutees.useRoles(), clusterRoutees.section().allowLocal());
+  }
+
+  ClusterRoutees clusterRoutees() {
+    return clusterRoutees;
+  }
+
+  /**
+   * New routees up to the caps, on the eligible nodes with the fewest: a pool's deployed there (here
+   * for this node), a group's looked up there. Router actor only (or before it starts).
+   *
+   * @param spawn creates a pool routee as a child of the router actor
+   * @param initial whether the router is being created: a routee that cannot be deployed then
+   *     fails {@code actorOf}; later it is logged and the router goes on with what it has
+   * @return the routees added, already recorded in {@link #clusterRoutees()}
+   */
+  List<Routee> clusterAdditions(Function<Props, ActorRef> spawn, boolean initial) {
+    ClusterRoutees c = clusterRoutees;
+    List<Routee> added = new ArrayList<>();
+    Address selfNode = system.address();
+    for (Address node = c.nextNode(); node != null; node = c.nextNode()) {
+      boolean here = node.equals(selfNode);
+      if (config instanceof Group) {
+        String p = c.nextPath(node);
+        Routee r = new ActorSelectionRoutee(system.actorSelection(here ? p : node + p));
+        c.placed(node, r, p);
+        added.add(r);
+      } else {
+        ActorRef ref;
+        try {
+          ref = spawn.apply(routeeProps.withDeploy(here ? Deploy.local() : Deploy.remote(node)));
+        } catch (RuntimeException e) {
+          if (initial) {
+            throw e;
+          }
+          LOG.warn("router {} could not deploy a routee onto {}; it goes on with {} routees", self.path(), node,
+              c.total(), e);
+          break;
+        }
+        Routee r = new ActorRefRoutee(ref);
+        c.placed(node, r, null);
+        added.add(r);
+      }
+    }
+    return added;
   }
 
   /** @return how many routees a pool starts with */

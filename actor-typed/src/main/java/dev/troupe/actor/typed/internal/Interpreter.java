@@ -3,7 +3,9 @@ package dev.troupe.actor.typed.internal;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ExtensibleBehavior;
 import dev.troupe.actor.typed.Signal;
+import dev.troupe.actor.typed.javadsl.AbstractBehavior;
 import dev.troupe.actor.typed.javadsl.ActorContext;
+import dev.troupe.actor.typed.javadsl.Receive;
 
 /**
  * Runs behaviours: starting (building deferred behaviours), handing a message or signal to a
@@ -49,6 +51,16 @@ public final class Interpreter {
    * @return what the behaviour returned (may be a marker or deferred)
    */
   public static <T> Behavior<T> interpretMessage(Behavior<T> behavior, ActorContext<T> ctx, T msg) {
+    // The two common kinds first, by class test: AbstractBehavior.receive is final and Receive is
+    // a final class, so both calls below are direct and inline into the caller. The virtual call
+    // at the end is shared by every behaviour of the JVM; where an application runs more than two
+    // behaviour classes it is megamorphic (a table call that nothing inlines through).
+    if (behavior instanceof AbstractBehavior<T> ab) {
+      return ab.receive(ctx, msg);
+    }
+    if (behavior instanceof Receive<T> r) {
+      return r.receive(ctx, msg);
+    }
     return ((ExtensibleBehavior<T>) behavior).receive(ctx, msg);
   }
 

@@ -21,9 +21,13 @@ import java.util.Optional;
  * each message to the current behaviour and keeps what it returns.
  *
  * <p>Per message this adds to the classic path two class tests (internal message, classic {@code
- * Terminated}) and an identity comparison (receive timeout), one virtual call into the behaviour and
- * an identity comparison of what it returned; nothing is allocated. {@link InternalMessage} is a
- * class, not an interface, so that its test stays one compare.
+ * Terminated}) and an identity comparison (receive timeout), the call into the behaviour and two
+ * identity comparisons of what it returned; nothing is allocated. {@link InternalMessage} is a
+ * class, not an interface, so that its test stays one compare. The call into the behaviour is
+ * direct for an {@code AbstractBehavior} (a class test, then its final {@code receive}, its built
+ * cases and their loop all inline here), so that beyond the cell's call of {@code onReceive},
+ * which a classic message makes too, a message makes one call that depends on the actor: into the
+ * matching case's handler. Other behaviours go through {@link Interpreter#interpretMessage}.
  *
  * <p>Footprint. An idle typed actor costs two small objects more than an idle classic one: this
  * actor (two fields over the classic base) and its {@link ContextImpl} (three). It is an untyped
@@ -120,32 +124,49 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
   @Override
   public void onReceive(Object m) throws Exception {
     try {
-      if (m instanceof InternalMessage im) {
-        im.deliver(this);
-      } else if (m instanceof dev.troupe.actor.Terminated t) {
-        onTerminated(t);
-      } else if (m == ReceiveTimeout.getInstance()) {
-        T timeout = ctx.receiveTimeoutMessage();
-        if (timeout != null) {
-          handle(timeout);
-        }
+      if (m instanceof InternalMessage || m instanceof dev.troupe.actor.Terminated || m == ReceiveTimeout.getInstance()) {
+        receiveOwn(m);
       } else {
+        // handle(msg), written out: handle is called from several places and gets compiled on its
+        // own, and the JIT does not inline a method whose compiled code is large.
         @SuppressWarnings("unchecked")
         T msg = (T) m;
-        next(Interpreter.interpretMessage(behavior, ctx, msg), msg);
+        Behavior<T> b = behavior;
+        next(b instanceof AbstractBehavior<T> ab ? ab.receive(ctx, msg) : Interpreter.interpretMessage(b, ctx, msg), msg);
       }
     } catch (Throwable t) {
       failed(t);
     }
   }
 
+  /** What the runtime sends the actor itself, kept off the path of the behaviour's messages. */
+  private void receiveOwn(Object m) {
+    if (m instanceof InternalMessage im) {
+      im.deliver(this);
+    } else if (m instanceof dev.troupe.actor.Terminated t) {
+      onTerminated(t);
+    } else {
+      T timeout = ctx.receiveTimeoutMessage();
+      if (timeout != null) {
+        handle(timeout);
+      }
+    }
+  }
+
   /**
    * Hands a message of the actor's type to the behaviour (adapted and piped messages come here).
+   *
+   * <p>An {@code AbstractBehavior} is called here directly (its {@code receive} is final, so the
+   * call inlines, and with it the built cases' loop), not through {@link
+   * Interpreter#interpretMessage}: that method is called from several places (wrappers, stash,
+   * testkit), gets compiled on its own, and the JIT then calls its large compiled code instead of
+   * inlining it.
    *
    * @param msg the message
    */
   void handle(T msg) {
-    next(Interpreter.interpretMessage(behavior, ctx, msg), msg);
+    Behavior<T> b = behavior;
+    next(b instanceof AbstractBehavior<T> ab ? ab.receive(ctx, msg) : Interpreter.interpretMessage(b, ctx, msg), msg);
   }
 
   /**

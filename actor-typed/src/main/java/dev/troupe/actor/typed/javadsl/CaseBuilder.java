@@ -43,7 +43,7 @@ public abstract class CaseBuilder<T, B extends CaseBuilder<T, B>> {
    * @return this builder
    */
   public <M extends T> B onMessage(Class<M> type, Function<M, Behavior<T>> handler) {
-    messages.add(new Receive.Case<>(Objects.requireNonNull(type, "type"), null, null, handler));
+    messages.add(new Receive.Case<>(Objects.requireNonNull(type, "type"), null, handler));
     return self();
   }
 
@@ -59,7 +59,7 @@ public abstract class CaseBuilder<T, B extends CaseBuilder<T, B>> {
   public <M extends T> B onMessage(
       Class<M> type, Predicate<M> test, Function<M, Behavior<T>> handler) {
     messages.add(new Receive.Case<>(
-        Objects.requireNonNull(type, "type"), null, Objects.requireNonNull(test, "test"), handler));
+        Objects.requireNonNull(type, "type"), Objects.requireNonNull(test, "test"), handler));
     return self();
   }
 
@@ -73,7 +73,7 @@ public abstract class CaseBuilder<T, B extends CaseBuilder<T, B>> {
   public B onMessageEquals(T value, Supplier<Behavior<T>> handler) {
     Objects.requireNonNull(value, "value");
     Objects.requireNonNull(handler, "handler");
-    messages.add(new Receive.Case<>(null, value, null, m -> handler.get()));
+    messages.add(new Receive.Case<>(value, handler));
     return self();
   }
 
@@ -84,7 +84,7 @@ public abstract class CaseBuilder<T, B extends CaseBuilder<T, B>> {
    * @return this builder
    */
   public B onAnyMessage(Function<T, Behavior<T>> handler) {
-    messages.add(new Receive.Case<>(null, null, null, handler));
+    messages.add(new Receive.Case<>(null, null, handler));
     return self();
   }
 
@@ -97,7 +97,7 @@ public abstract class CaseBuilder<T, B extends CaseBuilder<T, B>> {
    * @return this builder
    */
   public <S extends Signal> B onSignal(Class<S> type, Function<S, Behavior<T>> handler) {
-    signals.add(new Receive.Case<>(Objects.requireNonNull(type, "type"), null, null, handler));
+    signals.add(new Receive.Case<>(Objects.requireNonNull(type, "type"), null, handler));
     return self();
   }
 }

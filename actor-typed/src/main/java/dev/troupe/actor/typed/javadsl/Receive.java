@@ -3,9 +3,11 @@ package dev.troupe.actor.typed.javadsl;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ExtensibleBehavior;
 import dev.troupe.actor.typed.Signal;
+import java.lang.reflect.Modifier;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A behaviour made of cases, built once by {@link ReceiveBuilder} or {@link BehaviorBuilder}: a
@@ -27,7 +29,7 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
   public Behavior<T> receive(ActorContext<T> ctx, T msg) {
     for (Case<T> c : messages) {
       if (c.matches(msg)) {
-        return c.handler.apply(msg);
+        return c.apply(msg);
       }
     }
     return Behaviors.unhandled();
@@ -37,7 +39,7 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
   public Behavior<T> receiveSignal(ActorContext<T> ctx, Signal signal) {
     for (Case<T> c : signals) {
       if (c.matches(signal)) {
-        return c.handler.apply(signal);
+        return c.apply(signal);
       }
     }
     return Behaviors.unhandled();
@@ -49,27 +51,58 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
   }
 
   /**
-   * One case: a class (null: any), an optional value the message must equal, an optional test it
-   * must pass, and the handler.
+   * One case: a value the message must be (for {@code onMessageEquals}), or a class (null: any) and
+   * an optional test it must pass; and the handler, a function of the message or (for {@code
+   * onMessageEquals}) a supplier called directly, so that a message reaches the user's code through
+   * one call that depends on the case, not two.
+   *
+   * <p>A value case compares identity first: an enum constant or a singleton matches without a
+   * call of {@code equals}, and an enum constant (whose {@code equals} is identity) never calls it.
    */
   static final class Case<T> {
     final Class<?> type;
+    /** Whether {@code type} is a final class (records, enums without bodies): then one compare. */
+    final boolean exact;
     final Object value;
+    final boolean identityOnly;
     final Predicate<Object> test;
     final Function<Object, Behavior<T>> handler;
+    final Supplier<Behavior<T>> supplier;
 
     @SuppressWarnings("unchecked")
-    Case(Class<?> type, Object value, Predicate<?> test, Function<?, Behavior<T>> handler) {
+    Case(Class<?> type, Predicate<?> test, Function<?, Behavior<T>> handler) {
       this.type = type;
-      this.value = value;
+      this.exact = type != null && Modifier.isFinal(type.getModifiers()) && !type.isArray();
+      this.value = null;
+      this.identityOnly = false;
       this.test = (Predicate<Object>) test;
       this.handler = (Function<Object, Behavior<T>>) Objects.requireNonNull(handler, "handler");
+      this.supplier = null;
+    }
+
+    Case(Object value, Supplier<Behavior<T>> supplier) {
+      this.type = null;
+      this.exact = false;
+      this.value = Objects.requireNonNull(value, "value");
+      this.identityOnly = value instanceof Enum<?>;
+      this.test = null;
+      this.handler = null;
+      this.supplier = Objects.requireNonNull(supplier, "handler");
     }
 
     boolean matches(Object m) {
-      return (type == null || type.isInstance(m))
-          && (value == null || value.equals(m))
+      Object v = value;
+      if (v != null) {
+        return v == m || (!identityOnly && v.equals(m));
+      }
+      Class<?> t = type;
+      return (t == null || (exact ? m != null && m.getClass() == t : t.isInstance(m)))
           && (test == null || test.test(m));
+    }
+
+    Behavior<T> apply(Object m) {
+      Supplier<Behavior<T>> s = supplier;
+      return s != null ? s.get() : handler.apply(m);
     }
   }
 }

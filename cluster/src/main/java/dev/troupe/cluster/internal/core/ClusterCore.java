@@ -77,11 +77,21 @@ final class ClusterCore extends AbstractActorWithTimers {
   /** Coordinated shutdown's cluster-leave phase: leave, and complete {@code done} once the engine left. */
   record ShutdownLeave(CompletableFuture<Done> done) {}
 
+  /**
+   * Coordinated shutdown's cluster-sharding-shutdown-region phase: announce the leave, and complete
+   * {@code done} once this node's shard regions and singleton managers have handed over (or the
+   * bound passed); the engine leaves only after that.
+   */
+  record ShutdownHandOver(CompletableFuture<Done> done) {}
+
   private record EngineJoined(String endpoint) {}
 
   private record EngineJoinFailed(Throwable cause, boolean founding) {}
 
   private record EngineLeft() {}
+
+  /** This node's regions and singleton managers have handed over (or the bound passed). */
+  private record HandOverFinished() {}
 
   private enum Timer { TICK, SEED_ROUND, LEAVE_ACKS, SHUTDOWN_TASKS }
 
@@ -98,6 +108,9 @@ final class ClusterCore extends AbstractActorWithTimers {
   private final Set<Address> awaitingAcks = new HashSet<>();
   private final CompletableFuture<Done> engineLeft = new CompletableFuture<>();
   private final CompletableFuture<Done> removed = new CompletableFuture<>();
+  /** Completed once this node's hand-over before leaving is over (or there is none to wait for). */
+  private final CompletableFuture<Done> handedOver = new CompletableFuture<>();
+  private boolean handOverRunning;
   private Phase phase = Phase.IDLE;
   private List<Address> seeds = List.of();
   private long seedingSince;
@@ -131,6 +144,7 @@ final class ClusterCore extends AbstractActorWithTimers {
     }
     engineLeft.complete(Done.getInstance());
     removed.complete(Done.getInstance());
+    handedOver.complete(Done.getInstance());
     for (ActorRef s : subscribers.keySet()) {
       getContext().unwatch(s);
     }
@@ -162,6 +176,12 @@ final class ClusterCore extends AbstractActorWithTimers {
         .match(OnMemberUp.class, this::registerOnUp)
         .match(OnMemberRemoved.class, this::registerOnRemoved)
         .match(ShutdownLeave.class, this::shutdownLeave)
+        .match(ShutdownHandOver.class, this::shutdownHandOver)
+        .match(HandOverFinished.class, f -> {
+          handOverRunning = false;
+          handedOver.complete(Done.getInstance());
+          closeEngineWhenReady();
+        })
         .match(CoreMessage.GetEndpoint.class, g -> getSender().tell(
             new CoreMessage.Endpoint(phase == Phase.JOINED ? endpoint : ""), getSelf()))
         .match(CoreMessage.Endpoint.class, this::seedAnswered)
@@ -302,6 +322,20 @@ final class ClusterCore extends AbstractActorWithTimers {
     startLeave();
   }
 
+  private void shutdownHandOver(ShutdownHandOver s) {
+    handedOver.whenComplete((d, e) -> s.done().complete(Done.getInstance()));
+    startLeave();
+    if (phase != Phase.LEAVING) {
+      handedOver.complete(Done.getInstance()); // not a member (or out already): nothing to hand over
+    }
+  }
+
+  /**
+   * Announces this node's leave; the engine leaves once every member acknowledged it (or {@code
+   * leave-ack-timeout} passed) and this node's shard regions and singleton managers have handed
+   * over (bounded by {@code troupe.cluster.sharding.hand-over-timeout}): its successors start its
+   * entities and singletons while it is still a member, so that nothing waits for its removal.
+   */
   private void startLeave() {
     if (phase == Phase.LEAVING || phase == Phase.OUT || state.isTerminated()) {
       return;
@@ -312,6 +346,7 @@ final class ClusterCore extends AbstractActorWithTimers {
       getTimers().cancel(Timer.SEED_ROUND);
       engineLeft.complete(Done.getInstance());
       removed.complete(Done.getInstance());
+      handedOver.complete(Done.getInstance());
       closeEngine(false);
       out();
       return;
@@ -323,10 +358,20 @@ final class ClusterCore extends AbstractActorWithTimers {
       awaitingAcks.add(m.address());
       cluster.coreOf(m.address()).tell(new CoreMessage.Leaving(self.address(), self.uid()), getSelf());
     }
-    if (awaitingAcks.isEmpty()) {
-      closeEngine(true);
-    } else {
+    // the leave is applied: this node's feeders and managers have been told (MemberLeft), so the
+    // regions' and managers' answers below come after they saw this node leaving
+    handOverRunning = true;
+    ActorRef me = getSelf();
+    cluster.handOverBeforeLeaving().whenComplete((d, e) -> me.tell(new HandOverFinished(), ActorRef.noSender()));
+    if (!awaitingAcks.isEmpty()) {
       getTimers().startSingleTimer(Timer.LEAVE_ACKS, Timer.LEAVE_ACKS, cluster.settings.leaveAckTimeout());
+    }
+  }
+
+  /** The engine leaves once the members acknowledged the leave and the hand-over is over. */
+  private void closeEngineWhenReady() {
+    if (phase == Phase.LEAVING && awaitingAcks.isEmpty() && !handOverRunning) {
+      closeEngine(true);
     }
   }
 
@@ -334,7 +379,7 @@ final class ClusterCore extends AbstractActorWithTimers {
     if (phase == Phase.LEAVING && a.address().equals(self.address()) && a.uid() == self.uid()
         && awaitingAcks.remove(getSender().path().address()) && awaitingAcks.isEmpty()) {
       getTimers().cancel(Timer.LEAVE_ACKS);
-      closeEngine(true);
+      closeEngineWhenReady();
     }
   }
 
@@ -343,7 +388,7 @@ final class ClusterCore extends AbstractActorWithTimers {
       LOG.info("{} leaves without the acknowledgement of {} (troupe.cluster.leave-ack-timeout = {})", self,
           awaitingAcks, cluster.settings.leaveAckTimeout());
       awaitingAcks.clear();
-      closeEngine(true);
+      closeEngineWhenReady();
     }
   }
 
@@ -532,6 +577,7 @@ final class ClusterCore extends AbstractActorWithTimers {
       phase = Phase.OUT;
       closeEngine(false);
       removed.complete(Done.getInstance());
+      handedOver.complete(Done.getInstance());
       out();
     }
   }
@@ -578,6 +624,11 @@ final class ClusterCore extends AbstractActorWithTimers {
     }
     ActorRef me = getSelf();
     try {
+      cs.addTask("cluster-sharding-shutdown-region", "cluster-hand-over", () -> {
+        CompletableFuture<Done> done = new CompletableFuture<>();
+        me.tell(new ShutdownHandOver(done), ActorRef.noSender());
+        return done;
+      });
       cs.addTask("cluster-leave", "cluster-leave", () -> {
         CompletableFuture<Done> done = new CompletableFuture<>();
         me.tell(new ShutdownLeave(done), ActorRef.noSender());

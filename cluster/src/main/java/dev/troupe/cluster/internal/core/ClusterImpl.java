@@ -12,17 +12,23 @@ import dev.troupe.cluster.CurrentClusterState;
 import dev.troupe.cluster.Member;
 import dev.troupe.cluster.MemberStatus;
 import dev.troupe.cluster.UniqueAddress;
+import dev.troupe.cluster.internal.sharding.RegionActor;
 import dev.troupe.cluster.internal.sharding.ShardingHooks;
+import dev.troupe.cluster.internal.singleton.ManagerActor;
 import dev.troupe.cluster.internal.singleton.SingletonHooks;
 import dev.troupe.cluster.spi.MembershipListener;
 import dev.troupe.cluster.spi.MembershipProvider;
 import dev.troupe.cluster.spi.MembershipView;
+import dev.troupe.pattern.Patterns;
 import dev.troupe.runtime.spi.RuntimeSystem;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -51,6 +57,8 @@ final class ClusterImpl extends Cluster {
   final UniqueAddress self;
   final ExecutorService engineThread;
   private volatile ActorRef coreRef;
+  private volatile ClusterTopologySource sharding;
+  private volatile ClusterSingletonMembership singletons;
   private volatile CurrentClusterState state = new CurrentClusterState(List.of(), Set.of(), Optional.empty());
   private volatile Member selfMember;
 
@@ -75,8 +83,45 @@ final class ClusterImpl extends Cluster {
     coreRef = provider.local().actorOfSupervisedBy(
         Props.create(ClusterCore.class, () -> new ClusterCore(this)), path,
         new CoreSupervisor(runtime, ActorPath.root(self.address()).child("cluster")));
-    ShardingHooks.install(system, new ClusterTopologySource(this));
-    SingletonHooks.install(system, new ClusterSingletonMembership(this));
+    sharding = new ClusterTopologySource(this);
+    singletons = new ClusterSingletonMembership(this);
+    ShardingHooks.install(system, sharding);
+    SingletonHooks.install(system, singletons);
+  }
+
+  /**
+   * What a leaving node waits for before its engine leaves: every shard region of this node has
+   * stopped its shards and told its peers, and every singleton manager has stopped its instance;
+   * bounded by {@code troupe.cluster.sharding.hand-over-timeout} (a warning names what did not
+   * answer). Called by the core once the leave is applied on this node.
+   *
+   * @return completes (never exceptionally) when the hand-over is over or the bound passed
+   */
+  CompletableFuture<Void> handOverBeforeLeaving() {
+    List<ActorRef> regions = sharding == null ? List.of() : sharding.hostingRegions();
+    List<ActorRef> managers = singletons == null ? List.of() : singletons.managers();
+    if (regions.isEmpty() && managers.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    Duration bound = sharding.handOverBound();
+    List<CompletableFuture<Void>> waits = new ArrayList<>();
+    for (ActorRef r : regions) {
+      waits.add(answered(r, RegionActor.WhenHandedOver.INSTANCE, bound));
+    }
+    for (ActorRef m : managers) {
+      waits.add(answered(m, ManagerActor.WhenHandedOver.INSTANCE, bound));
+    }
+    return CompletableFuture.allOf(waits.toArray(CompletableFuture[]::new));
+  }
+
+  private CompletableFuture<Void> answered(ActorRef who, Object query, Duration bound) {
+    return Patterns.ask(who, query, bound).toCompletableFuture().handle((answer, failure) -> {
+      if (failure != null) {
+        LOG.warn("{}: {} did not hand over within {} (troupe.cluster.sharding.hand-over-timeout); leaving anyway",
+            self, who.path(), bound);
+      }
+      return null;
+    });
   }
 
   private static long nonZeroUid() {

@@ -10,6 +10,7 @@ import dev.troupe.remote.spi.RemoteProvider;
 import dev.troupe.runtime.spi.ActorRefProvider;
 import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.runtime.spi.LocalActorRefProvider;
+import dev.troupe.runtime.spi.RouteeNodes;
 import dev.troupe.runtime.spi.RuntimeSystem;
 
 /**
@@ -24,6 +25,7 @@ public final class ClusterProvider implements ActorRefProvider {
   private final ClusterSettings settings;
   private final MembershipProvider engine;
   private volatile ClusterImpl cluster;
+  private final ClusterRouteeNodes routeeNodes = new ClusterRouteeNodes(this);
 
   ClusterProvider(
       RuntimeSystem system, RemoteProvider remote, ClusterSettings settings, MembershipProvider engine) {
@@ -81,6 +83,12 @@ public final class ClusterProvider implements ActorRefProvider {
   @Override
   public InternalActorRef actorOf(InternalActorRef parent, Props props, ActorPath path, Address target) {
     return remote.actorOf(parent, props, path, target);
+  }
+
+  /** Cluster-aware routers learn the eligible members here. */
+  @Override
+  public RouteeNodes routeeNodes() {
+    return routeeNodes;
   }
 
   @Override

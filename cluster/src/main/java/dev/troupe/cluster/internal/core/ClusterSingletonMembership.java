@@ -5,6 +5,9 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.cluster.ClusterEvent;
 import dev.troupe.cluster.UniqueAddress;
 import dev.troupe.cluster.internal.singleton.SingletonMembership;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The singletons' membership on a clustered node: the cluster's member events (current state as
@@ -13,6 +16,8 @@ import dev.troupe.cluster.internal.singleton.SingletonMembership;
  */
 final class ClusterSingletonMembership implements SingletonMembership {
   private final ClusterImpl cluster;
+  /** This node's singleton managers: a leave waits for them to stop their instances. */
+  private final Set<ActorRef> managers = ConcurrentHashMap.newKeySet();
 
   ClusterSingletonMembership(ClusterImpl cluster) {
     this.cluster = cluster;
@@ -31,6 +36,21 @@ final class ClusterSingletonMembership implements SingletonMembership {
   @Override
   public void unsubscribe(ActorRef subscriber) {
     cluster.unsubscribe(subscriber);
+  }
+
+  @Override
+  public void managerStarted(ActorRef manager) {
+    managers.add(manager);
+  }
+
+  @Override
+  public void managerStopped(ActorRef manager) {
+    managers.remove(manager);
+  }
+
+  /** @return this node's running singleton managers */
+  List<ActorRef> managers() {
+    return List.copyOf(managers);
   }
 
   @Override

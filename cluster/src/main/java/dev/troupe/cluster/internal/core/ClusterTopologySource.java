@@ -47,9 +47,27 @@ import java.util.concurrent.ConcurrentHashMap;
 final class ClusterTopologySource implements ShardingHooks.TopologySource {
   private final ClusterImpl cluster;
   private final ConcurrentHashMap<String, ShardingTopology> byType = new ConcurrentHashMap<>();
+  /** This node's regions (and proxies) subscribed to a topology: what a leave waits for. */
+  private final Set<ActorRef> regions = ConcurrentHashMap.newKeySet();
+  private volatile Duration handOverBound;
 
   ClusterTopologySource(ClusterImpl cluster) {
     this.cluster = cluster;
+  }
+
+  /** @return this node's regions of every type (proxies included: they answer at once) */
+  List<ActorRef> hostingRegions() {
+    return List.copyOf(regions);
+  }
+
+  /** @return {@code troupe.cluster.sharding.hand-over-timeout}, read once */
+  Duration handOverBound() {
+    Duration b = handOverBound;
+    if (b == null) {
+      b = ClusterShardingSettings.create(cluster.system).handOverTimeout();
+      handOverBound = b;
+    }
+    return b;
   }
 
   @Override
@@ -60,18 +78,20 @@ final class ClusterTopologySource implements ShardingHooks.TopologySource {
   @Override
   public ShardingTopology topology(String typeName, Optional<String> role) {
     return byType.computeIfAbsent(typeName, t -> {
-      Duration bound = ClusterShardingSettings.create(cluster.system).handOverTimeout();
+      Duration bound = handOverBound();
       ActorRef feeder = cluster.system.actorOf(
           Props.create(Feeder.class, () -> new Feeder(cluster, t, role, bound)),
           "troupe-sharding-topology-" + URLEncoder.encode(t, StandardCharsets.UTF_8));
       return new ShardingTopology() {
         @Override
         public void subscribe(ActorRef region) {
+          regions.add(region);
           feeder.tell(new Subscribe(region), ActorRef.noSender());
         }
 
         @Override
         public void unsubscribe(ActorRef region) {
+          regions.remove(region);
           feeder.tell(new Unsubscribe(region), ActorRef.noSender());
         }
       };

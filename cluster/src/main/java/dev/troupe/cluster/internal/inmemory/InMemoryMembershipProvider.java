@@ -72,7 +72,10 @@ final class InMemoryMembershipProvider implements MembershipProvider {
     try {
       return InMemoryCluster.join(context.clusterName(), this, seeds);
     } catch (Exception | Error e) {
-      stop();
+      thread.shutdown(); // not stopped: a failed join may be tried again
+      thread = null;
+      this.listener = null;
+      joined = false;
       throw e;
     }
   }

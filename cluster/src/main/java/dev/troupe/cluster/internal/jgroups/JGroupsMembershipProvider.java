@@ -41,12 +41,13 @@ import org.slf4j.LoggerFactory;
  *       that drops the member. A member whose failure detector is slower than the coordinator's may
  *       see only the new view. A member is reported {@code confirmedDead} instead when this node's
  *       FD_SOCK2 saw its connection closed by the other end, nothing listening at its port any more,
- *       and, soon after, the view dropped it or
- *       its suspicion was confirmed (see {@link Reporter}).
+ *       and, soon after, the view dropped it or its suspicion was confirmed (see {@link Reporter}).
  *   <li>Reports: on a thread of the engine's own, see {@link Reporter}.
  *   <li>Join: with endpoints, a join that reaches no coordinator within {@code join-timeout} x 3
  *       attempts fails with a {@link ConnectException} (JGroups would found a group of one
- *       instead: a second cluster); without endpoints it founds the group.
+ *       instead: a second cluster); without endpoints it founds the group. A failed join leaves the
+ *       engine as it was before it: the cluster tries again (with a new channel) at its next seed
+ *       round.
  *   <li>{@code leave()}: {@code JChannel.disconnect()} (the coordinator is told, the others' next
  *       view lacks this node), bounded by {@code leave-timeout} plus the view acknowledgement time;
  *       past that the channel is closed at once. {@code close()}: the channel stops without a word
@@ -92,7 +93,7 @@ final class JGroupsMembershipProvider implements MembershipProvider {
     List<PhysicalAddress> seeds = Endpoints.parse(seedEndpoints);
     synchronized (this) {
       if (state != State.NEW) {
-        throw new IllegalStateException("join is called once per engine (again only after a failed join); this one is " + state);
+        throw new IllegalStateException("join is called once per engine; this one is " + state);
       }
       state = State.JOINED;
     }
@@ -112,7 +113,7 @@ final class JGroupsMembershipProvider implements MembershipProvider {
       }
     } catch (Exception | Error e) {
       r.stop();
-      joinFailed();
+      unjoined();
       throw e;
     }
     synchronized (this) {
@@ -234,9 +235,9 @@ final class JGroupsMembershipProvider implements MembershipProvider {
     return false;
   }
 
-  /** A failed join leaves nothing running: the cluster may call {@code join} again (unless it closed the engine meanwhile). */
-  private synchronized void joinFailed() {
-    if (state == State.JOINED && channel == null) {
+  /** After a failed join: the engine may join again (its channel is closed already), unless closed meanwhile. */
+  private synchronized void unjoined() {
+    if (state == State.JOINED) {
       state = State.NEW;
     }
   }

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.cluster.spi.MembershipContext;
+import dev.troupe.runtime.spi.ConfigReader;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -48,13 +49,8 @@ record JGroupsSettings(
       throw new ConfigurationException("invalid configuration value at '" + ROOT + "': " + e.getMessage(), e);
     }
     InetAddress bindAddress = bindAddress(c, context);
-    int port;
-    try {
-      port = c.getInt("bind-port");
-    } catch (ConfigException e) {
-      throw bad("bind-port", e.getMessage(), e);
-    }
-    if (port < 0 || port > 65535) {
+    int port = ConfigReader.intAtLeast(c, ROOT, "bind-port", 0);
+    if (port > 65535) {
       throw bad("bind-port", "must be 0..65535 (0 = an ephemeral port), was " + port, null);
     }
     Duration join = timeout(c, "join-timeout");
@@ -80,12 +76,7 @@ record JGroupsSettings(
 
   /** {@code bind-hostname}, or the node's remoting host when empty; never the wildcard address. */
   private static InetAddress bindAddress(Config c, MembershipContext context) {
-    String host;
-    try {
-      host = c.getString("bind-hostname").trim();
-    } catch (ConfigException e) {
-      throw bad("bind-hostname", e.getMessage(), e);
-    }
+    String host = ConfigReader.string(c, ROOT, "bind-hostname").trim();
     String origin = "";
     if (host.isEmpty()) {
       host = context.self().address().host().orElse("127.0.0.1");
@@ -108,12 +99,7 @@ record JGroupsSettings(
   }
 
   private static Duration timeout(Config c, String key) {
-    Duration d;
-    try {
-      d = c.getDuration(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage(), e);
-    }
+    Duration d = ConfigReader.durationAtLeastZero(c, ROOT, key);
     if (d.toMillis() < 1 || d.compareTo(MAX_TIMEOUT) > 0) {
       throw bad(key, "must be between 1ms and " + MAX_TIMEOUT.toMinutes() + " minutes, was " + d, null);
     }

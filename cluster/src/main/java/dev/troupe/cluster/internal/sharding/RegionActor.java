@@ -4,6 +4,7 @@ import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.AbstractActorWithTimers;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
+import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.ReceiveTimeout;
 import dev.troupe.actor.Terminated;
@@ -22,6 +23,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -61,10 +63,13 @@ public final class RegionActor extends AbstractActorWithTimers {
   private final ShardRegion.MessageExtractor extractor;
   private final UniqueAddress self; // null: a proxy
   private final ShardingTopology topology;
+  private final Object handOffStopMessage;
 
   // the current view
   private long version = Long.MIN_VALUE;
   private Placement placement = new Placement(List.of());
+  /** Whether this region owns shards in the current view (a member, not leaving). */
+  private boolean selfOwner;
   private final Map<UniqueAddress, ActorRef> present = new LinkedHashMap<>();
   /** version -> placement, for the views since the oldest report a present peer still owes. */
   private final TreeMap<Long, Placement> history = new TreeMap<>();
@@ -86,7 +91,9 @@ public final class RegionActor extends AbstractActorWithTimers {
   private final List<ActorRef> handOverWaiters = new ArrayList<>();
 
   private RegionActor(String typeName, Props entityProps, ClusterShardingSettings settings,
-      ShardRegion.MessageExtractor extractor, UniqueAddress self, ShardingTopology topology) {
+      ShardRegion.MessageExtractor extractor, UniqueAddress self, ShardingTopology topology,
+      Object handOffStopMessage) {
+    this.handOffStopMessage = handOffStopMessage;
     this.typeName = typeName;
     this.entityProps = entityProps;
     this.settings = settings;
@@ -106,8 +113,26 @@ public final class RegionActor extends AbstractActorWithTimers {
    */
   public static Props props(String typeName, Props entityProps, ClusterShardingSettings settings,
       ShardRegion.MessageExtractor extractor, UniqueAddress self, ShardingTopology topology) {
+    return props(typeName, entityProps, settings, extractor, self, topology, PoisonPill.getInstance());
+  }
+
+  /**
+   * @param typeName the entity type
+   * @param entityProps the entities' props
+   * @param settings the type's settings
+   * @param extractor reads the messages
+   * @param self this node in the views
+   * @param topology the members with regions of the type
+   * @param handOffStopMessage what each entity of a shard handed over is told (after the messages
+   *     already queued for it); it must make the entity stop
+   * @return the props of a region that hosts shards
+   */
+  public static Props props(String typeName, Props entityProps, ClusterShardingSettings settings,
+      ShardRegion.MessageExtractor extractor, UniqueAddress self, ShardingTopology topology,
+      Object handOffStopMessage) {
+    Objects.requireNonNull(handOffStopMessage, "handOffStopMessage");
     return Props.create(RegionActor.class,
-        () -> new RegionActor(typeName, entityProps, settings, extractor, self, topology));
+        () -> new RegionActor(typeName, entityProps, settings, extractor, self, topology, handOffStopMessage));
   }
 
   /**
@@ -120,7 +145,7 @@ public final class RegionActor extends AbstractActorWithTimers {
   public static Props proxyProps(String typeName, ClusterShardingSettings settings,
       ShardRegion.MessageExtractor extractor, ShardingTopology topology) {
     return Props.create(RegionActor.class,
-        () -> new RegionActor(typeName, null, settings, extractor, null, topology));
+        () -> new RegionActor(typeName, null, settings, extractor, null, topology, PoisonPill.getInstance()));
   }
 
   @Override
@@ -203,7 +228,7 @@ public final class RegionActor extends AbstractActorWithTimers {
 
   private ActorRef startShard(String shardId) {
     ActorRef shard = getContext().actorOf(
-        ShardActor.props(typeName, shardId, entityProps, settings, extractor),
+        ShardActor.props(typeName, shardId, entityProps, settings, extractor, handOffStopMessage),
         URLEncoder.encode(shardId, StandardCharsets.UTF_8));
     getContext().watch(shard);
     hosted.put(shardId, shard);
@@ -284,6 +309,7 @@ public final class RegionActor extends AbstractActorWithTimers {
     doneVersion.keySet().retainAll(present.keySet());
     joinedAt.keySet().retainAll(present.keySet());
     placement = new Placement(owners);
+    selfOwner = self != null && owners.contains(self);
     history.put(version, placement);
     remoteRoutes.clear();
 
@@ -339,9 +365,10 @@ public final class RegionActor extends AbstractActorWithTimers {
   }
 
   /**
-   * Asks a region to answer {@link HandedOver} once it hosts no shard and has stopped every shard it
-   * handed over: the cluster wiring asks a leaving member's regions before it lets the member exit
-   * (dropping it from the views earlier would let its successors start entities it still runs).
+   * Asks a region to answer {@link HandedOver} once its view no longer has it as an owner (it is
+   * leaving, or not a member), it hosts no shard, and it has stopped every shard it handed over: the
+   * cluster wiring asks a leaving member's regions before it lets the member exit (dropping it from
+   * the views earlier would let its successors start entities it still runs). A proxy answers at once.
    */
   public enum WhenHandedOver {
     INSTANCE
@@ -355,7 +382,7 @@ public final class RegionActor extends AbstractActorWithTimers {
   public record HandedOver(long version) {}
 
   private void answerHandOverWaiters() {
-    if (!handOverWaiters.isEmpty() && hosted.isEmpty() && stopping.isEmpty()) {
+    if (!handOverWaiters.isEmpty() && !selfOwner && hosted.isEmpty() && stopping.isEmpty()) {
       for (ActorRef w : handOverWaiters) {
         w.tell(new HandedOver(version), getSelf());
       }

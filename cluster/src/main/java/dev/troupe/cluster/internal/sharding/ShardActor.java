@@ -22,7 +22,8 @@ import java.util.TreeSet;
  * entity on its first message; handles {@link ShardRegion.Passivate} (sends the entity its stop
  * message and holds its messages until it has stopped, then starts it again if any came) and idle
  * passivation; on {@link Protocol.HandOff} stops every entity after the messages already in its
- * mailbox ({@code PoisonPill}), sends what arrives meanwhile back to the region (which routes it to
+ * mailbox (with the type's hand-off stop message, {@code PoisonPill} by default), sends what
+ * arrives meanwhile back to the region (which routes it to
  * the new owner), and stops itself when the last entity has.
  *
  * <p>All state is the shard's own (actor thread only).
@@ -33,6 +34,7 @@ final class ShardActor extends AbstractActorWithTimers {
   private final Props entityProps;
   private final ShardRegion.MessageExtractor extractor;
   private final int bufferSize;
+  private final Object handOffStopMessage;
   private final long idleNanos; // 0 = no idle passivation
   private final Map<String, Entity> entities = new HashMap<>();
   private final Map<ActorRef, String> idsByRef = new HashMap<>();
@@ -51,7 +53,8 @@ final class ShardActor extends AbstractActorWithTimers {
   }
 
   ShardActor(String typeName, String shardId, Props entityProps, ClusterShardingSettings settings,
-      ShardRegion.MessageExtractor extractor) {
+      ShardRegion.MessageExtractor extractor, Object handOffStopMessage) {
+    this.handOffStopMessage = handOffStopMessage;
     this.typeName = typeName;
     this.shardId = shardId;
     this.entityProps = entityProps;
@@ -61,9 +64,9 @@ final class ShardActor extends AbstractActorWithTimers {
   }
 
   static Props props(String typeName, String shardId, Props entityProps, ClusterShardingSettings settings,
-      ShardRegion.MessageExtractor extractor) {
+      ShardRegion.MessageExtractor extractor, Object handOffStopMessage) {
     return Props.create(ShardActor.class,
-        () -> new ShardActor(typeName, shardId, entityProps, settings, extractor));
+        () -> new ShardActor(typeName, shardId, entityProps, settings, extractor, handOffStopMessage));
   }
 
   @Override
@@ -184,7 +187,7 @@ final class ShardActor extends AbstractActorWithTimers {
     for (Entity e : entities.values()) {
       if (e.pending == null) {
         e.pending = new ArrayDeque<>();
-        e.ref.tell(PoisonPill.getInstance(), getSelf()); // after the messages already in its mailbox
+        e.ref.tell(handOffStopMessage, getSelf()); // after the messages already in its mailbox
       }
     }
   }

@@ -5,6 +5,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.cluster.Member;
+import dev.troupe.cluster.MemberStatus;
 import dev.troupe.cluster.UniqueAddress;
 import dev.troupe.cluster.internal.singleton.Protocol.HandOverDone;
 import dev.troupe.cluster.internal.singleton.Protocol.HandOverInProgress;
@@ -14,6 +15,7 @@ import dev.troupe.cluster.internal.singleton.Protocol.RegisterProxy;
 import dev.troupe.cluster.internal.singleton.Protocol.SingletonIs;
 import dev.troupe.cluster.internal.singleton.Protocol.SingletonMoving;
 import dev.troupe.cluster.singleton.ClusterSingletonManagerSettings;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -66,6 +68,7 @@ public final class ManagerActor extends AbstractActorWithTimers {
   private UniqueAddress toldOwner; // the owner told HandOverDone since this node's instance stopped
   private final Set<ActorRef> proxies = new LinkedHashSet<>(); // registered, watched
   private Set<ActorRef> awaitingProxies; // proxies not yet stopped while pausing, or null
+  private final List<ActorRef> handOverWaiters = new ArrayList<>(); // asked WhenHandedOver, not answered yet
 
   /**
    * @param singletonProps the singleton's props
@@ -100,14 +103,33 @@ public final class ManagerActor extends AbstractActorWithTimers {
         () -> new ManagerActor(singletonProps, terminationMessage, settings, membership));
   }
 
+  /**
+   * Asks a manager to answer {@link HandedOver} once this node is no longer up in its view (it
+   * leaves) and it runs no instance: the cluster wiring asks this node's managers before the node's
+   * engine leaves, so that the new owner starts the singleton while this node is still a member.
+   * Local only (not part of the protocol between nodes).
+   */
+  public enum WhenHandedOver {
+    INSTANCE
+  }
+
+  /** The answer to {@link WhenHandedOver}. */
+  public enum HandedOver {
+    INSTANCE
+  }
+
   @Override
   public void preStart() {
     membership.subscribe(getSelf());
+    membership.managerStarted(getSelf());
   }
 
   @Override
   public void postStop() {
+    membership.managerStopped(getSelf());
     membership.unsubscribe(getSelf());
+    instance = null; // a child stops before its parent's postStop
+    answerHandOverWaiters(true);
   }
 
   @Override
@@ -118,7 +140,14 @@ public final class ManagerActor extends AbstractActorWithTimers {
         .match(HandOverInProgress.class, m -> log().debug("singleton: {} is still stopping its instance", m.from()))
         .match(RegisterProxy.class, m -> onRegisterProxy(getSender()))
         .match(ProxyStopped.class, m -> onProxyStopped(getSender()))
-        .match(Terminated.class, this::onTerminated)
+        .match(Terminated.class, m -> {
+          onTerminated(m);
+          answerHandOverWaiters();
+        })
+        .matchEquals(WhenHandedOver.INSTANCE, m -> {
+          handOverWaiters.add(getSender());
+          answerHandOverWaiters();
+        })
         .matchEquals(RETRY, m -> onRetry())
         .matchEquals(PAUSE_TIMEOUT, m -> {
           if (awaitingProxies != null) {
@@ -130,11 +159,31 @@ public final class ManagerActor extends AbstractActorWithTimers {
         .matchAny(m -> {
           if (members.apply(m)) {
             reconcile();
+            answerHandOverWaiters();
           } else {
             unhandled(m);
           }
         })
         .build();
+  }
+
+  /** Answers the waiters once this node is not up any more (leaving) and no instance runs here. */
+  private void answerHandOverWaiters() {
+    answerHandOverWaiters(false);
+  }
+
+  private void answerHandOverWaiters(boolean stopped) {
+    if (handOverWaiters.isEmpty() || instance != null) {
+      return;
+    }
+    boolean up = members.member(self).map(m -> m.status() == MemberStatus.UP).orElse(false);
+    if (up && !stopped) {
+      return;
+    }
+    for (ActorRef w : handOverWaiters) {
+      w.tell(HandedOver.INSTANCE, getSelf());
+    }
+    handOverWaiters.clear();
   }
 
   private Optional<Member> owner() {

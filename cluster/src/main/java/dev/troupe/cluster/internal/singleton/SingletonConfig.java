@@ -1,8 +1,9 @@
 package dev.troupe.cluster.internal.singleton;
 
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigException;
 import dev.troupe.actor.ConfigurationException;
+import dev.troupe.cluster.internal.config.ClusterConfig;
+import dev.troupe.runtime.spi.ConfigReader;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -26,11 +27,7 @@ public final class SingletonConfig {
    * @throws ConfigurationException if the section is missing or not an object
    */
   public static SingletonConfig of(Config config) {
-    try {
-      return new SingletonConfig(config.getConfig(ROOT));
-    } catch (ConfigException e) {
-      throw new ConfigurationException("invalid configuration value at '" + ROOT + "': " + e.getMessage(), e);
-    }
+    return new SingletonConfig(ClusterConfig.section(config, ROOT));
   }
 
   /** @return {@code singleton-name}, a valid actor name */
@@ -60,16 +57,7 @@ public final class SingletonConfig {
    * @return its value, a positive duration
    */
   public Duration positiveDuration(String key) {
-    Duration d;
-    try {
-      d = section.getDuration(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage());
-    }
-    if (d.isNegative() || d.isZero()) {
-      throw bad(key, "must be positive, was " + d);
-    }
-    return d;
+    return ClusterConfig.positiveDuration(section, ROOT, key);
   }
 
   /**
@@ -78,24 +66,11 @@ public final class SingletonConfig {
    * @return its value
    */
   public int intAtLeast(String key, int min) {
-    int v;
-    try {
-      v = section.getInt(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage());
-    }
-    if (v < min) {
-      throw bad(key, "must be >= " + min + ", was " + v);
-    }
-    return v;
+    return ConfigReader.intAtLeast(section, ROOT, key, min);
   }
 
   private String string(String key) {
-    try {
-      return section.getString(key);
-    } catch (ConfigException e) {
-      throw bad(key, e.getMessage());
-    }
+    return ConfigReader.string(section, ROOT, key);
   }
 
   /**
@@ -113,6 +88,6 @@ public final class SingletonConfig {
   }
 
   private static ConfigurationException bad(String key, String why) {
-    return new ConfigurationException("invalid configuration value at '" + ROOT + "." + key + "': " + why);
+    return ClusterConfig.bad(ROOT, key, why);
   }
 }

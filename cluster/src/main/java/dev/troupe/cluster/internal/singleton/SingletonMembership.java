@@ -43,6 +43,21 @@ public interface SingletonMembership {
   void unsubscribe(ActorRef subscriber);
 
   /**
+   * A manager started on this node: the cluster wiring asks it {@link ManagerActor.WhenHandedOver}
+   * before this node leaves.
+   *
+   * @param manager the manager
+   */
+  default void managerStarted(ActorRef manager) {}
+
+  /**
+   * A manager of this node stopped.
+   *
+   * @param manager the manager
+   */
+  default void managerStopped(ActorRef manager) {}
+
+  /**
    * @param node a member
    * @param localPath the path of an actor on this node
    * @return the path of the actor in the same place on {@code node}

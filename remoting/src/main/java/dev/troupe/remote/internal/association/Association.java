@@ -20,8 +20,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * Everything this node keeps about one other node: its two outbound lanes, how many of the
- * connections between the two (both directions, both lanes) have completed their handshake (the
+ * Everything this node keeps about one other node: its outbound lanes (control and ordinary, and
+ * the large-message lane when {@code large-message-destinations} is set: a third connection of its
+ * own, whose handshake names its lane, so a stream of big messages on it delays neither the
+ * heartbeats and system messages of the control lane nor the small messages of the ordinary one), how many of the
+ * connections between the two (both directions, every lane) have completed their handshake (the
  * first one publishes {@link AssociatedEvent}, the last one to close {@link DisassociatedEvent},
  * unless the failure detector published it already, see {@link #declareGone()}), and both halves
  * of exactly-once delivery of system messages: the {@link SystemMessageOutbox} towards the peer
@@ -65,7 +68,7 @@ import java.util.function.LongSupplier;
  * acknowledgement, so that an owner the peer has lost without a close reaching this node fails on
  * that write and makes room for the peer's new connection.
  *
- * <p>Both lanes, the resend timer and the retirement check run on one event loop, the
+ * <p>The lanes, the resend timer and the retirement check run on one event loop, the
  * association's. An association that stays idle (no connection, nothing queued, nothing waiting
  * for acknowledgement; {@link Associations} also checks that nothing is watched there) is <b>retired</b>
  * ({@link #retireIfIdle}): removed from the {@link Associations}' table, and what must
@@ -135,6 +138,8 @@ public final class Association {
   private volatile long activeAt; // when a connection last opened or closed, or the association was made
   private final OutboundLane control;
   private final OutboundLane ordinary;
+  private final OutboundLane large; // null unless troupe.remote.large-message-destinations names some
+  private final List<OutboundLane> lanes;
   private final SystemMessageOutbox outbox;
   private int connections; // guarded by this
   private long uid; // guarded by this; the peer's incarnation, 0 until a handshake told it
@@ -162,6 +167,8 @@ public final class Association {
     this.activeAt = clock.getAsLong();
     this.control = new OutboundLane(this, Lane.CONTROL, transport);
     this.ordinary = new OutboundLane(this, Lane.ORDINARY, transport);
+    this.large = settings.largeMessageDestinations().isEmpty() ? null : new OutboundLane(this, Lane.LARGE, transport);
+    this.lanes = large == null ? List.of(control, ordinary) : List.of(control, ordinary, large);
   }
 
   /** @return the event loop of both lanes and the timers */
@@ -206,7 +213,7 @@ public final class Association {
    *     #NOT_RETIRED}
    */
   public Remembered retireIfIdle(long nowNanos, long idleNanos) {
-    if (nowNanos - activeAt < idleNanos || !control.quiet() || !ordinary.quiet()) {
+    if (nowNanos - activeAt < idleNanos || !control.quiet() || !ordinary.quiet() || (large != null && !large.quiet())) {
       return NOT_RETIRED;
     }
     synchronized (this) {
@@ -238,8 +245,21 @@ public final class Association {
     inboundSequence.restore(r.inbound());
   }
 
+  /**
+   * @return the outbound lane of that kind; the ordinary one for {@link Lane#LARGE} when no
+   *     large-message destination is configured (then no ref chooses it)
+   */
   public OutboundLane lane(Lane lane) {
-    return lane == Lane.CONTROL ? control : ordinary;
+    return switch (lane) {
+      case CONTROL -> control;
+      case ORDINARY -> ordinary;
+      case LARGE -> large != null ? large : ordinary;
+    };
+  }
+
+  /** @return every outbound lane of this association, each once */
+  public List<OutboundLane> lanes() {
+    return lanes;
   }
 
   public SystemMessageOutbox outbox() {
@@ -373,8 +393,9 @@ public final class Association {
 
   /** Closes every connection, either way, whose handshake named incarnation {@code peerUid}. */
   private void closeConnectionsOf(long peerUid) {
-    control.closeIfPeer(peerUid);
-    ordinary.closeIfPeer(peerUid);
+    for (OutboundLane l : lanes) {
+      l.closeIfPeer(peerUid);
+    }
     inbound.forEach(
         (ch, u) -> {
           if (u == peerUid) {
@@ -421,8 +442,9 @@ public final class Association {
     // Its end of every connection is closing: a message written into one now would be lost. The
     // closes are queued on the lanes' loops before the DisassociatedEvent is published, so whatever
     // is sent after that event goes on a new connection (to a restarted node, if there is one).
-    control.closeIfPeer(peerUid);
-    ordinary.closeIfPeer(peerUid);
+    for (OutboundLane l : lanes) {
+      l.closeIfPeer(peerUid);
+    }
     return true;
   }
 

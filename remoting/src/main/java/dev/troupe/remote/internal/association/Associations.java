@@ -1,5 +1,6 @@
 package dev.troupe.remote.internal.association;
 
+import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
 import dev.troupe.runtime.spi.RuntimeSystem;
@@ -56,6 +57,8 @@ public final class Associations {
   private final ConcurrentHashMap<Address, Association> associations = new ConcurrentHashMap<>();
   private final RetiredAssociations retired;
   private final AtomicBoolean pressureSweep = new AtomicBoolean();
+  // null unless troupe.remote.advanced.failure-injector = on (tests of partitions)
+  private final FailureInjector injector;
 
   /** @param serialization the system's registry: messages are serialized with it on the sender's thread */
   public Associations(
@@ -78,6 +81,20 @@ public final class Associations {
     this.clock = clock;
     this.logger = logger;
     this.retired = new RetiredAssociations(settings.maximumRetiredAssociations());
+    this.injector = settings.failureInjector() ? new FailureInjector() : null;
+  }
+
+  /**
+   * @return the failure injector that cuts this node off from chosen nodes in tests, or null unless
+   *     {@code troupe.remote.advanced.failure-injector = on}
+   */
+  public FailureInjector failureInjector() {
+    return injector;
+  }
+
+  /** @return whether the failure injector cuts {@code node} off now (false when it is off) */
+  public boolean cutOff(Address node) {
+    return injector != null && injector.cuts(node);
   }
 
   RuntimeSystem system() {
@@ -199,8 +216,21 @@ public final class Associations {
 
   // ------------------------------------------------------------------ out
 
+  /**
+   * The lane of user messages to {@code path}: the large-message lane when the path matches
+   * {@code troupe.remote.large-message-destinations}, else the ordinary one. Asked once per ref.
+   */
+  Lane laneFor(ActorPath path) {
+    return settings.largeMessageDestinations().isEmpty() || !settings.largeMessageDestinations().matches(path.elements())
+        ? Lane.ORDINARY
+        : Lane.LARGE;
+  }
+
   /** Serializes on the caller's thread and queues on {@code lane}; never blocks, never throws. */
   public void send(RemoteActorRef recipient, Object message, ActorRef sender, Lane lane) {
+    if (injector != null && injector.cuts(recipient.path().address())) {
+      return; // a test's partition: lost without a word, as on a cut cable
+    }
     Serialized payload;
     try {
       payload = serialization.serialize(message);
@@ -208,11 +238,13 @@ public final class Associations {
       drops.dropped(message, "cannot serialize it: " + e.getMessage(), sender, recipient);
       return;
     }
-    if (payload.bytes().length > settings.maximumFrameSize()) {
+    boolean large = lane == Lane.LARGE;
+    int limit = large ? settings.maximumLargeFrameSize() : settings.maximumFrameSize();
+    if (payload.bytes().length > limit) {
       drops.dropped(
           message,
-          "serialized to " + payload.bytes().length + " bytes, above troupe.remote.maximum-frame-size ("
-              + settings.maximumFrameSize() + " bytes)",
+          "serialized to " + payload.bytes().length + " bytes, above troupe.remote." + (large ? "maximum-large-frame-size (" : "maximum-frame-size (")
+              + limit + " bytes" + (large ? ", the large-message lane's limit)" : ")"),
           sender,
           recipient);
       return;

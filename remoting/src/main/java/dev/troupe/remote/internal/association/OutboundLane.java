@@ -84,7 +84,11 @@ public final class OutboundLane implements OutboundListener {
     this.transport = transport;
     this.loop = association.loop();
     RemoteSettings s = transport.settings();
-    this.capacity = lane == Lane.CONTROL ? s.controlQueueSize() : s.messageQueueSize();
+    this.capacity = switch (lane) {
+      case CONTROL -> s.controlQueueSize();
+      case ORDINARY -> s.messageQueueSize();
+      case LARGE -> s.largeMessageQueueSize();
+    };
     int max = Math.max(4, capacity); // the queue's smallest bound; it grows in chunks up to it
     this.queue = new MpscChunkedAtomicArrayQueue<>(Math.min(256, Pow2.roundToPowerOfTwo(max) / 2), max);
     this.outbox = lane == Lane.CONTROL ? association.outbox() : null;
@@ -128,7 +132,11 @@ public final class OutboundLane implements OutboundListener {
       transport.drops().dropped(
           e,
           "the " + lane + " queue to " + association.remote + " is full (" + capacity + " messages waiting;"
-              + " troupe.remote.advanced.outbound-" + (lane == Lane.CONTROL ? "control" : "message") + "-queue-size)");
+              + " troupe.remote.advanced.outbound-" + switch (lane) {
+                case CONTROL -> "control";
+                case ORDINARY -> "message";
+                case LARGE -> "large-message";
+              } + "-queue-size)");
       return;
     }
     wakeUp();

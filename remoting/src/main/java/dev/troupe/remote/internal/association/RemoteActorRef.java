@@ -17,7 +17,9 @@ import dev.troupe.remote.internal.transport.Lane;
 
 /**
  * A ref to an actor on another node. {@code tell} serializes the message on the caller's thread
- * and puts it on the peer's ordinary lane ({@link Associations#send}); system messages (watch,
+ * and puts it on the peer's ordinary lane ({@link Associations#send}), or on its large-message lane
+ * when the path matches {@code troupe.remote.large-message-destinations} (decided once, here);
+ * system messages (watch,
  * unwatch, death notices, stop, and deployment and supervision: see {@link #carried}) take the
  * control lane. Neither blocks nor throws (beyond a null message): what cannot be sent is
  * published as a {@code Dropped} event. The deployment layer's {@code DeployedActorRef} is the
@@ -38,6 +40,7 @@ public class RemoteActorRef extends InternalActorRef {
   private final Associations associations;
   private final ActorPath path;
   private final String serializedPath;
+  private final Lane lane; // of its user messages: ordinary, or large-message for large-message-destinations
   // The node's association once this ref sent; a racy cache (an Association is safe to publish so)
   private Association association;
 
@@ -45,6 +48,7 @@ public class RemoteActorRef extends InternalActorRef {
     this.associations = associations;
     this.path = path;
     this.serializedPath = path.toSerializationFormat();
+    this.lane = associations.laneFor(path);
   }
 
   @Override
@@ -85,7 +89,7 @@ public class RemoteActorRef extends InternalActorRef {
     if (message == null) {
       throw new NullPointerException("message must not be null (sent to " + path + ")");
     }
-    associations.send(this, message, sender, Lane.ORDINARY);
+    associations.send(this, message, sender, lane);
   }
 
   @Override

@@ -45,6 +45,11 @@ import java.util.Set;
  * @param trustedSelectionPaths in untrusted mode, the only paths (like {@code /user/echo}) peers may select
  * @param tls {@code troupe.remote.tls}: whether connections run TLS, and with which stores
  * @param inboundSelectionQueueSize selections from one connection waiting for the dispatcher before the connection stops reading
+ * @param failureInjector {@code advanced.failure-injector}: whether tests may cut this node off from
+ *     chosen nodes (see the association layer's {@code FailureInjector}); off in production
+ * @param largeMessageDestinations the recipients whose messages take the large-message lane (none: no such lane)
+ * @param maximumLargeFrameSize the largest frame body on the large-message lane, in bytes
+ * @param largeMessageQueueSize bound of a peer's large-message-lane queue
  */
 public record RemoteSettings(
     String canonicalHost,
@@ -76,7 +81,11 @@ public record RemoteSettings(
     Duration giveUpSystemMessageAfter,
     Set<String> trustedSelectionPaths,
     TlsSettings tls,
-    int inboundSelectionQueueSize) {
+    int inboundSelectionQueueSize,
+    boolean failureInjector,
+    DestinationPatterns largeMessageDestinations,
+    int maximumLargeFrameSize,
+    int largeMessageQueueSize) {
 
   public static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -88,14 +97,15 @@ public record RemoteSettings(
     int canonicalPort = port(r, "canonical.port", -1);
     String bindHost = host(r, "bind.hostname", canonicalHost);
     int bindPort = port(r, "bind.port", canonicalPort);
-    long frame;
+    int frame = frameSize(r, "maximum-frame-size");
+    int largeFrame = frameSize(r, "maximum-large-frame-size");
+    DestinationPatterns large;
     try {
-      frame = r.getBytes("maximum-frame-size");
+      large = DestinationPatterns.parse(r.getStringList("large-message-destinations"));
     } catch (ConfigException e) {
-      throw bad("maximum-frame-size", e.getMessage(), e);
-    }
-    if (frame < MIN_FRAME_SIZE || frame > Integer.MAX_VALUE - 8) {
-      throw bad("maximum-frame-size", "must be between " + MIN_FRAME_SIZE + " bytes and 2GiB, was " + frame, null);
+      throw bad("large-message-destinations", e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw bad("large-message-destinations", e.getMessage(), e);
     }
     TlsSettings tls = TlsSettings.from(r);
     boolean untrusted = ConfigReader.bool(r, ROOT, "untrusted-mode");
@@ -135,7 +145,7 @@ public record RemoteSettings(
         canonicalPort,
         bindHost,
         bindPort,
-        (int) frame,
+        frame,
         untrusted,
         threads,
         ConfigReader.intAtLeast(adv, a, "outbound-message-queue-size", 1),
@@ -160,7 +170,25 @@ public record RemoteSettings(
         positive(adv, a, "give-up-system-message-after"),
         trustedPaths(r),
         tls,
-        ConfigReader.intAtLeast(adv, a, "inbound-selection-queue-size", 1));
+        ConfigReader.intAtLeast(adv, a, "inbound-selection-queue-size", 1),
+        ConfigReader.bool(adv, a, "failure-injector"),
+        large,
+        largeFrame,
+        ConfigReader.intAtLeast(adv, a, "outbound-large-message-queue-size", 1));
+  }
+
+  /** A frame size in bytes ({@code 256KiB}), {@value #MIN_FRAME_SIZE} bytes up to 2GiB. */
+  private static int frameSize(Config r, String key) {
+    long frame;
+    try {
+      frame = r.getBytes(key);
+    } catch (ConfigException e) {
+      throw bad(key, e.getMessage(), e);
+    }
+    if (frame < MIN_FRAME_SIZE || frame > Integer.MAX_VALUE - 8) {
+      throw bad(key, "must be between " + MIN_FRAME_SIZE + " bytes and 2GiB, was " + frame, null);
+    }
+    return (int) frame;
   }
 
   /** {@code trusted-selection-paths}: absolute paths without address, such as {@code /user/echo}. */

@@ -120,7 +120,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     } while (u == 0);
     this.uid = u;
     this.transport = new NettyTransport(this, system.name(), settings, log, drops);
-    this.watchedNodes = new WatchedNodes(settings, clock, this::unreachable, this::association, transport::nextLoop);
+    this.watchedNodes = new WatchedNodes(settings, clock, this::unreachable, this::heartbeatAssociation, transport::nextLoop);
     int port = transport.bind();
     try {
       this.address =
@@ -178,6 +178,14 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
   @Override
   public Associations associations() {
     return associations;
+  }
+
+  /**
+   * @return where death watch's heartbeats to {@code node} go: its association, or null (no
+   *     heartbeat, the silence counts) while a test's failure injector cuts the node off
+   */
+  private Association heartbeatAssociation(Address node) {
+    return associations.cutOff(node) ? null : association(node);
   }
 
   /** @return the association with {@code remote}, created on first use; null at {@code maximum-associations} */
@@ -247,8 +255,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     sayLeaving();
     for (Association a : associations.all()) {
       a.stopTimers();
-      for (Lane lane : Lane.values()) {
-        OutboundLane l = a.lane(lane);
+      for (OutboundLane l : a.lanes()) {
         try {
           l.loop().execute(l::close);
         } catch (RejectedExecutionException alreadyStopped) {
@@ -268,7 +275,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
   void sayLeaving() {
     List<CompletableFuture<Void>> notices = new ArrayList<>();
     for (Association a : associations.all()) {
-      if (a.associated()) {
+      if (a.associated() && !associations.cutOff(a.remote)) {
         ControlFrame leaving = ControlFrame.leaving();
         a.lane(Lane.CONTROL).send(leaving);
         notices.add(leaving.done());

@@ -39,11 +39,19 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 final class InboundHandshakeHandler extends ChannelInboundHandlerAdapter {
   private final InboundHost host;
   private final boolean verifyPeerOrigin;
+  private final int largeFrameLimit;
   private boolean refused;
 
+  /** A handler whose large-message lanes read frames of up to {@code maximum-large-frame-size}'s default. */
   InboundHandshakeHandler(InboundHost host, boolean verifyPeerOrigin) {
+    this(host, verifyPeerOrigin, 2 * 1024 * 1024);
+  }
+
+  /** @param largeFrameLimit {@code maximum-large-frame-size}: what a large-message lane reads per frame once accepted */
+  InboundHandshakeHandler(InboundHost host, boolean verifyPeerOrigin, int largeFrameLimit) {
     this.host = host;
     this.verifyPeerOrigin = verifyPeerOrigin;
+    this.largeFrameLimit = largeFrameLimit;
   }
 
   @Override
@@ -73,6 +81,9 @@ final class InboundHandshakeHandler extends ChannelInboundHandlerAdapter {
       }
       ctx.pipeline().fireUserEventTriggered(new HandshakeDeadline.HandshakeDone(peer, h));
       ctx.pipeline().remove(this);
+      if (h.lane() == Lane.LARGE) { // after this handler is gone: frames read on go to the decoder
+        NettyTransport.raiseFrameLimit(ctx.pipeline(), largeFrameLimit);
+      }
       ctx.writeAndFlush(Wire.encodeAck(ctx.alloc(), host.uid()));
     } catch (Wire.ProtocolException e) {
       refused = true; // stays in place, so that no later frame of this connection reaches the decoder

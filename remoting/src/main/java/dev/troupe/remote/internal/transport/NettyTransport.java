@@ -11,6 +11,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
@@ -39,7 +40,8 @@ import org.slf4j.Logger;
  * The TCP transport of one system, on Netty: one or two NIO event loops ({@link EventLoops}, their
  * threads named {@code <system>-remote-io-…}) that run the server channel, every accepted
  * connection and every outbound lane. Frames are length-prefixed ({@link Wire}); an accepted connection reads at most
- * {@code maximum-frame-size} per frame and is closed on the first violation.
+ * {@code maximum-frame-size} per frame ({@code maximum-large-frame-size} once the handshake of a
+ * large-message lane is accepted, see {@link #raiseFrameLimit}) and is closed on the first violation.
  *
  * <p>With {@code troupe.remote.tls.enabled = on}, an {@link SslHandler} ({@link TlsContexts}) is the
  * first handler of every connection, accepted or outbound, on both lanes; everything after it sees
@@ -131,7 +133,8 @@ public final class NettyTransport {
                       ch -> tls != null ? tls.forAccepted(ch.alloc()) : new TlsOnPlainPort(),
                       () ->
                           new ChannelHandler[] {
-                            new InboundHandshakeHandler(host, settings.tls().verifyPeerOrigin()),
+                            new LengthFieldPrepender(4), // acknowledgements and answers to heartbeats: few frames
+                            new InboundHandshakeHandler(host, settings.tls().verifyPeerOrigin(), settings.maximumLargeFrameSize()),
                             new EnvelopeDecoder(host::resolve),
                             new InboundDispatcher(log, settings.inboundIdleTimeout().toMillis())
                           },
@@ -217,7 +220,10 @@ public final class NettyTransport {
                 ch -> tls != null ? tls.forOutbound(ch.alloc(), to.getHostString(), to.getPort()) : null,
                 () ->
                     new ChannelHandler[] {
-                      new EnvelopeEncoder(settings.maximumFrameSize(), drops),
+                      // writes whole frames, length included
+                      lane == Lane.LARGE
+                          ? new EnvelopeEncoder(settings.maximumLargeFrameSize(), "maximum-large-frame-size", drops)
+                          : new EnvelopeEncoder(settings.maximumFrameSize(), "maximum-frame-size", drops),
                       new OutboundHandshakeHandler(handshake, listener),
                       new OutboundConnectionHandler(listener, lane, log.logger())
                     },
@@ -230,7 +236,8 @@ public final class NettyTransport {
    * first} (TLS, or the check for TLS on a plain port; none when it gives null), then closed if the
    * handshake is not done within {@code handshake-timeout} of the start ({@link HandshakeDeadline};
    * after the handshake, when {@code idleMillis} is not 0, if nothing is read for that long),
-   * frames of at most {@code readLimit} bytes in, length-prefixed frames out, then {@code last}.
+   * frames of at most {@code readLimit} bytes in, then {@code last} (whose first handler writes the
+   * length-prefixed frames out).
    */
   private ChannelInitializer<SocketChannel> pipeline(
       int readLimit,
@@ -253,7 +260,6 @@ public final class NettyTransport {
         ch.pipeline()
             .addLast(new HandshakeDeadline(timeout, idleMillis))
             .addLast(frameDecoder(readLimit))
-            .addLast(new LengthFieldPrepender(4))
             .addLast(last.get());
       }
     };
@@ -266,6 +272,22 @@ public final class NettyTransport {
    */
   static LengthFieldBasedFrameDecoder frameDecoder(int readLimit) {
     return new LengthFieldBasedFrameDecoder(readLimit + 4, 0, 4, 0, 4, true);
+  }
+
+  /**
+   * On the connection's loop, from its handshake handler once a large-message lane's handshake is
+   * accepted: the connection's frame decoder gives way to one that reads frames of up to {@code
+   * readLimit} bytes. Until then the connection was held to {@code maximum-frame-size} like any
+   * other, so a peer that has not completed a handshake never gets the larger limit. Whatever the
+   * old decoder had read beyond the handshake goes on to the new one.
+   */
+  static void raiseFrameLimit(ChannelPipeline pipeline, int readLimit) {
+    ChannelHandlerContext old = pipeline.context(LengthFieldBasedFrameDecoder.class);
+    if (old == null) {
+      return; // a pipeline without framing (a test's): nothing to raise
+    }
+    pipeline.addAfter(old.name(), "large-frame-decoder", frameDecoder(readLimit));
+    pipeline.remove(old.handler());
   }
 
   /** @return accepted connections open now, for tests */

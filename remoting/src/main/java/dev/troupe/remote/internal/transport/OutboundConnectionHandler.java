@@ -34,7 +34,7 @@ final class OutboundConnectionHandler extends ChannelInboundHandlerAdapter {
         return; // closing
       }
       if (lane != Lane.CONTROL) {
-        throw new Wire.ProtocolException("a frame after the handshake acknowledgement on the ordinary lane");
+        throw new Wire.ProtocolException("a frame after the handshake acknowledgement on the " + lane + " lane");
       }
       if (Wire.isHeartbeatResponse(frame)) {
         listener.heartbeatResponse(ctx.channel());

@@ -10,15 +10,16 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The wire protocol of the TCP transport, version {@value #VERSION}. Every frame is a 4-byte
- * big-endian length followed by that many bytes (Netty's {@code LengthFieldPrepender} and {@code
- * LengthFieldBasedFrameDecoder}); a length above {@code troupe.remote.maximum-frame-size} (or
+ * big-endian length followed by that many bytes (written with the frame into one buffer by the
+ * {@link EnvelopeEncoder} on an outbound connection, by Netty's {@code LengthFieldPrepender} on an
+ * accepted one; read by Netty's {@code LengthFieldBasedFrameDecoder}); a length above {@code troupe.remote.maximum-frame-size} (or
  * negative) closes the connection before anything is allocated for it.
  *
  * <p>A connection carries one direction and one lane. The connecting side's first frame is the
  * <b>handshake</b>:
  *
  * <pre>
- *   int32 magic 0x54525550 ("TRUP") | int8 version | int8 lane (0 control, 1 ordinary)
+ *   int32 magic 0x54525550 ("TRUP") | int8 version | int8 lane (0 control, 1 ordinary, 2 large-message)
  *   | string origin address | int64 origin uid | string target address
  * </pre>
  *
@@ -377,6 +378,16 @@ public final class Wire {
    * @throws FrameTooLarge if the frame would be above {@code maximumFrameSize}
    */
   static ByteBuf encodeEnvelope(ByteBufAllocator alloc, OutboundTable table, OutboundEnvelope e, long seq, int maximumFrameSize) {
+    return encodeEnvelope(alloc, table, e, seq, maximumFrameSize, false);
+  }
+
+  /**
+   * {@link #encodeEnvelope(ByteBufAllocator, OutboundTable, OutboundEnvelope, long, int)}, with
+   * the frame's 4-byte length in front of the body when {@code lengthPrefix}: the whole frame in
+   * one buffer, as the {@link EnvelopeEncoder} writes it.
+   */
+  static ByteBuf encodeEnvelope(
+      ByteBufAllocator alloc, OutboundTable table, OutboundEnvelope e, long seq, int maximumFrameSize, boolean lengthPrefix) {
     ActorRef recipient = e.recipient();
     ActorRef sender = e.sender();
     Serialized p = e.payload();
@@ -398,8 +409,11 @@ public final class Wire {
     if (size > maximumFrameSize) {
       throw new FrameTooLarge(size, maximumFrameSize);
     }
-    ByteBuf out = alloc.ioBuffer((int) size);
+    ByteBuf out = alloc.ioBuffer((int) size + (lengthPrefix ? 4 : 0));
     try {
+      if (lengthPrefix) {
+        out.writeInt(0); // the body's length, set once it is written
+      }
       if (seq >= 0) {
         out.writeByte(REF_NONE);
         out.writeByte(SYSTEM);
@@ -418,6 +432,9 @@ public final class Wire {
         table.write(out, manifest, manifest);
       }
       out.writeBytes(p.bytes());
+      if (lengthPrefix) {
+        out.setInt(out.readerIndex(), out.readableBytes() - 4);
+      }
     } catch (RuntimeException ex) {
       out.release();
       throw ex;

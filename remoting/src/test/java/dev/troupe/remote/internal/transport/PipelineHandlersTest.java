@@ -471,7 +471,8 @@ class PipelineHandlersTest {
         assertNull(out.readOutbound(), "the frame above the limit is not written");
         assertTrue(second.readableBytes() < first.readableBytes(), "the path crosses once, then as its slot");
         PipelineFixtures.Recorder recorder = new PipelineFixtures.Recorder();
-        EmbeddedChannel in = new EmbeddedChannel(new EnvelopeDecoder(p -> new PipelineFixtures.PathRef(p)), recorder);
+        EmbeddedChannel in =
+            new EmbeddedChannel(NettyTransport.frameDecoder(64), new EnvelopeDecoder(p -> new PipelineFixtures.PathRef(p)), recorder);
         in.writeInbound(first, second);
         assertEquals(List.of(path("a") + "|-|2||one|0", path("a") + "|-|2||two|9"), recorder.reads);
         Dropped d = dropped.expectMsgClass(Dropped.class);
@@ -479,6 +480,44 @@ class PipelineHandlersTest {
         assertTrue(d.reason().contains("above troupe.remote.maximum-frame-size (64 bytes)"), d.reason());
       } finally {
         TestKit.shutdownActorSystem(system);
+      }
+    }
+  }
+
+  @Nested
+  class Framing {
+    /** Every frame leaves as one buffer, its length in front: no separate 4-byte buffer per message. */
+    @Test
+    void anOutboundConnectionWritesEachFrameWholeInOneBufferWithItsLengthFirst() {
+      Drops drops = new Drops(null, PipelineFixtures.log(), (ref, why) -> false);
+      EmbeddedChannel out = new EmbeddedChannel(new EnvelopeEncoder(1024, drops));
+      PipelineFixtures.PathRef to = new PipelineFixtures.PathRef(dev.troupe.actor.ActorPath.fromString(path("a")));
+      out.writeOutbound(Wire.encodeHandshake(UnpooledByteBufAllocator.DEFAULT, new Wire.Handshake(Lane.CONTROL, PEER, 7, SELF)));
+      out.writeOutbound(ControlFrame.HEARTBEAT);
+      out.writeOutbound(new OutboundEnvelope(to, path("a"), null, "one", new Serialized(2, "", new byte[] {1, 2, 3})));
+      out.writeOutbound(new SequencedEnvelope(3, new OutboundEnvelope(to, path("a"), null, "two", new Serialized(2, "", new byte[] {4}))));
+      List<Object> frames = new ArrayList<>();
+      Object o;
+      while ((o = out.readOutbound()) != null) {
+        frames.add(o);
+      }
+      assertEquals(4, frames.size(), "one buffer per frame: " + frames);
+      EmbeddedChannel in = new EmbeddedChannel(NettyTransport.frameDecoder(1024));
+      for (Object f : frames) {
+        ByteBuf b = assertInstanceOf(ByteBuf.class, f);
+        assertEquals(b.readableBytes() - 4, b.getInt(b.readerIndex()), "the frame's length, then its body");
+        in.writeInbound(b);
+      }
+      ByteBuf handshake = in.readInbound();
+      assertEquals(new Wire.Handshake(Lane.CONTROL, PEER, 7, SELF), Wire.decodeHandshake(handshake));
+      handshake.release();
+      ByteBuf heartbeat = in.readInbound();
+      assertEquals(Wire.HEARTBEAT, Wire.decodeControl(heartbeat));
+      heartbeat.release();
+      for (int i = 0; i < 2; i++) {
+        ByteBuf envelope = in.readInbound();
+        assertNotNull(envelope, "envelope " + i + " is a whole frame");
+        envelope.release();
       }
     }
   }

@@ -1,0 +1,206 @@
+package dev.troupe.cluster.internal.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Props;
+import dev.troupe.cluster.Cluster;
+import dev.troupe.cluster.MemberStatus;
+import dev.troupe.cluster.internal.inmemory.InMemoryCluster;
+import dev.troupe.pattern.Patterns;
+import dev.troupe.routing.FromConfig;
+import dev.troupe.routing.GetRoutees;
+import dev.troupe.routing.Routee;
+import dev.troupe.routing.Routees;
+import dev.troupe.testkit.TestKit;
+import dev.troupe.testkit.TestProbe;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Cluster-aware routers over nodes of the in-memory engine in this JVM (remoting on 127.0.0.1, port
+ * 0): a pool deploys its routees onto the members with the role as they come Up, at most {@code
+ * max-nr-of-instances-per-node} on each and {@code total-instances} in all, and drops those of a
+ * member that leaves or crashes; a group looks its path up on each such member. Where routees live
+ * is counted by the node each routee says it runs on.
+ */
+@Timeout(120)
+class ClusterRouterTest {
+  private static final Duration CHANGE = ClusterInMemoryTest.CHANGE;
+
+  private final ClusterNodes nodes = new ClusterNodes();
+
+  @AfterEach
+  void stop() {
+    nodes.close();
+  }
+
+  /** A routee: answers {@code "where"} with the address of the node it runs on. */
+  public static final class Worker extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .matchEquals("where", m -> getSender().tell(getContext().getSystem().address().toString(), getSelf()))
+          .build();
+    }
+  }
+
+  /** Accepts remote deployment of {@link Worker}, so that a node lacking only the role could take routees. */
+  private static final String ACCEPTING =
+      "troupe.remote.deployment { enabled = on, allowed-classes = [\"" + Worker.class.getName() + "\"] }\n";
+
+  private static String roles(String role) {
+    return "troupe.cluster.roles = [\"" + role + "\"]\n";
+  }
+
+  /** Starts a node of {@code name} with {@code role} that joins {@code seed} (or founds it when null). */
+  private ActorSystem node(String name, String role, ActorSystem seed, String extra) {
+    ActorSystem s = nodes.start(name, "in-memory", ACCEPTING + roles(role) + extra);
+    Cluster.get(s).join(seed == null ? s.address() : seed.address());
+    new TestKit(s).awaitCond(CHANGE, Duration.ofMillis(20), s.address() + " is Up",
+        () -> Cluster.get(s).selfMember().status() == MemberStatus.UP);
+    return s;
+  }
+
+  /**
+   * Asks every routee where it runs.
+   *
+   * @return node address -> routees there, or null when a routee did not answer
+   */
+  private static Map<String, Integer> placement(ActorSystem system, ActorRef router) {
+    Routees routees = (Routees) Patterns.ask(router, GetRoutees.getInstance(), Duration.ofSeconds(3))
+        .toCompletableFuture().join();
+    TestProbe probe = new TestProbe(system);
+    try {
+      for (Routee r : routees.routees()) {
+        r.send("where", probe.getRef());
+      }
+      Map<String, Integer> where = new TreeMap<>();
+      for (Object o : probe.receiveN(routees.routees().size(), Duration.ofSeconds(3))) {
+        where.merge((String) o, 1, Integer::sum);
+      }
+      return where;
+    } catch (AssertionError e) {
+      return null; // a routee did not answer: not settled yet
+    } finally {
+      system.stop(probe.getRef());
+    }
+  }
+
+  private static void awaitPlacement(ActorSystem system, ActorRef router, Map<String, Integer> expected, String what) {
+    AtomicReference<Map<String, Integer>> last = new AtomicReference<>();
+    try {
+      new TestKit(system).awaitCond(CHANGE, Duration.ofMillis(100), what, () -> {
+        last.set(placement(system, router));
+        return expected.equals(last.get());
+      });
+    } catch (AssertionError e) {
+      fail(what + ": expected routees " + expected + ", last seen " + last.get(), e);
+    }
+  }
+
+  private static Map<String, Integer> on(Object... addressAndCount) {
+    Map<String, Integer> m = new TreeMap<>();
+    for (int i = 0; i < addressAndCount.length; i += 2) {
+      m.put(addressAndCount[i].toString(), (Integer) addressAndCount[i + 1]);
+    }
+    return m;
+  }
+
+  @Test
+  void aPoolKeepsItsRouteesOnTheWorkerMembersWithinItsCapsAndDropsThoseOfMembersThatGo() {
+    String name = "pooled";
+    ActorSystem a = node(name, "frontend", null, "troupe.actor.deployment.\"/workers\" { router = round-robin-pool,"
+        + " cluster { enabled = on, max-nr-of-instances-per-node = 2, allow-local-routees = on,"
+        + " use-roles = [\"worker\"] }, total-instances = 5 }\n");
+    ActorRef router = a.actorOf(Props.create(Worker.class).withRouter(FromConfig.getInstance()), "workers");
+    assertEquals(Map.of(), placement(a, router), "no routee before a worker is Up (this node is no worker)");
+
+    ActorSystem b = node(name, "worker", a, "");
+    awaitPlacement(a, router, on(b.address(), 2), "two routees on the first worker");
+
+    ActorSystem e = node(name, "frontend", a, "");
+    ActorSystem c = node(name, "worker", a, "");
+    awaitPlacement(a, router, on(b.address(), 2, c.address(), 2),
+        "two on each worker, none on the frontend node " + e.address());
+
+    ActorSystem d = node(name, "worker", a, "");
+    awaitPlacement(a, router, on(b.address(), 2, c.address(), 2, d.address(), 1), "five in all (total-instances)");
+
+    d.terminate(); // leaves gracefully
+    awaitPlacement(a, router, on(b.address(), 2, c.address(), 2), "the routee of the member that left is dropped");
+
+    InMemoryCluster.crash(name, Cluster.get(c).selfUniqueAddress());
+    awaitPlacement(a, router, on(b.address(), 2), "the routees of the crashed member are dropped");
+
+    TestKit client = new TestKit(a);
+    for (int i = 0; i < 20; i++) {
+      router.tell("where", client.getRef());
+    }
+    for (Object o : client.receiveN(20, CHANGE)) {
+      assertEquals(b.address().toString(), o, "every message goes to the member that is left");
+    }
+  }
+
+  @Test
+  void aGroupLooksItsPathUpOnceOnEachWorkerMemberAsMembersComeAndGo() {
+    String name = "grouped";
+    ActorSystem a = node(name, "frontend", null, "troupe.actor.deployment.\"/workers\" { router = round-robin-group,"
+        + " routees.paths = [\"/user/worker\"], cluster { enabled = on, max-nr-of-instances-per-node = 3,"
+        + " allow-local-routees = on, use-roles = [\"worker\"] } }\n");
+    a.actorOf(Props.create(Worker.class), "worker");
+    ActorRef router = a.actorOf(FromConfig.getInstance().props(Props.create(Worker.class)), "workers");
+
+    ActorSystem b = node(name, "worker", a, "");
+    b.actorOf(Props.create(Worker.class), "worker");
+    ActorSystem e = node(name, "frontend", a, "");
+    e.actorOf(Props.create(Worker.class), "worker");
+    ActorSystem c = node(name, "worker", a, "");
+    c.actorOf(Props.create(Worker.class), "worker");
+    awaitPlacement(a, router, on(b.address(), 1, c.address(), 1),
+        "the path once on each worker (not max-nr-of-instances-per-node times), none on the frontends");
+
+    b.terminate();
+    awaitPlacement(a, router, on(c.address(), 1), "the member that left is dropped");
+
+    ActorSystem f = node(name, "worker", a, "");
+    f.actorOf(Props.create(Worker.class), "worker");
+    awaitPlacement(a, router, on(c.address(), 1, f.address(), 1), "a new worker member is added");
+  }
+
+  @Test
+  void localRouteesFollowAllowLocalRouteesAndAnUnreachableMemberLosesItsRouteesUntilItIsReachableAgain() {
+    String name = "reachability";
+    String off = "troupe.cluster.downing.strategy = off\n"; // an unreachable member stays a member
+    ActorSystem a = node(name, "worker", null, off
+        + "troupe.actor.deployment.\"/local\" { router = round-robin-pool, cluster { enabled = on,"
+        + " max-nr-of-instances-per-node = 2, allow-local-routees = on } }\n"
+        + "troupe.actor.deployment.\"/remote-only\" { router = round-robin-pool, cluster { enabled = on,"
+        + " max-nr-of-instances-per-node = 2, allow-local-routees = off } }\n");
+    ActorRef local = a.actorOf(Props.create(Worker.class).withRouter(FromConfig.getInstance()), "local");
+    ActorRef remoteOnly = a.actorOf(Props.create(Worker.class).withRouter(FromConfig.getInstance()), "remote-only");
+    assertEquals(on(a.address(), 2), placement(a, local), "allow-local-routees = on: routees here at once");
+    assertEquals(Map.of(), placement(a, remoteOnly), "allow-local-routees = off: none here");
+
+    ActorSystem b = node(name, "worker", a, off);
+    awaitPlacement(a, local, on(a.address(), 2, b.address(), 2), "routees on both members");
+    awaitPlacement(a, remoteOnly, on(b.address(), 2), "routees on the other member only");
+
+    InMemoryCluster.suspect(name, Cluster.get(b).selfUniqueAddress());
+    awaitPlacement(a, local, on(a.address(), 2), "the unreachable member's routees are dropped");
+    awaitPlacement(a, remoteOnly, Map.of(), "the unreachable member's routees are dropped, none moves here");
+
+    InMemoryCluster.unsuspect(name, Cluster.get(b).selfUniqueAddress());
+    awaitPlacement(a, local, on(a.address(), 2, b.address(), 2), "reachable again: routees there again");
+    awaitPlacement(a, remoteOnly, on(b.address(), 2), "reachable again: routees there again");
+  }
+}
