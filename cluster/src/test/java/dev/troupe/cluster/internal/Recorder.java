@@ -19,7 +19,7 @@ import java.util.function.Predicate;
  */
 public final class Recorder implements MembershipListener {
   /** One report, in the order the engine made it. */
-  public sealed interface Report permits ViewReport, Suspected, Unsuspected {}
+  public sealed interface Report permits ViewReport, Suspected, Unsuspected, Dead {}
 
   /** {@code viewChanged}. */
   public record ViewReport(MembershipView view) implements Report {}
@@ -29,6 +29,9 @@ public final class Recorder implements MembershipListener {
 
   /** {@code unsuspected}. */
   public record Unsuspected(UniqueAddress member) implements Report {}
+
+  /** {@code confirmedDead}. */
+  public record Dead(UniqueAddress member) implements Report {}
 
   private final String threadPrefix;
   private final AtomicInteger inside = new AtomicInteger();
@@ -54,6 +57,34 @@ public final class Recorder implements MembershipListener {
   @Override
   public void unsuspected(UniqueAddress member) {
     record(new Unsuspected(member));
+  }
+
+  @Override
+  public void confirmedDead(UniqueAddress member) {
+    record(new Dead(member));
+  }
+
+  /**
+   * Waits for a report that matches.
+   *
+   * @param what what is awaited, for the failure message
+   * @param condition on one report
+   * @param max how long to wait
+   */
+  public synchronized void awaitReport(String what, Predicate<Report> condition, Duration max) {
+    long deadline = System.nanoTime() + max.toNanos();
+    while (reports.stream().noneMatch(condition)) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        fail("no report " + what + " within " + max + "; reports: " + reports);
+      }
+      try {
+        wait(Math.max(1, left / 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        fail("interrupted waiting for a report " + what);
+      }
+    }
   }
 
   private void record(Report r) {

@@ -57,6 +57,9 @@ final class ClusterCore extends AbstractActorWithTimers {
 
   record EngineSuspected(UniqueAddress member, boolean suspected) {}
 
+  /** The engine is sure the member's process is gone ({@code MembershipListener.confirmedDead}). */
+  record EngineDead(UniqueAddress member) {}
+
   record Subscribe(ActorRef subscriber, ClusterEvent.SubscriptionInitialStateMode mode, List<Class<?>> to) {}
 
   record Unsubscribe(ActorRef subscriber) {}
@@ -97,6 +100,8 @@ final class ClusterCore extends AbstractActorWithTimers {
   private final ClusterImpl cluster;
   private final UniqueAddress self;
   private final MembershipState state;
+  /** Why this node's downing decisions down members, for the log. */
+  private final String downingReason;
   private final Map<ActorRef, List<Class<?>>> subscribers = new LinkedHashMap<>();
   private final List<Runnable> onUp = new ArrayList<>();
   private final List<Runnable> onRemoved = new ArrayList<>();
@@ -118,6 +123,7 @@ final class ClusterCore extends AbstractActorWithTimers {
     this.cluster = cluster;
     this.self = cluster.self;
     this.state = MembershipState.create(self, cluster.settings);
+    this.downingReason = "downing (" + cluster.settings.downing().strategy().configName() + ")";
   }
 
   @Override
@@ -147,16 +153,17 @@ final class ClusterCore extends AbstractActorWithTimers {
   @Override
   public Receive createReceive() {
     return receiveBuilder()
-        .matchEquals(Timer.TICK, t -> apply(state.onTick(now()), true))
+        .matchEquals(Timer.TICK, t -> apply(state.onTick(now()), downingReason))
         .matchEquals(Timer.SEED_ROUND, t -> seedRound())
         .matchEquals(Timer.LEAVE_ACKS, t -> leaveAcksTimedOut())
         .matchEquals(Timer.SHUTDOWN_TASKS, t -> registerShutdownTasks())
         .match(EngineView.class, v -> onView(v.view()))
         .match(EngineSuspected.class, s -> apply(s.suspected()
-            ? state.onSuspected(s.member(), now()) : state.onUnsuspected(s.member(), now()), false))
+            ? state.onSuspected(s.member(), now()) : state.onUnsuspected(s.member(), now()), null))
+        .match(EngineDead.class, d -> apply(state.onConfirmedDead(d.member(), now()), "its process is gone"))
         .match(EngineJoined.class, this::engineJoined)
         .match(EngineJoinFailed.class, this::engineJoinFailed)
-        .match(EngineLeft.class, l -> apply(state.onLeftGroup(now()), false))
+        .match(EngineLeft.class, l -> apply(state.onLeftGroup(now()), null))
         .match(Subscribe.class, this::subscribe)
         .match(Unsubscribe.class, u -> {
           subscribers.remove(u.subscriber());
@@ -281,7 +288,7 @@ final class ClusterCore extends AbstractActorWithTimers {
   // ---- the engine's reports ----
 
   private void onView(MembershipView view) {
-    apply(state.onView(view, now()), false);
+    apply(state.onView(view, now()), null);
     for (UniqueAddress gone : state.removedStillInView()) {
       if (!gone.equals(self)) {
         cluster.coreOf(gone.address()).tell(new CoreMessage.Down(gone.address(), gone.uid()), getSelf());
@@ -346,7 +353,7 @@ final class ClusterCore extends AbstractActorWithTimers {
     }
     phase = Phase.LEAVING;
     List<Member> others = others();
-    apply(state.onLeaving(self, now()), false);
+    apply(state.onLeaving(self, now()), null);
     for (Member m : others) {
       awaitingAcks.add(m.address());
       cluster.coreOf(m.address()).tell(new CoreMessage.Leaving(self.address(), self.uid()), getSelf());
@@ -415,7 +422,7 @@ final class ClusterCore extends AbstractActorWithTimers {
       LOG.debug("{} ignores a leave of {} sent by {}", self, who, getSender());
       return;
     }
-    apply(state.onLeaving(who, now()), false);
+    apply(state.onLeaving(who, now()), null);
     getSender().tell(new CoreMessage.LeavingAck(l.address(), l.uid()), getSelf());
   }
 
@@ -431,7 +438,7 @@ final class ClusterCore extends AbstractActorWithTimers {
     for (Member o : others()) {
       cluster.coreOf(o.address()).tell(new CoreMessage.Down(m.get().address(), m.get().uniqueAddress().uid()), getSelf());
     }
-    apply(state.onDown(m.get().uniqueAddress(), now()), false);
+    apply(state.onDown(m.get().uniqueAddress(), now()), null);
   }
 
   private void downFromMember(CoreMessage.Down d) {
@@ -440,7 +447,7 @@ final class ClusterCore extends AbstractActorWithTimers {
       LOG.debug("{} ignores a down of {}#{} from {}, not a member", self, d.address(), d.uid(), from);
       return;
     }
-    apply(state.onDown(new UniqueAddress(d.address(), d.uid()), now()), false);
+    apply(state.onDownedElsewhere(new UniqueAddress(d.address(), d.uid()), now()), null);
   }
 
   // ---- subscribers and callbacks ----
@@ -526,10 +533,11 @@ final class ClusterCore extends AbstractActorWithTimers {
    * Acts on the events of one input: publish them, address-terminate removed members, pass this
    * node's downing decisions on, shut down when this node is out.
    *
-   * @param decisions whether the input was a tick, whose {@code MemberDowned} events are this node's
-   *     downing decisions, to pass on to every member
+   * @param decidedBy null, or why this node downs the members of the input's {@code MemberDowned}
+   *     events (a tick's downing decisions, a death the engine is sure of): those downs are this
+   *     node's own, to pass on to every member
    */
-  private void apply(List<ClusterEvent> events, boolean decisions) {
+  private void apply(List<ClusterEvent> events, String decidedBy) {
     if (events.isEmpty()) {
       return;
     }
@@ -537,13 +545,13 @@ final class ClusterCore extends AbstractActorWithTimers {
     Member me = state.selfMember().orElseGet(() -> new Member(self,
         state.isTerminated() ? MemberStatus.REMOVED : MemberStatus.JOINING, cluster.settings.roles(), Long.MAX_VALUE));
     cluster.publish(state.state(), me);
-    if (decisions) {
+    if (decidedBy != null) {
       // before the removals below quarantine the downed members: they hear their down too
       List<Member> recipients = new ArrayList<>(others());
       for (ClusterEvent e : events) {
         if (e instanceof ClusterEvent.MemberDowned d) {
           UniqueAddress ua = d.member().uniqueAddress();
-          LOG.info("{}: downing ({}) downs {}", self, cluster.settings.downing().strategy().configName(), ua);
+          LOG.info("{} downs {}: {}", self, ua, decidedBy);
           for (Member m : recipients) {
             cluster.coreOf(m.address()).tell(new CoreMessage.Down(ua.address(), ua.uid()), getSelf());
           }

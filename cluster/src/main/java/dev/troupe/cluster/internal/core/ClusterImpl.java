@@ -178,6 +178,11 @@ final class ClusterImpl extends Cluster {
       public void unsuspected(UniqueAddress member) {
         tellCore(new ClusterCore.EngineSuspected(member, false));
       }
+
+      @Override
+      public void confirmedDead(UniqueAddress member) {
+        tellCore(new ClusterCore.EngineDead(member));
+      }
     };
   }
 

@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Suspicions: confirmed ones, heard through {@link SuspicionTap}; JGroups removes a confirmed
  *       suspect from the view right after, so {@code suspected} usually comes just before the view
  *       that drops the member. A member whose failure detector is slower than the coordinator's may
- *       see only the new view.
+ *       see only the new view. A member is reported {@code confirmedDead} instead when this node's
+ *       FD_SOCK2 saw its connection closed by the other end, nothing listening at its port any more,
+ *       and, soon after, the view dropped it or its suspicion was confirmed (see {@link Reporter}).
  *   <li>Reports: on a thread of the engine's own, see {@link Reporter}.
  *   <li>Join: with endpoints, a join that reaches no coordinator within {@code join-timeout} x 3
  *       attempts fails with a {@link ConnectException} (JGroups would found a group of one
@@ -96,7 +98,9 @@ final class JGroupsMembershipProvider implements MembershipProvider {
       state = State.JOINED;
     }
     String node = context.self().toString();
-    Reporter r = new Reporter(listener, node);
+    // a closed connection counts when the group confirms the failure within the failure detector's
+    // pause (the coordinator's second look) plus the time GMS takes to install the view
+    Reporter r = new Reporter(listener, node, settings.silenceTimeout().plus(settings.verifyTimeout()).plus(VIEW_ACKS));
     JChannel ch;
     try {
       ch = connect(seeds, r);

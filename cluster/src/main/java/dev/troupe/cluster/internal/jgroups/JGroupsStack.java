@@ -41,7 +41,8 @@ import org.jgroups.stack.Protocol;
  *       which the engine reports with {@code healed = true}.
  *   <dt>FD_SOCK2
  *   <dd>A closed socket: each member holds a TCP connection to its neighbour in the view; when a
- *       process dies its kernel closes that connection and the neighbour suspects it at once. It
+ *       process dies its kernel closes that connection and the neighbour suspects it at once (as
+ *       {@link ClosedSocketDetector}, which also tells the engine which connection closed). It
  *       listens on the transport's address (never the wildcard) and port + 100 (up to + 103 when
  *       taken): a firewall must let those through too.
  *   <dt>FD_ALL3
@@ -106,7 +107,7 @@ final class JGroupsStack {
             .printLocalAddress(false)
             .printPhysicalAddress(false);
 
-    FD_SOCK2 sockets = new FD_SOCK2().setBindAddress(s.bindAddress());
+    FD_SOCK2 sockets = new ClosedSocketDetector(tap).setBindAddress(s.bindAddress());
 
     return List.of(tcp, ping, merge, sockets, heartbeats, verify, nakack, new UNICAST3(), new STABLE(), tap, gms);
   }

@@ -4,6 +4,7 @@ import dev.troupe.cluster.UniqueAddress;
 import dev.troupe.cluster.spi.EngineMember;
 import dev.troupe.cluster.spi.MembershipListener;
 import dev.troupe.cluster.spi.MembershipView;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -39,6 +40,16 @@ import org.slf4j.LoggerFactory;
  * from the group's coordinator (each installed only after the previous one), suspicions at most
  * one per member per failure-detection period.
  *
+ * <p><b>Sure death.</b> A member is reported {@code confirmedDead} rather than suspected when two
+ * things come together within {@code window} (the failure detector's pause plus GMS's time to
+ * install a view): {@link ClosedSocketDetector} saw the connection to it closed by the other end
+ * and nothing listening at its port any more, <em>and</em> the group confirmed the failure, by a
+ * suspicion VERIFY_SUSPECT confirmed on this node or by a view that drops the member. Only the
+ * order closed-then-confirmed counts: a connection closed after the view dropped its member is this
+ * node tidying up, not evidence. Neither alone is enough: a partition or a frozen process drops
+ * members from views without closing any connection, and a member might stop listening for a
+ * moment and still answer VERIFY_SUSPECT, staying in the view.
+ *
  * <p>Reports wait behind a gate until {@link #open()}: {@code join} opens it once the join has
  * succeeded, so a join that fails reports nothing. After {@link #stop()} nothing more is reported.
  */
@@ -49,6 +60,7 @@ final class Reporter implements SuspicionTap.Sink {
 
   private final MembershipListener listener;
   private final String node;
+  private final long windowNanos;
   private final ExecutorService thread;
   private final CountDownLatch gate = new CountDownLatch(1);
   private volatile boolean stopped;
@@ -56,12 +68,23 @@ final class Reporter implements SuspicionTap.Sink {
   // reporter thread only
   private Map<Address, UniqueAddress> current = Map.of();
   private final Set<UniqueAddress> suspected = new HashSet<>();
+  /** Members of the current view whose watched connection closed, and when (System.nanoTime). */
+  private final Map<Address, Long> closedAt = new HashMap<>();
+  /** Members of the current view already reported dead. */
+  private final Set<UniqueAddress> dead = new HashSet<>();
   private final Set<Address> warned = new HashSet<>();
   private long lastVersion = Long.MIN_VALUE;
 
-  Reporter(MembershipListener listener, String node) {
+  /**
+   * @param listener where the reports go
+   * @param node this node, for the thread's name and the log
+   * @param window how soon after a closed connection the member's failure must be confirmed for a
+   *     sure death
+   */
+  Reporter(MembershipListener listener, String node, Duration window) {
     this.listener = listener;
     this.node = node;
+    this.windowNanos = window.toNanos();
     this.thread =
         new ThreadPoolExecutor(
             1,
@@ -102,6 +125,12 @@ final class Reporter implements SuspicionTap.Sink {
   @Override
   public void unsuspected(Address member) {
     submit(() -> deliverUnsuspected(member));
+  }
+
+  @Override
+  public void socketClosed(Address member) {
+    long at = System.nanoTime();
+    submit(() -> deliverClosed(member, at));
   }
 
   private void submit(Runnable report) {
@@ -155,15 +184,45 @@ final class Reporter implements SuspicionTap.Sink {
         byAddress.put(a, m.get().node());
       }
     }
+    Map<Address, UniqueAddress> previous = current;
     current = byAddress;
     suspected.retainAll(byAddress.values());
     listener.viewChanged(new MembershipView(version, members, view instanceof MergeView));
+    for (Map.Entry<Address, UniqueAddress> was : previous.entrySet()) {
+      if (!byAddress.containsKey(was.getKey()) && closedRecently(was.getKey())) {
+        reportDead(was.getValue());
+      }
+    }
+    closedAt.keySet().retainAll(byAddress.keySet());
+    dead.retainAll(byAddress.values());
+  }
+
+  private void deliverClosed(Address member, long at) {
+    if (current.containsKey(member)) {
+      closedAt.put(member, at);
+    }
+  }
+
+  private boolean closedRecently(Address member) {
+    Long at = closedAt.get(member);
+    return at != null && System.nanoTime() - at <= windowNanos;
+  }
+
+  private void reportDead(UniqueAddress member) {
+    if (dead.add(member)) {
+      listener.confirmedDead(member);
+    }
   }
 
   private void deliverSuspected(List<Address> members) {
     for (Address a : members) {
       UniqueAddress u = current.get(a);
-      if (u != null && suspected.add(u)) {
+      if (u == null) {
+        continue;
+      }
+      if (closedRecently(a)) {
+        reportDead(u);
+      } else if (suspected.add(u)) {
         listener.suspected(u);
       }
     }
@@ -171,6 +230,7 @@ final class Reporter implements SuspicionTap.Sink {
 
   private void deliverUnsuspected(Address member) {
     UniqueAddress u = current.get(member);
+    closedAt.remove(member); // it answers: whatever closed, it is alive
     if (u != null && suspected.remove(u)) {
       listener.unsuspected(u);
     }

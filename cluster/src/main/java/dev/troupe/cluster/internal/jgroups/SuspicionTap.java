@@ -17,6 +17,9 @@ import org.jgroups.stack.Protocol;
  * it had suspected. GMS acts on a SUSPECT at once (the coordinator installs a view without the
  * member), so a suspicion is usually followed within milliseconds by the view that drops it.
  *
+ * <p>It also passes on what {@link ClosedSocketDetector}, lower in the stack, saw: a closed
+ * connection to the member this node's FD_SOCK2 watches.
+ *
  * <p>It only observes: every event goes on up unchanged, and {@link Sink} must return at once (it
  * runs on JGroups' threads). It adds no header and sends nothing.
  */
@@ -26,12 +29,20 @@ final class SuspicionTap extends Protocol {
     void suspected(List<Address> members);
 
     void unsuspected(Address member);
+
+    /** The connection to this member, which this node's FD_SOCK2 watched, was closed by the other end. */
+    default void socketClosed(Address member) {}
   }
 
   private final Sink sink;
 
   SuspicionTap(Sink sink) {
     this.sink = sink;
+  }
+
+  /** Called by {@link ClosedSocketDetector} (below in the stack) on its own thread. */
+  void socketClosed(Address member) {
+    sink.socketClosed(member);
   }
 
   @Override

@@ -182,6 +182,31 @@ public final class MembershipState {
   }
 
   /**
+   * The engine is sure that a member's process is gone, not merely silent (see {@link
+   * dev.troupe.cluster.spi.MembershipListener#confirmedDead}): with downing on, it is unreachable,
+   * downed and removed at once ({@code UnreachableMember}, {@code MemberDowned}, {@code
+   * MemberRemoved(previousStatus DOWN)}), without waiting for {@code stable-after}, whether or not the
+   * view still holds it. Removing a dead member never lets a side of a partition stay that would not
+   * have stayed otherwise: it takes one member off the count and off this side alike. A leaving
+   * member is left to exit when the view drops it; with downing {@code off} the report is a plain
+   * suspicion (the member stays, unreachable, until downed by hand); reports about this node, a
+   * stranger or a removed incarnation are ignored.
+   */
+  public List<ClusterEvent> onConfirmedDead(UniqueAddress member, long now) {
+    Member m = members.get(member);
+    if (terminated || member.equals(self) || m == null || m.status() == MemberStatus.LEAVING) {
+      return List.of();
+    }
+    if (!autoDowning) {
+      return inView.contains(member) ? onSuspected(member, now) : List.of();
+    }
+    List<ClusterEvent> ev = new ArrayList<>();
+    markUnreachable(m, ev);
+    down(m, ev);
+    return finish(ev, now);
+  }
+
+  /**
    * A member announced that it leaves (this node itself, by {@code Cluster.leave}, or another one,
    * by the message the leaving node sends every member before its engine leaves): {@code
    * MemberLeft}. When the engine's view has already dropped it, it exits at once.
@@ -221,6 +246,24 @@ public final class MembershipState {
     } else {
       down(m, ev);
     }
+    return finish(ev, now);
+  }
+
+  /**
+   * Another member downed this member (by its downing decision, a death its engine was sure of, or
+   * by hand) and passed the down on. As {@link #onDown}, but a member this node still reaches is
+   * first {@code UnreachableMember}: the down says it is gone, so every node tells {@code
+   * UnreachableMember}, {@code MemberDowned}, {@code MemberRemoved} whether its own engine noticed
+   * first or the down came first.
+   */
+  public List<ClusterEvent> onDownedElsewhere(UniqueAddress member, long now) {
+    Member m = members.get(member);
+    if (terminated || m == null || member.equals(self)) {
+      return onDown(member, now);
+    }
+    List<ClusterEvent> ev = new ArrayList<>();
+    markUnreachable(m, ev);
+    down(m, ev);
     return finish(ev, now);
   }
 

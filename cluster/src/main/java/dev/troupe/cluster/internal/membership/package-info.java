@@ -15,12 +15,17 @@
  *   <li>{@code onSuspected} / {@code onUnsuspected}: the engine's failure detection about a member
  *       still in its view. Suspicions are one node's opinion; they make a member unreachable here and
  *       feed this node's downing, but never change a status or the leader.
+ *   <li>{@code onConfirmedDead(member)}: the engine is sure the member's process is gone (its host
+ *       closed the connection, and it does not answer), not merely silent. It may come before or
+ *       after the view that drops the member.
  *   <li>{@code onLeaving(member)}: the member announced a graceful leave. For this node it is {@code
  *       Cluster.leave}; for another node, it is the announcement that node sends every member (over
  *       remoting) <em>before</em> its engine leaves.
  *   <li>{@code onLeftGroup}: this node's engine has left.
- *   <li>{@code onDown(member)}: {@code Cluster.down} here, or another node's down (by hand or by its
- *       downing decision) passed on by the wiring.
+ *   <li>{@code onDown(member)}: {@code Cluster.down} here. {@code onDownedElsewhere(member)}: another
+ *       node's down (by hand, by its downing decision or for a sure death) passed on by the wiring;
+ *       a member still reachable here is {@code UnreachableMember} first, so that every node tells
+ *       the same events whether its engine or the other node's down came first.
  *   <li>{@code onTick(now)}: the clock, every second or so.
  * </ul>
  *
@@ -40,11 +45,24 @@
  *       {@code LEAVING}) exits: {@code MemberExited}, {@code MemberRemoved(previousStatus EXITING)}.
  *       A member dropped without it is <em>not</em> removed: it becomes unreachable ({@code
  *       UnreachableMember}) and stays a member until downing decides, then {@code MemberDowned},
- *       {@code MemberRemoved(previousStatus DOWN)}, however quickly the engine was sure. An
+ *       {@code MemberRemoved(previousStatus DOWN)}, however quickly the engine dropped it from the
+ *       view: silence cannot tell a crash from a partition. An
  *       announcement that arrives after the view dropped the member (but before downing decided) still
  *       counts as a graceful leave (its events then follow the {@code UnreachableMember}); a node that
  *       never hears it sees a crash. So the leaving node's wiring sends the announcement to every
  *       member and waits (bounded) for their acknowledgements before its engine leaves.
+ *   <li><b>Sure death.</b> A member the engine reports confirmed dead is the one exception: with
+ *       downing on it is {@code UnreachableMember}, {@code MemberDowned}, {@code
+ *       MemberRemoved(previousStatus DOWN)} at once, without waiting for {@code stable-after}; the
+ *       wiring passes the down on to every member, as it does a downing decision, so every node
+ *       removes it with the same events whichever heard the engine first. This is safe for the
+ *       downing strategies: a dead member is on no side of a partition, so removing it from one
+ *       side's count only lowers that side's share (keep-majority: if both sides stayed, each would
+ *       hold at least half of a count that includes every live member, so both counted exactly the
+ *       live members and the tie-breaker picked one; static-quorum's quorum does not depend on the
+ *       count). A leaving member still exits; with downing {@code off} the report is a suspicion.
+ *       Silence (a frozen process, a partition) never gives this report, so it still waits for
+ *       {@code stable-after}.
  *   <li><b>A new incarnation.</b> A view that holds a new uid at the address of a member missing
  *       from it proves the old incarnation gone: it is unreachable, downed and removed at once.
  *   <li><b>Removed is forever.</b> Every removed incarnation (and every incarnation downed before

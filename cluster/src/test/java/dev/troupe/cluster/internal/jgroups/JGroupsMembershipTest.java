@@ -18,7 +18,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.jgroups.JChannel;
+import org.jgroups.Receiver;
 import org.jgroups.util.ExtendedUUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -159,6 +162,54 @@ class JGroupsMembershipTest {
   }
 
   @Test
+  void theMemberThatWatchedAClosedEngineReportsItConfirmedDead() throws Exception {
+    List<UniqueAddress> nodes = new ArrayList<>();
+    List<MembershipProvider> started = new ArrayList<>();
+    List<Recorder> recorders = form("dead", 3, nodes, started);
+    UniqueAddress crashed = nodes.get(2);
+
+    started.get(2).close(); // its sockets close, as when its process is killed
+    Duration bound = Contexts.PAUSE.plusSeconds(9);
+    for (Recorder rec : recorders.subList(0, 2)) {
+      rec.awaitLastView("without the closed node", v -> !nodes(v).contains(crashed), bound);
+    }
+    // FD_SOCK2 watches the next member of the view: the closed node's left neighbour saw its
+    // connection close, then the view that dropped it
+    recorders.get(1).awaitReport("Dead(" + crashed + ")", new Recorder.Dead(crashed)::equals, bound);
+    for (Recorder rec : recorders.subList(0, 2)) {
+      assertTrue(rec.reports().stream().noneMatch(r -> r instanceof Recorder.Dead d && !d.member().equals(crashed)),
+          "nobody else is dead: " + rec.reports());
+      rec.assertPromisesKept();
+    }
+  }
+
+  @Test
+  void aSilentMemberIsDroppedButNeverReportedDead() throws Exception {
+    List<UniqueAddress> nodes = new ArrayList<>();
+    List<MembershipProvider> started = new ArrayList<>();
+    List<Recorder> recorders = form("silent", 3, nodes, started);
+    UniqueAddress quiet = nodes.get(2);
+
+    // its engine's traffic is dropped both ways; its sockets stay open, as with a frozen process
+    JChannel ch = ((JGroupsMembershipProvider) started.get(2)).channel();
+    ch.getProtocolStack().insertProtocol(new org.jgroups.protocols.DISCARD().discardAll(true).setAddress(ch.getAddress()),
+        org.jgroups.stack.ProtocolStack.Position.ABOVE, org.jgroups.protocols.TP.class);
+    for (Recorder rec : recorders.subList(0, 2)) {
+      rec.awaitLastView("without the silent node", v -> !nodes(v).contains(quiet), CHANGE);
+    }
+    // one more view: whatever the reporters said about the drop, they said before it
+    UniqueAddress late = Contexts.node("silent", 25529, 199);
+    engine(late, Set.of()).join(List.of(endpointOf(started.get(0))), new Recorder(THREAD));
+    for (Recorder rec : recorders.subList(0, 2)) {
+      rec.awaitLastView("with a late joiner", v -> nodes(v).contains(late), CHANGE);
+    }
+    for (Recorder rec : recorders.subList(0, 2)) {
+      assertTrue(rec.reports().stream().noneMatch(Recorder.Dead.class::isInstance), "silence is no death: " + rec.reports());
+      rec.assertPromisesKept();
+    }
+  }
+
+  @Test
   void aHealedPartitionIsReportedAsHealed() throws Exception {
     List<UniqueAddress> nodes = new ArrayList<>();
     List<MembershipProvider> started = new ArrayList<>();
@@ -185,6 +236,9 @@ class JGroupsMembershipTest {
       assertTrue(v.healed(), "a merge is reported as healed: " + v);
       assertEquals(Set.copyOf(nodes), Set.copyOf(nodes(v)));
       rec.assertPromisesKept();
+      // each alone closed its connection to the other (FD_SOCK2 closes it in a view of one), but
+      // both kept listening: a closed connection from a live member is no death
+      assertTrue(rec.reports().stream().noneMatch(Recorder.Dead.class::isInstance), "a split is no death: " + rec.reports());
     }
     assertEquals(nodes(recorders.get(0).lastView()), nodes(recorders.get(1).lastView()), "one order on both sides");
   }
@@ -243,6 +297,26 @@ class JGroupsMembershipTest {
   }
 
   @Test
+  void anEngineWhoseJoinFailedJoinsWhenAskedAgain() throws Exception {
+    int closedPort;
+    try (ServerSocket s = new ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    // the cluster's core asks the same engine again after a failed join (e.g. seeds not up yet)
+    MembershipProvider late = engine(Contexts.node("retry", 25521, 2), Set.of());
+    Recorder lateRec = new Recorder(THREAD);
+    assertThrows(ConnectException.class, () -> late.join(List.of("127.0.0.1:" + closedPort), lateRec));
+    MembershipProvider founder = engine(Contexts.node("retry", 25520, 1), Set.of());
+    Recorder founderRec = new Recorder(THREAD);
+    String endpoint = founder.join(List.of(), founderRec);
+    late.join(List.of(endpoint), lateRec);
+    for (Recorder rec : List.of(founderRec, lateRec)) {
+      rec.awaitView("of both", v -> v.members().size() == 2, CHANGE);
+      rec.assertPromisesKept();
+    }
+  }
+
+  @Test
   void foreignAndMalformedMembersAreLeftOutOfTheViews() throws Exception {
     List<UniqueAddress> nodes = new ArrayList<>();
     List<MembershipProvider> started = new ArrayList<>();
@@ -257,14 +331,17 @@ class JGroupsMembershipTest {
             org.jgroups.util.UUID::randomUUID,
             () -> ExtendedUUID.randomUUID().put("t0", garbage),
             () -> MemberIdentity.address(stolen));
-    for (var address : forged) {
+    ViewLatch lastJoined = new ViewLatch(5);
+    for (int i = 0; i < forged.size(); i++) {
       JChannel ch = rawChannel("foreign");
-      ch.addAddressGenerator(address::get);
+      ch.addAddressGenerator(forged.get(i)::get);
+      if (i == forged.size() - 1) {
+        ch.setReceiver(lastJoined); // before connect: it hears every view this channel installs
+      }
       ch.connect(JGroupsMembershipProvider.CLUSTER_PREFIX + "foreign");
       channels.add(ch);
     }
-    JChannel last = channels.get(channels.size() - 1);
-    long lastId = awaitViewSize(last, 5).getViewId().getId();
+    long lastId = lastJoined.await().getViewId().getId();
     for (Recorder rec : recorders) {
       MembershipView v = rec.awaitView("with the 5-member JGroups view", x -> x.version() >= lastId, CHANGE);
       assertEquals(nodes, nodes(v), "only the Troupe members, each once: " + v);
@@ -291,15 +368,32 @@ class JGroupsMembershipTest {
     })));
   }
 
-  private static org.jgroups.View awaitViewSize(JChannel ch, int size) throws InterruptedException {
-    long deadline = System.nanoTime() + CHANGE.toNanos();
-    while (ch.getView() == null || ch.getView().size() != size) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("no view of " + size + " within " + CHANGE + ": " + ch.getView());
-      }
-      Thread.sleep(20); // polling a JGroups channel's view, bounded by the deadline above
+  /** Hears a raw channel's views and lets a test wait, bounded, for the first one of a given size. */
+  private static final class ViewLatch implements Receiver {
+    private final int size;
+    private final CountDownLatch reached = new CountDownLatch(1);
+    private volatile org.jgroups.View matching;
+    private volatile org.jgroups.View last;
+
+    ViewLatch(int size) {
+      this.size = size;
     }
-    return ch.getView();
+
+    @Override
+    public void viewAccepted(org.jgroups.View view) {
+      last = view;
+      if (view.size() == size && matching == null) {
+        matching = view;
+        reached.countDown();
+      }
+    }
+
+    org.jgroups.View await() throws InterruptedException {
+      if (!reached.await(CHANGE.toMillis(), TimeUnit.MILLISECONDS)) {
+        throw new AssertionError("no view of " + size + " members within " + CHANGE + "; the last one was " + last);
+      }
+      return matching;
+    }
   }
 
   private static String endpointOf(MembershipProvider e) {

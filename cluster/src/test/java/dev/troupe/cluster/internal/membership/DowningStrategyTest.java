@@ -101,6 +101,57 @@ class DowningStrategyTest {
     assertEquals(2 + 6 + 14 + 30, checked);
   }
 
+  /**
+   * Sure deaths (members removed at once, without a decision) never let two sides stay: for every
+   * way to put 2 to 6 members on side A, side B or among the dead, and every choice of which dead
+   * members each side has already removed from its count (a side may learn of a death the other
+   * never hears of), at most one side stays.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("strategies")
+  void deadMembersRemovedFromOneSidesCountNeverLetBothSidesStay(String name, DowningStrategy given) {
+    int checked = 0;
+    for (int n = 2; n <= 6; n++) {
+      List<Member> members = cluster(n);
+      DowningStrategy strategy = given != null ? given : new DowningStrategy.StaticQuorum(n / 2 + 1);
+      int assignments = (int) Math.pow(3, n);
+      for (int code = 0; code < assignments; code++) {
+        Set<UniqueAddress> sideA = new HashSet<>();
+        Set<UniqueAddress> sideB = new HashSet<>();
+        List<Member> dead = new ArrayList<>();
+        for (int i = 0, c = code; i < n; i++, c /= 3) {
+          Member m = members.get(i);
+          switch (c % 3) {
+            case 0 -> sideA.add(m.uniqueAddress());
+            case 1 -> sideB.add(m.uniqueAddress());
+            default -> dead.add(m);
+          }
+        }
+        if (sideA.isEmpty() || sideB.isEmpty()) {
+          continue;
+        }
+        for (int known = 0; known < 1 << (2 * dead.size()); known++) {
+          List<Member> countedA = new ArrayList<>(members);
+          List<Member> countedB = new ArrayList<>(members);
+          for (int d = 0; d < dead.size(); d++) {
+            if ((known & (1 << (2 * d))) != 0) {
+              countedA.remove(dead.get(d));
+            }
+            if ((known & (1 << (2 * d + 1))) != 0) {
+              countedB.remove(dead.get(d));
+            }
+          }
+          boolean aStays = strategy.decide(Partition.of(countedA, sideA)) == DOWN_UNREACHABLE;
+          boolean bStays = strategy.decide(Partition.of(countedB, sideB)) == DOWN_UNREACHABLE;
+          assertTrue(!(aStays && bStays), name + ": both sides stay, " + sideA + " counting " + countedA.size()
+              + " | " + sideB + " counting " + countedB.size() + ", dead " + dead);
+          checked++;
+        }
+      }
+    }
+    assertEquals(22_386, checked, "6^n - 2*5^n + 4^n cases for n = 2..6");
+  }
+
   @Test
   void keepMajorityKeepsTheBiggerSideAndOnATieTheSideWithTheLowestAddress() {
     List<Member> four = cluster(4); // oldest first: 4, 3, 2, 1

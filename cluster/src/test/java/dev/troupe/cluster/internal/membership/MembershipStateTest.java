@@ -136,6 +136,111 @@ class MembershipStateTest {
   }
 
   @Test
+  void aMemberConfirmedDeadIsUnreachableDownedAndRemovedAtOnce() {
+    Node a = new Node(A);
+    a.view(1, A, B, C);
+    a.tickFor(3);
+    assertEquals("Unreachable(2) Downed(2) Removed(2,DOWN)", render(a.state.onConfirmedDead(B, a.now)),
+        "no wait for stable-after: a closed socket is not silence");
+    assertEquals("[1:UP, 3:UP]", a.members());
+    assertTrue(a.state.isRemoved(B));
+    assertEquals("", a.view(2, A, C), "the view that drops it changes nothing more");
+    assertEquals("", render(a.state.onConfirmedDead(B, a.now)), "told once");
+    assertEquals("", a.tickFor(20));
+    assertFalse(a.state.isTerminated());
+  }
+
+  @Test
+  void aMemberConfirmedDeadAfterTheViewDroppedItIsDownedAtOnce() {
+    Node a = new Node(A);
+    a.view(1, A, B, C);
+    assertEquals("Unreachable(2)", a.view(2, A, C));
+    a.tickFor(1);
+    assertEquals("Downed(2) Removed(2,DOWN)", render(a.state.onConfirmedDead(B, a.now)));
+    assertEquals("[1:UP, 3:UP]", a.members());
+    assertEquals(Set.of(), unreachable(a.state.state()));
+  }
+
+  @Test
+  void aDeadMemberRemovedAtOnceLetsNobodyWaitingBePromoted() {
+    Node a = new Node(A);
+    a.view(1, A, B, C);
+    assertEquals("Unreachable(3) Joined(4)", a.view(2, A, B, D));
+    assertEquals("Downed(3) Removed(3,DOWN) Up(4)", render(a.state.onConfirmedDead(C, a.now)));
+  }
+
+  @Test
+  void confirmedDeathIsIgnoredForALeavingMemberThisNodeAStrangerAndARemovedOne() {
+    Node a = new Node(A);
+    a.view(1, A, B, C);
+    a.state.onLeaving(B, a.now);
+    assertEquals("", render(a.state.onConfirmedDead(B, a.now)), "a leaving member exits with the view");
+    assertEquals("Exited(2) Removed(2,EXITING)", a.view(2, A, C));
+    assertEquals("", render(a.state.onConfirmedDead(A, a.now)), "never this node");
+    assertEquals("", render(a.state.onConfirmedDead(D, a.now)), "nor a stranger");
+    assertEquals("", render(a.state.onConfirmedDead(B, a.now)), "nor a removed incarnation");
+    assertEquals("[1:UP, 3:UP]", a.members());
+  }
+
+  @Test
+  void withDowningOffAConfirmedDeathIsOnlyASuspicion() {
+    Node a = new Node(A, 1, Strategy.OFF);
+    a.view(1, A, B, C);
+    assertEquals("Unreachable(2)", render(a.state.onConfirmedDead(B, a.now)));
+    assertEquals("", a.tickFor(30));
+    assertEquals("[1:UP, 2:UP, 3:UP]", a.members());
+    assertEquals("Downed(2) Removed(2,DOWN)", render(a.state.onDown(B, a.now)));
+  }
+
+  @Test
+  void silenceStillWaitsForStableAfterBesideADeathRemovedAtOnce() {
+    Node a = new Node(A);
+    a.view(1, A, B, C, D);
+    assertEquals("Unreachable(3)", render(a.state.onSuspected(C, a.now)), "C is silent (frozen, cut off)");
+    a.tickFor(2);
+    assertEquals("Unreachable(4) Downed(4) Removed(4,DOWN)", render(a.state.onConfirmedDead(D, a.now)));
+    assertEquals("", a.tickFor(6), "the silent member waits for stable-after from the last change");
+    assertEquals("Downed(3) Removed(3,DOWN)", a.tickFor(1));
+  }
+
+  @Test
+  void aDeathLearnedOnOneSideOfAPartitionStillLeavesExactlyOneSide() {
+    UniqueAddress e = node(5);
+    // A and B are cut off from C, D and E; A also learns that E died. Two of the four left is a
+    // tie, won by the lowest address (A): the other side, C and D, counts E as cut off (2 of 5)
+    // and goes. Without the death both sides would count 5: A's side (2) goes, C's side (3) stays.
+    Node a = new Node(A);
+    a.view(1, A, B, C, D, e);
+    assertEquals("Unreachable(3) Unreachable(4) Unreachable(5)", a.view(2, A, B));
+    assertEquals("Downed(5) Removed(5,DOWN)", render(a.state.onConfirmedDead(e, a.now)));
+    assertEquals("Downed(3) Removed(3,DOWN) Downed(4) Removed(4,DOWN)", a.tickFor(7));
+    Node c = new Node(C);
+    c.view(1, A, B, C, D, e);
+    assertEquals("Unreachable(1) Unreachable(2) Unreachable(5) Leader(3)", c.view(2, C, D));
+    assertEquals("Downed(3) Removed(3,DOWN) Downed(4) Removed(4,DOWN)", c.tickFor(7), "the other side goes");
+  }
+
+  @Test
+  void aDownFromAnotherNodeOfAMemberStillReachableHereIsUnreachableFirst() {
+    Node b = new Node(B);
+    b.view(1, A, B, C);
+    // A saw C die and passed its down on before B's engine dropped C
+    assertEquals("Unreachable(3) Downed(3) Removed(3,DOWN)", render(b.state.onDownedElsewhere(C, b.now)));
+    assertEquals("", b.view(2, A, B));
+    Node a = new Node(A);
+    a.view(1, A, B, C);
+    a.view(2, A, B);
+    assertEquals("Downed(3) Removed(3,DOWN)", render(a.state.onDownedElsewhere(C, a.now)), "already unreachable here");
+    assertEquals("Downed(2) Removed(2,DOWN)", render(a.state.onDown(B, a.now)), "by hand here: no unreachable");
+    assertEquals("", render(a.state.onDownedElsewhere(D, a.now)), "a stranger is only remembered");
+    assertEquals("", a.view(3, A, D));
+    Node c = new Node(C);
+    c.view(1, A, B, C);
+    assertEquals("Downed(3) Removed(3,DOWN)", render(c.state.onDownedElsewhere(C, c.now)), "this node: it goes");
+    assertTrue(c.state.isTerminated());
+  }
+
+  @Test
   void aLeaveAnnouncedAfterTheViewDroppedTheMemberIsStillGraceful() {
     Node a = new Node(A);
     a.view(1, A, B, C);
