@@ -114,11 +114,16 @@ class ClusterRolesLeaderTest {
     }
     assertEquals(Set.of("backend", "worker"), Cluster.get(b).selfMember().roles(), "selfMember carries the roles");
     // the events carry the roles too
+    // (the initial events come in the members' order, which is not the order of `all`)
     TestKit late = ClusterInMemoryTest.probe(c);
-    for (ActorSystem s : all) {
-      MemberUp up = next(late, MemberUp.class, s.address());
-      assertEquals(expected.get(s.address()), up.member().roles(), up.toString());
+    Map<Address, Set<String>> rolesInEvents = new java.util.HashMap<>();
+    while (rolesInEvents.size() < all.size()) {
+      Object o = late.fishForMessage(ClusterInMemoryTest.CHANGE, "a MemberUp of each member; have " + rolesInEvents,
+          m -> m instanceof MemberUp);
+      MemberUp up = (MemberUp) o;
+      rolesInEvents.put(up.member().address(), up.member().roles());
     }
+    assertEquals(expected, rolesInEvents, "the roles the MemberUp events carry");
   }
 
   @Test
