@@ -1,5 +1,6 @@
 package dev.troupe.cluster.internal.jgroups;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.jgroups.PhysicalAddress;
 import org.jgroups.protocols.FD_ALL3;
@@ -13,6 +14,7 @@ import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.protocols.pbcast.NAKACK2;
 import org.jgroups.protocols.pbcast.STABLE;
 import org.jgroups.stack.Protocol;
+import org.jgroups.util.TLSClientAuth;
 
 /**
  * The one JGroups protocol stack Troupe runs, built in code (users never edit JGroups XML), bottom
@@ -79,11 +81,28 @@ final class JGroupsStack {
   /** Tries of discovery + join request before a join gives up. */
   static final int JOIN_ATTEMPTS = 3;
 
+  /** The only TLS version the engine's connections offer or accept, as remoting's. */
+  static final String TLS_PROTOCOL = "TLSv1.3";
+
+  /** The stack without {@link SecretGate} (for tests that build a channel of their own). */
   static List<Protocol> build(JGroupsSettings s, int port, List<PhysicalAddress> seeds, SuspicionTap tap) {
+    return build(s, port, seeds, tap, null);
+  }
+
+  /**
+   * @param gate {@code auth-secret}'s check, right above the transport; null when no secret is set
+   */
+  static List<Protocol> build(
+      JGroupsSettings s, int port, List<PhysicalAddress> seeds, SuspicionTap tap, SecretGate gate) {
     TCP tcp = new TCP().setBindAddress(s.bindAddress()).setBindPort(port).setPortRange(0);
     tcp.setSockConnTimeout(500);
     tcp.setMaxLength(MAX_MESSAGE_BYTES);
     tcp.setValue("tcp_nodelay", true);
+    if (s.tls() != null) {
+      // remoting's key and trust stores; a peer without a trusted certificate fails the handshake
+      tcp.tls().enabled(true).setSSLContext(s.tls()).setProtocols(new String[] {TLS_PROTOCOL})
+          .setClientAuth(TLSClientAuth.NEED);
+    }
 
     TCPPING ping = new TCPPING().setInitialHosts2(seeds).setPortRange(0);
 
@@ -108,6 +127,11 @@ final class JGroupsStack {
 
     FD_SOCK2 sockets = new FD_SOCK2().setBindAddress(s.bindAddress());
 
-    return List.of(tcp, ping, merge, sockets, heartbeats, verify, nakack, new UNICAST3(), new STABLE(), tap, gms);
+    List<Protocol> stack = new ArrayList<>(List.of(tcp, ping, merge, sockets, heartbeats, verify, nakack, new UNICAST3(), new STABLE(), tap, gms));
+    stack.add(stack.indexOf(sockets) + 1, new FdSocketCap());
+    if (gate != null) {
+      stack.add(1, gate);
+    }
+    return stack;
   }
 }
