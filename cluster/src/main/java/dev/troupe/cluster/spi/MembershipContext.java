@@ -4,7 +4,9 @@ import com.typesafe.config.Config;
 import dev.troupe.cluster.UniqueAddress;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import javax.net.ssl.SSLContext;
 
 /**
  * What an engine is told about the node it runs for.
@@ -18,6 +20,9 @@ import java.util.Set;
  *     how long a member may be silent before the engine suspects it
  * @param config the whole {@code troupe.cluster} section; an engine reads its own sub-section
  *     (e.g. {@code troupe.cluster.jgroups})
+ * @param tls when remoting runs TLS ({@code troupe.remote.tls.enabled = on}): a TLS context with
+ *     this node's key and the trust store of {@code troupe.remote.tls}, for an engine to put its own
+ *     connections under the same mutual authentication; empty otherwise
  */
 public record MembershipContext(
     UniqueAddress self,
@@ -25,7 +30,8 @@ public record MembershipContext(
     String clusterName,
     Duration heartbeatInterval,
     Duration acceptableHeartbeatPause,
-    Config config) {
+    Config config,
+    Optional<SSLContext> tls) {
   public MembershipContext {
     Objects.requireNonNull(self, "self");
     roles = Set.copyOf(roles);
@@ -33,5 +39,17 @@ public record MembershipContext(
     Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
     Objects.requireNonNull(acceptableHeartbeatPause, "acceptableHeartbeatPause");
     Objects.requireNonNull(config, "config");
+    Objects.requireNonNull(tls, "tls");
+  }
+
+  /** A context for a node whose remoting runs without TLS. */
+  public MembershipContext(
+      UniqueAddress self,
+      Set<String> roles,
+      String clusterName,
+      Duration heartbeatInterval,
+      Duration acceptableHeartbeatPause,
+      Config config) {
+    this(self, roles, clusterName, heartbeatInterval, acceptableHeartbeatPause, config, Optional.empty());
   }
 }

@@ -45,7 +45,7 @@ public final class ClusterProviderFactory implements ActorRefProviderFactory {
     try {
       UniqueAddress self = new UniqueAddress(remote.address(), remote.uid());
       engine = engines.create(new MembershipContext(self, settings.roles(), name, settings.heartbeatInterval(),
-          settings.acceptableHeartbeatPause(), config.getConfig(ClusterSettings.ROOT)));
+          settings.acceptableHeartbeatPause(), config.getConfig(ClusterSettings.ROOT), RemoteTls.from(config)));
       if (engine == null) {
         throw new ConfigurationException(ClusterSettings.ROOT + ".membership.provider = "
             + settings.membershipProvider() + ": the engine's factory returned null");

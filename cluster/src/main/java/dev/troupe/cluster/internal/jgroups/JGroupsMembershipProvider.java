@@ -197,9 +197,13 @@ final class JGroupsMembershipProvider implements MembershipProvider {
     int tries = settings.bindPort() == 0 ? PORT_TRIES : 1;
     for (int attempt = 1; ; attempt++) {
       int port = settings.bindPort() != 0 ? settings.bindPort() : freePort(settings.bindAddress());
-      JChannel ch = new JChannel(JGroupsStack.build(settings, port, seeds, new SuspicionTap(r)));
+      SecretGate gate =
+          settings.authSecret().isEmpty()
+              ? null
+              : new SecretGate(settings.authSecret(), CLUSTER_PREFIX + context.clusterName(), context.self().toString());
+      JChannel ch = new JChannel(JGroupsStack.build(settings, port, seeds, new SuspicionTap(r), gate));
       ch.setName(context.self().toString());
-      ch.addAddressGenerator(() -> MemberIdentity.address(identity));
+      ch.addAddressGenerator(() -> gate == null ? MemberIdentity.address(identity) : gate.sign(MemberIdentity.address(identity)));
       ch.setReceiver(
           new Receiver() {
             @Override

@@ -4,13 +4,18 @@ import dev.troupe.actor.ConfigurationException;
 import dev.troupe.cluster.spi.MembershipContext;
 import dev.troupe.cluster.spi.MembershipProvider;
 import dev.troupe.cluster.spi.MembershipProviderFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code troupe.cluster.membership.provider = jgroups}: the embedded default engine, a JGroups
  * channel on a fixed stack (see {@link JGroupsStack}) with settings under {@code
- * troupe.cluster.jgroups}. Found by {@link java.util.ServiceLoader}.
+ * troupe.cluster.jgroups}. Found by {@link java.util.ServiceLoader}. Warns once, when the engine is
+ * made, if it will listen on an address other than loopback with neither TLS nor {@code
+ * auth-secret}.
  */
 public final class JGroupsProviderFactory implements MembershipProviderFactory {
+  private static final Logger log = LoggerFactory.getLogger(JGroupsProviderFactory.class);
   /** The name {@code troupe.cluster.membership.provider} selects this engine by. */
   public static final String NAME = "jgroups";
 
@@ -35,6 +40,14 @@ public final class JGroupsProviderFactory implements MembershipProviderFactory {
           e);
     }
     JGroupsLogging.install();
+    if (!settings.authenticated() && !settings.bindAddress().isLoopbackAddress()) {
+      log.warn(
+          "{}: the cluster's membership engine listens on {} (ports {} and + 100..103) with no authentication: anyone "
+              + "who reaches those ports can join the membership. Set troupe.cluster.jgroups.auth-secret, or run "
+              + "remoting with TLS (troupe.remote.tls.enabled = on), which puts the engine under TLS too.",
+          context.self(), settings.bindAddress().getHostAddress(),
+          settings.bindPort() == 0 ? "an ephemeral port" : String.valueOf(settings.bindPort()));
+    }
     return new JGroupsMembershipProvider(context, settings, identity);
   }
 }

@@ -8,6 +8,7 @@ import dev.troupe.runtime.spi.ConfigReader;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import javax.net.ssl.SSLContext;
 
 /**
  * {@code troupe.cluster.jgroups.*} and the failure detector's timings, read and checked once when
@@ -26,6 +27,11 @@ import java.time.Duration;
  * @param heartbeatInterval FD_ALL3's heartbeat interval
  * @param silenceTimeout FD_ALL3's timeout: silence after which a member is suspected
  * @param verifyTimeout VERIFY_SUSPECT's timeout: how long a suspected member has to answer
+ * @param authSecret {@code auth-secret}: the cluster's shared secret, "" = none (see {@link
+ *     SecretGate}); never shown by {@link #toString()}
+ * @param tls the TLS context of remoting ({@code troupe.remote.tls.enabled = on}), with which the
+ *     engine's TCP connections run TLS and require the peer's certificate; null when remoting runs
+ *     without TLS
  */
 record JGroupsSettings(
     InetAddress bindAddress,
@@ -34,12 +40,16 @@ record JGroupsSettings(
     Duration leaveTimeout,
     Duration heartbeatInterval,
     Duration silenceTimeout,
-    Duration verifyTimeout) {
+    Duration verifyTimeout,
+    String authSecret,
+    SSLContext tls) {
 
   static final String ROOT = "troupe.cluster.jgroups";
   private static final String FD = "troupe.cluster.failure-detector";
   /** The longest join or leave timeout accepted: longer ones are typing mistakes. */
   private static final Duration MAX_TIMEOUT = Duration.ofMinutes(5);
+  /** The shortest shared secret accepted: a shorter one is guessed too easily. */
+  static final int MIN_SECRET_CHARS = 16;
 
   static JGroupsSettings from(MembershipContext context) {
     Config c;
@@ -71,7 +81,27 @@ record JGroupsSettings(
     // timeout of at least two intervals to tell a late heartbeat from a missing one.
     Duration verify = min(interval, pause.dividedBy(3));
     Duration silence = max(pause.minus(verify), interval.multipliedBy(2));
-    return new JGroupsSettings(bindAddress, port, join, leave, interval, silence, verify);
+    String secret = ConfigReader.string(c, ROOT, "auth-secret");
+    if (!secret.isEmpty() && secret.length() < MIN_SECRET_CHARS) {
+      // the value itself is never put in the message
+      throw bad("auth-secret", "must be empty (off) or at least " + MIN_SECRET_CHARS + " characters long, was "
+          + secret.length(), null);
+    }
+    return new JGroupsSettings(
+        bindAddress, port, join, leave, interval, silence, verify, secret, context.tls().orElse(null));
+  }
+
+  /** Whether a stranger who reaches the engine's port is kept out: by TLS or by the shared secret. */
+  boolean authenticated() {
+    return tls != null || !authSecret.isEmpty();
+  }
+
+  @Override
+  public String toString() {
+    return "JGroupsSettings[bindAddress=" + bindAddress + ", bindPort=" + bindPort + ", joinTimeout=" + joinTimeout
+        + ", leaveTimeout=" + leaveTimeout + ", heartbeatInterval=" + heartbeatInterval + ", silenceTimeout="
+        + silenceTimeout + ", verifyTimeout=" + verifyTimeout + ", authSecret=" + (authSecret.isEmpty() ? "off" : "set")
+        + ", tls=" + (tls != null ? "on" : "off") + "]";
   }
 
   /** {@code bind-hostname}, or the node's remoting host when empty; never the wildcard address. */

@@ -1,5 +1,6 @@
 package dev.troupe.cluster.internal.jgroups;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.jgroups.PhysicalAddress;
 import org.jgroups.protocols.FD_ALL3;
@@ -13,6 +14,7 @@ import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.protocols.pbcast.NAKACK2;
 import org.jgroups.protocols.pbcast.STABLE;
 import org.jgroups.stack.Protocol;
+import org.jgroups.util.TLSClientAuth;
 
 /**
  * The one JGroups protocol stack Troupe runs, built in code (users never edit JGroups XML), bottom
@@ -30,6 +32,13 @@ import org.jgroups.stack.Protocol;
  *       on (a peer's length prefix never makes the engine allocate more; a view of 1,000 members
  *       with their identities is about 2 MiB). Connects time out after 500 ms (a member on
  *       loopback or a LAN answers in far less, and a dead one should not hold up a view).
+ *       When remoting runs TLS, every connection runs TLS 1.3 with remoting's key and trust stores
+ *       ({@link JGroupsSettings#tls()}) and requires the peer's certificate: a node without a
+ *       trusted one cannot connect. A connection whose greeting (or TLS handshake) does not arrive
+ *       within 1 s is closed (JGroups' {@code peer_addr_read_timeout}).
+ *   <dt>{@link SecretGate}
+ *   <dd>Only with {@code auth-secret}: drops every message whose sender's address does not carry
+ *       the HMAC of the cluster's secret, before any protocol above reads it.
  *   <dt>TCPPING
  *   <dd>Discovery from the endpoints given to {@code join} (empty: this node founds the group),
  *       each exactly ({@code port_range = 0}); hosts learned later (members that joined through
@@ -45,6 +54,8 @@ import org.jgroups.stack.Protocol;
  *       {@link ClosedSocketDetector}, which also tells the engine which connection closed). It
  *       listens on the transport's address (never the wildcard) and port + 100 (up to + 103 when
  *       taken): a firewall must let those through too.
+ *   <dt>{@link FdSocketCap}
+ *   <dd>Caps a message on FD_SOCK2's port at 64 KiB (JGroups leaves it unbounded there).
  *   <dt>FD_ALL3
  *   <dd>Missed heartbeats (a frozen process, a cut cable, where no socket closes): every member
  *       multicasts a heartbeat each {@code troupe.cluster.failure-detector.heartbeat-interval} and
@@ -80,11 +91,32 @@ final class JGroupsStack {
   /** Tries of discovery + join request before a join gives up. */
   static final int JOIN_ATTEMPTS = 3;
 
+  /** How long an accepted connection has for its greeting (and, with TLS, its handshake). */
+  static final int GREETING_MS = 1_000;
+
+  /** The only TLS version the engine's connections offer or accept, as remoting's. */
+  static final String TLS_PROTOCOL = "TLSv1.3";
+
+  /** The stack without {@link SecretGate} (for tests that build a channel of their own). */
   static List<Protocol> build(JGroupsSettings s, int port, List<PhysicalAddress> seeds, SuspicionTap tap) {
+    return build(s, port, seeds, tap, null);
+  }
+
+  /**
+   * @param gate {@code auth-secret}'s check, right above the transport; null when no secret is set
+   */
+  static List<Protocol> build(
+      JGroupsSettings s, int port, List<PhysicalAddress> seeds, SuspicionTap tap, SecretGate gate) {
     TCP tcp = new TCP().setBindAddress(s.bindAddress()).setBindPort(port).setPortRange(0);
     tcp.setSockConnTimeout(500);
     tcp.setMaxLength(MAX_MESSAGE_BYTES);
     tcp.setValue("tcp_nodelay", true);
+    tcp.setPeerAddrReadTimeout(GREETING_MS);
+    if (s.tls() != null) {
+      // remoting's key and trust stores; a peer without a trusted certificate fails the handshake
+      tcp.tls().enabled(true).setSSLContext(s.tls()).setProtocols(new String[] {TLS_PROTOCOL})
+          .setClientAuth(TLSClientAuth.NEED);
+    }
 
     TCPPING ping = new TCPPING().setInitialHosts2(seeds).setPortRange(0);
 
@@ -109,6 +141,11 @@ final class JGroupsStack {
 
     FD_SOCK2 sockets = new ClosedSocketDetector(tap).setBindAddress(s.bindAddress());
 
-    return List.of(tcp, ping, merge, sockets, heartbeats, verify, nakack, new UNICAST3(), new STABLE(), tap, gms);
+    List<Protocol> stack = new ArrayList<>(List.of(tcp, ping, merge, sockets, heartbeats, verify, nakack, new UNICAST3(), new STABLE(), tap, gms));
+    stack.add(stack.indexOf(sockets) + 1, new FdSocketCap());
+    if (gate != null) {
+      stack.add(1, gate);
+    }
+    return stack;
   }
 }

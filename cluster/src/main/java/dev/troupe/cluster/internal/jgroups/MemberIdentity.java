@@ -8,8 +8,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.jgroups.util.ExtendedUUID;
@@ -84,6 +86,19 @@ final class MemberIdentity {
       uuid.put(KEYS[i], Arrays.copyOfRange(identity, off, Math.min(identity.length, off + CHUNK)));
     }
     return uuid;
+  }
+
+  /** @return the identity's chunks as {@code member} carries them, in order (empty when it has none) */
+  static List<byte[]> chunks(ExtendedUUID member) {
+    List<byte[]> chunks = new ArrayList<>(2);
+    for (String key : KEYS) {
+      byte[] chunk = member.get(key);
+      if (chunk == null) {
+        break;
+      }
+      chunks.add(chunk);
+    }
+    return chunks;
   }
 
   /**

@@ -1,6 +1,14 @@
 package dev.troupe.cluster.internal.jgroups;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.util.List;
+import org.slf4j.LoggerFactory;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,7 +81,9 @@ class JGroupsSettingsTest {
             "troupe.cluster.jgroups.join-timeout = soon", "troupe.cluster.jgroups.join-timeout",
             "troupe.cluster.jgroups.join-timeout = 0s", "troupe.cluster.jgroups.join-timeout",
             "troupe.cluster.jgroups.leave-timeout = 1h", "troupe.cluster.jgroups.leave-timeout",
-            "troupe.cluster.jgroups = 3", "troupe.cluster.jgroups");
+            "troupe.cluster.jgroups = 3", "troupe.cluster.jgroups",
+            "troupe.cluster.jgroups.auth-secret = \"short\"", "troupe.cluster.jgroups.auth-secret",
+            "troupe.cluster.jgroups.auth-secret = { a = 1 }", "troupe.cluster.jgroups.auth-secret");
     cases.forEach(
         (hocon, key) -> {
           ConfigurationException e =
@@ -83,6 +93,44 @@ class JGroupsSettingsTest {
                   hocon);
           assertTrue(e.getMessage().contains("'" + key + "'"), hocon + " -> " + e.getMessage());
         });
+  }
+
+  @Test
+  void theSecretIsReadAndNeverShown() {
+    String secret = "sixteen-chars-or-more";
+    JGroupsSettings s =
+        JGroupsSettings.from(
+            context("troupe.cluster.jgroups.auth-secret = \"" + secret + "\"", Duration.ofSeconds(1), Duration.ofSeconds(5)));
+    assertEquals(secret, s.authSecret());
+    assertTrue(s.authenticated());
+    assertFalse(s.toString().contains(secret), s.toString());
+    assertFalse(JGroupsSettings.from(context("", Duration.ofSeconds(1), Duration.ofSeconds(5))).authenticated(), "off by default");
+    ConfigurationException e =
+        assertThrows(
+            ConfigurationException.class,
+            () -> JGroupsSettings.from(context("troupe.cluster.jgroups.auth-secret = \"tooshort\"", Duration.ofSeconds(1), Duration.ofSeconds(5))));
+    assertFalse(e.getMessage().contains("tooshort"), "the message never shows the value: " + e.getMessage());
+  }
+
+  @Test
+  void anUnauthenticatedEngineOnANonLoopbackAddressWarnsOnce() {
+    Logger logger = (Logger) LoggerFactory.getLogger(JGroupsProviderFactory.class);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      String exposed = "troupe.cluster.jgroups.bind-hostname = \"10.1.2.3\"";
+      new JGroupsProviderFactory().create(context(exposed, Duration.ofSeconds(1), Duration.ofSeconds(5))).close();
+      new JGroupsProviderFactory().create(context("", Duration.ofSeconds(1), Duration.ofSeconds(5))).close();
+      new JGroupsProviderFactory()
+          .create(context(exposed + "\ntroupe.cluster.jgroups.auth-secret = \"sixteen-chars-or-more\"", Duration.ofSeconds(1), Duration.ofSeconds(5)))
+          .close();
+      List<ILoggingEvent> warnings = appender.list.stream().filter(e -> e.getLevel() == Level.WARN).toList();
+      assertEquals(1, warnings.size(), "only the engine on 10.1.2.3 without a secret warns: " + warnings);
+      assertTrue(warnings.get(0).getFormattedMessage().contains("troupe.cluster.jgroups.auth-secret"), warnings.get(0).getFormattedMessage());
+    } finally {
+      logger.detachAppender(appender);
+    }
   }
 
   @Test
