@@ -71,7 +71,12 @@ public final class MembershipState {
   private Signature lastSignature;
   private boolean clockStarted;
   private long lastChangeAt;
+  /**
+   * Whether the pause clock runs: since the first input of any kind, so that a pause between this
+   * node's first reports (its join) and its first tick is measured too.
+   */
   private boolean ticked;
+  /** The last tick, or the first input before any tick: only ticks move it afterwards. */
   private long lastTickAt;
 
   /**
@@ -286,8 +291,9 @@ public final class MembershipState {
 
   /**
    * The clock: downing decides when members and reachability have been unchanged for {@code
-   * stable-after}; a gap since the previous tick longer than {@code stable-after} means this node was
-   * paused (stopped, starved) long enough for the others to have downed it, and it downs itself.
+   * stable-after}; a gap since the previous tick (before the first tick: since the first input)
+   * longer than {@code stable-after} means this node was paused (stopped, starved) long enough for
+   * the others to have downed it, and it downs itself.
    * The wiring ticks often (every second or so) for both to work.
    */
   public List<ClusterEvent> onTick(long now) {
@@ -499,8 +505,14 @@ public final class MembershipState {
     }
   }
 
-  /** After any input: reachability, promotion, leader, and the stability clock. */
+  /** After any input: the pause clock, reachability, promotion, leader, and the stability clock. */
   private List<ClusterEvent> finish(List<ClusterEvent> ev, long now) {
+    if (!ticked) {
+      // a node can join and be frozen before its first tick: the pause clock starts at its first
+      // input, else the first tick after a resume would only start it and the pause go unnoticed
+      ticked = true;
+      lastTickAt = now;
+    }
     if (!terminated) {
       reconcileReachability(ev);
       promote(ev);

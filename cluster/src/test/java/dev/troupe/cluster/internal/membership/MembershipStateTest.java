@@ -387,6 +387,17 @@ class MembershipStateTest {
   }
 
   @Test
+  void aPauseBeforeTheFirstTickDownsThisNodeToo() {
+    // the wiring's first tick comes a tick interval after it starts; a node whose join is that
+    // quick can be Up everywhere and frozen before any tick: the pause still counts
+    Node c = new Node(C);
+    assertEquals("Joined(1) Joined(2) Joined(3) Up(1) Up(2) Up(3) Leader(1)", c.view(3, A, B, C));
+    c.now += seconds(9); // frozen; the others remove it meanwhile
+    assertEquals("Downed(3) Removed(3,DOWN)", render(c.state.onTick(c.now)));
+    assertTrue(c.state.selfDownReason().orElseThrow().contains("paused"));
+  }
+
+  @Test
   void withDowningOffNothingIsDownedAutomatically() {
     Node a = new Node(A, 1, Strategy.OFF);
     a.view(1, A, B, C);
