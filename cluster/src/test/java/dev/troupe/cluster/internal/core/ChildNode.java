@@ -5,9 +5,11 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -99,7 +101,7 @@ final class ChildNode {
       if (left <= 0 || ended) {
         throw new AssertionError("no line '" + prefix + "...' as expected within " + max
             + (ended ? " (the child's output ended)" : "") + "; child " + process.pid() + " printed:\n"
-            + String.join("\n", lines));
+            + String.join("\n", lines) + (ended ? "" : "\nits threads now:\n" + threadDump()));
       }
       try {
         wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
@@ -148,6 +150,29 @@ final class ChildNode {
   void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor(10, TimeUnit.SECONDS);
+  }
+
+  /** @return the child's threads as {@code jstack} prints them (bounded), or why there is none */
+  private String threadDump() {
+    try {
+      Path jstack = ChildJvm.javaOfThisJvm().resolveSibling("jstack");
+      Process p = new ProcessBuilder(jstack.toString(), Long.toString(process.pid())).redirectErrorStream(true).start();
+      CompletableFuture<byte[]> out =
+          CompletableFuture.supplyAsync(() -> {
+            try {
+              return p.getInputStream().readAllBytes();
+            } catch (IOException e) {
+              return new byte[0];
+            }
+          });
+      if (!p.waitFor(15, TimeUnit.SECONDS)) {
+        p.destroyForcibly();
+        return "(jstack did not answer within 15 s)";
+      }
+      return new String(out.get(5, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+    } catch (Exception e) {
+      return "(no thread dump: " + e + ")";
+    }
   }
 
   /** Sends a signal with the {@code kill} command ({@code STOP}, {@code CONT}); bounded. */
