@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  *       watchers of its actors told {@code Terminated(addressTerminated = true)});
  *   <li>downs (by hand, and this node's downing decisions) go to every member's core; a down is
  *       accepted only from a current member;
- *   <li>when the state machine says this node is out, coordinated shutdown runs.
+ *   <li>when the state machine says this node is out, every other member is address-terminated
+ *       here (the members quarantine this node, so nothing of theirs comes any more; likewise at
+ *       shutdown once this node's exit is over or timed out), and coordinated shutdown runs.
  * </ul>
  *
  * <p>Joining: the core asks each seed's core for its engine endpoint ({@link
@@ -84,6 +86,13 @@ final class ClusterCore extends AbstractActorWithTimers {
    */
   record ShutdownHandOver(CompletableFuture<Done> done) {}
 
+  /**
+   * Coordinated shutdown's before-actor-system-terminate phase: this node is done with the cluster
+   * (its exit is over or timed out), so the other members count as gone here; see {@link
+   * #othersGone}.
+   */
+  record ShutdownOthersGone(CompletableFuture<Done> done) {}
+
   private record EngineJoined(String endpoint) {}
 
   private record EngineJoinFailed(Throwable cause, boolean founding) {}
@@ -117,6 +126,7 @@ final class ClusterCore extends AbstractActorWithTimers {
   private String endpoint = "";
   private boolean engineLeaving;
   private boolean outHandled;
+  private boolean othersGone;
   private boolean upRan;
 
   ClusterCore(ClusterImpl cluster) {
@@ -177,6 +187,10 @@ final class ClusterCore extends AbstractActorWithTimers {
         .match(OnMemberRemoved.class, this::registerOnRemoved)
         .match(ShutdownLeave.class, this::shutdownLeave)
         .match(ShutdownHandOver.class, this::shutdownHandOver)
+        .match(ShutdownOthersGone.class, g -> {
+          othersGone("this node is shutting down after its exit from the cluster");
+          g.done().complete(Done.getInstance());
+        })
         .match(HandOverFinished.class, f -> {
           handOverRunning = false;
           handedOver.complete(Done.getInstance());
@@ -588,8 +602,29 @@ final class ClusterCore extends AbstractActorWithTimers {
     }
     outHandled = true;
     cluster.publish(state.state(), new Member(self, MemberStatus.REMOVED, cluster.settings.roles(), Long.MAX_VALUE));
+    othersGone("this node is out of the cluster");
     runAll(onRemoved, "registerOnMemberRemoved");
     shutdownSystem();
+  }
+
+  /**
+   * Declares every other member's node terminated here, once: a node that is out of the cluster
+   * (removed, downed, or past its exit at shutdown) hears nothing more from the members, which
+   * quarantine it. Without this its watchers, and above all the parents of children it deployed onto
+   * those nodes, would wait for death notices that the members drop: a router whose routees live on
+   * another member would keep {@code /user}, and so the system's termination, from ever ending.
+   */
+  private void othersGone(String why) {
+    if (othersGone) {
+      return;
+    }
+    othersGone = true;
+    for (Member m : others()) {
+      OptionalLong current = cluster.provider.remote().incarnation(m.address());
+      if (current.isEmpty() || current.getAsLong() == m.uniqueAddress().uid()) {
+        cluster.provider.remote().addressTerminated(m.address(), why);
+      }
+    }
   }
 
   private void shutdownSystem() {
@@ -636,6 +671,11 @@ final class ClusterCore extends AbstractActorWithTimers {
       });
       CompletableFuture<Done> gone = removed;
       cs.addTask("cluster-exiting", "cluster-exiting", () -> gone);
+      cs.addTask("before-actor-system-terminate", "cluster-members-gone", () -> {
+        CompletableFuture<Done> done = new CompletableFuture<>();
+        me.tell(new ShutdownOthersGone(done), ActorRef.noSender());
+        return done;
+      });
     } catch (IllegalStateException | IllegalArgumentException e) {
       LOG.warn("{}: the cluster's coordinated-shutdown tasks were not added: {}", self, e.getMessage());
     }

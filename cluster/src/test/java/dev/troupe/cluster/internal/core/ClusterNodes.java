@@ -11,6 +11,11 @@ import java.util.List;
  * Actor systems with {@code troupe.actor.provider = cluster} on 127.0.0.1, port 0, made for one
  * test and shut down after it. Timings are short for tests: seeds asked every 300 ms, downing
  * after 2 s of stability.
+ *
+ * <p>Each node must terminate within 30 s: above what its leave may take by the product's bounds
+ * when a member is gone or crashed and answers nothing (the hand-over, at most {@code
+ * troupe.cluster.sharding.hand-over-timeout} = 10 s, then {@code leave-ack-timeout} = 2 s here, then
+ * the {@code cluster-exiting} phase's 5 s), so that only a node that would never terminate fails.
  */
 final class ClusterNodes implements AutoCloseable {
   private final List<ActorSystem> systems = new ArrayList<>();
@@ -27,6 +32,7 @@ final class ClusterNodes implements AutoCloseable {
         + "troupe.cluster.failure-detector.acceptable-heartbeat-pause = 1s\n"
         + "troupe.cluster.jgroups.join-timeout = 1s\n"
         + "troupe.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
+        + "troupe.test.shutdown-timeout = 30s\n"
         + extra + "\n"); // last, so that a test's own settings win
   }
 

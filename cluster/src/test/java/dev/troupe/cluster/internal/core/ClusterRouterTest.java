@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.CoordinatedShutdown;
+import dev.troupe.actor.Done;
 import dev.troupe.actor.Props;
 import dev.troupe.cluster.Cluster;
 import dev.troupe.cluster.MemberStatus;
@@ -21,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -202,5 +206,35 @@ class ClusterRouterTest {
     InMemoryCluster.unsuspect(name, Cluster.get(b).selfUniqueAddress());
     awaitPlacement(a, local, on(a.address(), 2, b.address(), 2), "reachable again: routees there again");
     awaitPlacement(a, remoteOnly, on(b.address(), 2), "reachable again: routees there again");
+  }
+
+  /**
+   * A node that leaves while its pool's routees live on another member still terminates when that
+   * member has quarantined it (having seen it removed) before the node stops its routees: the
+   * member drops the routees' death notices, so the node counts the members as gone once it is out
+   * of the cluster instead of waiting for those notices forever. The runtime does not order the
+   * member's quarantine and the node's stopping of its routees; the test forces the order that
+   * used to leave the node's {@code /user} stopping for ever.
+   */
+  @Test
+  void aLeavingNodeWhoseRouteesLiveOnAMemberThatQuarantinedItStillTerminates() {
+    String name = "teardown";
+    ActorSystem a = node(name, "frontend", null, "troupe.actor.deployment.\"/workers\" { router = round-robin-pool,"
+        + " cluster { enabled = on, max-nr-of-instances-per-node = 2, allow-local-routees = off } }\n");
+    ActorRef router = a.actorOf(Props.create(Worker.class).withRouter(FromConfig.getInstance()), "workers");
+    ActorSystem b = node(name, "worker", a, "");
+    awaitPlacement(a, router, on(b.address(), 2), "two routees on the other member");
+
+    // a's routees stop (with /user, in actor-system-terminate) only after b has seen a removed
+    Address leaving = a.address();
+    CoordinatedShutdown.get(a).addTask("before-actor-system-terminate", "await-removal-on-the-member",
+        () -> CompletableFuture.supplyAsync(() -> {
+          new TestKit(b).awaitCond(CHANGE, Duration.ofMillis(20), leaving + " is removed on " + b.address(),
+              () -> Cluster.get(b).state().members().stream().noneMatch(m -> m.address().equals(leaving)));
+          return Done.getInstance();
+        }));
+
+    // the leave's phases take a moment here (every ack comes, nothing to hand over): well within 10 s
+    TestKit.shutdownActorSystem(a, Duration.ofSeconds(10), true);
   }
 }
