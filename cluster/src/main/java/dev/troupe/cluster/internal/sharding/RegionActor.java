@@ -64,7 +64,8 @@ import java.util.TreeMap;
  * same receiver: in order). Messages that reach the leaver meanwhile are forwarded to their new
  * owners, and the check runs again until a whole round passes with nothing forwarded. Without it, a
  * peer whose view lags behind keeps sending the leaver's shards to the leaver, whose node may have
- * exited by the time they arrive.
+ * exited by the time they arrive. A peer that does not answer within {@code leave-check-timeout}
+ * (cut off, or gone: it cannot send anything here either) is not waited for again.
  *
  * <p>All state is the actor's own (actor thread only).
  */
@@ -112,8 +113,13 @@ public final class RegionActor extends AbstractActorWithTimers {
   private boolean recheck = true;
   /** Checks from leavers this region still has as owners, answered on the view that drops them. */
   private final Map<UniqueAddress, PendingCheck> checksToAnswer = new HashMap<>();
+  /** Peers that did not answer a check within {@code leave-check-timeout}: not asked again. */
+  private final Set<UniqueAddress> silent = new HashSet<>();
 
   private record PendingCheck(Protocol.LeaveCheck check, ActorRef replyTo) {}
+
+  /** From a region to itself: {@code leave-check-timeout} passed for a check round. */
+  private record LeaveCheckTimeout(long round) {}
 
   private RegionActor(String typeName, Props entityProps, ClusterShardingSettings settings,
       ShardRegion.MessageExtractor extractor, UniqueAddress self, ShardingTopology topology,
@@ -191,6 +197,7 @@ public final class RegionActor extends AbstractActorWithTimers {
         .match(Protocol.HandOverTimeout.class, this::onHandOverTimeout)
         .match(Protocol.LeaveCheck.class, this::onLeaveCheck)
         .match(Protocol.LeaveChecked.class, this::onLeaveChecked)
+        .match(LeaveCheckTimeout.class, this::onLeaveCheckTimeout)
         .match(Terminated.class, this::onTerminated)
         .match(ShardRegion.GetCurrentRegions.class, m -> getSender().tell(currentRegions(), getSelf()))
         .match(ShardRegion.GetShardRegionState.class, m -> onGetState())
@@ -343,6 +350,7 @@ public final class RegionActor extends AbstractActorWithTimers {
     owners.addAll(ownerList);
     selfOwner = self != null && owners.contains(self);
     checkPending.retainAll(present.keySet());
+    silent.retainAll(present.keySet());
     recheck = true;
     history.put(version, placement);
     remoteRoutes.clear();
@@ -445,12 +453,27 @@ public final class RegionActor extends AbstractActorWithTimers {
     remoteRoutes.clear();
     Protocol.LeaveCheck check = new Protocol.LeaveCheck(checkRound, self);
     for (Map.Entry<UniqueAddress, ActorRef> e : present.entrySet()) {
-      if (!e.getKey().equals(self)) {
+      if (!e.getKey().equals(self) && !silent.contains(e.getKey())) {
         checkPending.add(e.getKey());
         e.getValue().tell(check, getSelf());
       }
     }
+    if (!checkPending.isEmpty()) {
+      getTimers().startSingleTimer(LeaveCheckTimeout.class, new LeaveCheckTimeout(checkRound),
+          settings.leaveCheckTimeout());
+    }
     return checkPending.isEmpty();
+  }
+
+  private void onLeaveCheckTimeout(LeaveCheckTimeout t) {
+    if (t.round() == checkRound && !checkPending.isEmpty()) {
+      getContext().getLog().warning("sharding type '{}': no answer to the leave check from {} within {}"
+          + " (leave-check-timeout); not waiting for them any more", typeName, checkPending,
+          settings.leaveCheckTimeout());
+      silent.addAll(checkPending);
+      checkPending.clear();
+      answerHandOverWaiters();
+    }
   }
 
   private void onLeaveCheck(Protocol.LeaveCheck c) {
