@@ -332,6 +332,24 @@ class ShardingTest {
     assertEquals(a.name(), journal.nodeOf(onB), "the entity moved to the staying node");
   }
 
+  /**
+   * A peer that cannot answer the leave check (gone, or cut off: it cannot send the leaver anything
+   * either) holds the leaver up for {@code leave-check-timeout} only.
+   */
+  @Test
+  void aPeerThatCannotAnswerTheLeaveCheckHoldsTheLeaverUpForTheLeaveCheckTimeoutOnly() {
+    settings = settings.withLeaveCheckTimeout(Duration.ofMillis(300));
+    Node a = node(1);
+    Node b = node(2);
+    publish(List.of(a, b));
+    system.stop(a.region());
+    publish(List.of(a, b), b); // a is gone but still in the view (not removed yet)
+    long start = System.nanoTime();
+    kit.send(b.region(), RegionActor.WhenHandedOver.INSTANCE);
+    kit.expectMsgClass(WAIT, RegionActor.HandedOver.class);
+    assertTrue(System.nanoTime() - start >= Duration.ofMillis(300).toNanos(), "it waited for the silent peer first");
+  }
+
   @Test
   void aProxyRoutesToTheHostingRegionsAndHostsNothing() {
     List<Node> nodes = List.of(node(1), node(2));
