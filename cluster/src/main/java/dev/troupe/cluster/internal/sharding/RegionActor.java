@@ -62,7 +62,8 @@ import java.util.TreeMap;
  * leaver as an owner (so the peer routes nothing more to it, and what it routed there earlier
  * arrived first) and after the messages the leaver forwarded to it before the check (same sender,
  * same receiver: in order). Messages that reach the leaver meanwhile are forwarded to their new
- * owners, and the check runs again until a whole round passes with nothing forwarded. Without it, a
+ * owners, and the check runs again until a whole round passes with nothing forwarded (at most three
+ * rounds: later forwards come from senders outside the views). Without it, a
  * peer whose view lags behind keeps sending the leaver's shards to the leaver, whose node may have
  * exited by the time they arrive. A peer that does not answer within {@code leave-check-timeout}
  * (cut off, or gone: it cannot send anything here either) is not waited for again.
@@ -113,6 +114,13 @@ public final class RegionActor extends AbstractActorWithTimers {
   private boolean recheck = true;
   /** Checks from leavers this region still has as owners, answered on the view that drops them. */
   private final Map<UniqueAddress, PendingCheck> checksToAnswer = new HashMap<>();
+  /**
+   * Rounds after which the check ends even if something was forwarded meanwhile: the first round
+   * covers what the peers routed here, the second what this region forwarded during the first;
+   * later forwards come from senders outside the views (proxies, refs kept by clients), which no
+   * round can outwait.
+   */
+  private static final int MAX_CHECK_ROUNDS = 3;
   /** Peers that did not answer a check within {@code leave-check-timeout}: not asked again. */
   private final Set<UniqueAddress> silent = new HashSet<>();
 
@@ -444,7 +452,7 @@ public final class RegionActor extends AbstractActorWithTimers {
     if (!checkPending.isEmpty()) {
       return false;
     }
-    if (!recheck) {
+    if (!recheck || checkRound >= MAX_CHECK_ROUNDS) {
       return true;
     }
     checkRound++;
