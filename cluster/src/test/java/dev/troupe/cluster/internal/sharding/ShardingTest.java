@@ -342,7 +342,9 @@ class ShardingTest {
     Node a = node(1);
     Node b = node(2);
     publish(List.of(a, b));
+    kit.watch(a.region());
     system.stop(a.region());
+    kit.expectTerminated(WAIT, a.region());
     publish(List.of(a, b), b); // a is gone but still in the view (not removed yet)
     long start = System.nanoTime();
     kit.send(b.region(), RegionActor.WhenHandedOver.INSTANCE);
