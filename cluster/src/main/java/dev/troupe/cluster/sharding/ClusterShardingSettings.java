@@ -22,10 +22,12 @@ public final class ClusterShardingSettings {
   private final Duration handOverTimeout;
   private final int bufferSize;
   private final Optional<Duration> passivateIdleAfter;
+  private final Duration leaveCheckTimeout;
 
   private ClusterShardingSettings(
       int numberOfShards, Optional<String> role, Duration handOverTimeout, int bufferSize,
-      Optional<Duration> passivateIdleAfter) {
+      Optional<Duration> passivateIdleAfter, Duration leaveCheckTimeout) {
+    this.leaveCheckTimeout = leaveCheckTimeout;
     this.numberOfShards = numberOfShards;
     this.role = role;
     this.handOverTimeout = handOverTimeout;
@@ -57,8 +59,9 @@ public final class ClusterShardingSettings {
     Duration timeout = ClusterConfig.positiveDuration(c, ROOT, "hand-over-timeout");
     int buffer = ConfigReader.intAtLeast(c, ROOT, "buffer-size", 1);
     Optional<Duration> idle = ClusterConfig.offOrPositiveDuration(c, ROOT, "passivate-idle-after", "2m");
+    Duration leaveCheck = ClusterConfig.positiveDuration(c, ROOT, "leave-check-timeout");
     return new ClusterShardingSettings(
-        shards, roleText.isEmpty() ? Optional.empty() : Optional.of(roleText), timeout, buffer, idle);
+        shards, roleText.isEmpty() ? Optional.empty() : Optional.of(roleText), timeout, buffer, idle, leaveCheck);
   }
 
   /** @return {@code number-of-shards}: shards for extractors built from the settings */
@@ -90,6 +93,26 @@ public final class ClusterShardingSettings {
   }
 
   /**
+   * @return {@code leave-check-timeout}: the longest a leaving region waits for a peer region to
+   *     confirm that it no longer routes to the leaver (a peer that cannot answer, cut off or gone,
+   *     cannot send it anything either)
+   */
+  public Duration leaveCheckTimeout() {
+    return leaveCheckTimeout;
+  }
+
+  /**
+   * @param timeout the leave-check timeout, positive
+   * @return a copy with that timeout
+   */
+  public ClusterShardingSettings withLeaveCheckTimeout(Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("leave-check-timeout must be positive, was " + timeout);
+    }
+    return new ClusterShardingSettings(numberOfShards, role, handOverTimeout, bufferSize, passivateIdleAfter, timeout);
+  }
+
+  /**
    * @param newRole the role whose members host the regions; {@code null} or empty = every member
    * @return a copy with that role
    */
@@ -98,7 +121,8 @@ public final class ClusterShardingSettings {
       throw new IllegalArgumentException("a role is a name without surrounding spaces, was '" + newRole + "'");
     }
     Optional<String> r = newRole == null || newRole.isEmpty() ? Optional.empty() : Optional.of(newRole);
-    return new ClusterShardingSettings(numberOfShards, r, handOverTimeout, bufferSize, passivateIdleAfter);
+    return new ClusterShardingSettings(numberOfShards, r, handOverTimeout, bufferSize, passivateIdleAfter,
+        leaveCheckTimeout);
   }
 
   /**
@@ -111,7 +135,7 @@ public final class ClusterShardingSettings {
       throw new IllegalArgumentException("passivate-idle-after must not be negative, was " + idle);
     }
     return new ClusterShardingSettings(numberOfShards, role, handOverTimeout, bufferSize,
-        idle.isZero() ? Optional.empty() : Optional.of(idle));
+        idle.isZero() ? Optional.empty() : Optional.of(idle), leaveCheckTimeout);
   }
 
   /**
@@ -122,7 +146,8 @@ public final class ClusterShardingSettings {
     if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("hand-over-timeout must be positive, was " + timeout);
     }
-    return new ClusterShardingSettings(numberOfShards, role, timeout, bufferSize, passivateIdleAfter);
+    return new ClusterShardingSettings(numberOfShards, role, timeout, bufferSize, passivateIdleAfter,
+        leaveCheckTimeout);
   }
 
   /**
@@ -133,14 +158,16 @@ public final class ClusterShardingSettings {
     if (size < 1) {
       throw new IllegalArgumentException("buffer-size must be >= 1, was " + size);
     }
-    return new ClusterShardingSettings(numberOfShards, role, handOverTimeout, size, passivateIdleAfter);
+    return new ClusterShardingSettings(numberOfShards, role, handOverTimeout, size, passivateIdleAfter,
+        leaveCheckTimeout);
   }
 
   @Override
   public String toString() {
     return "ClusterShardingSettings(number-of-shards = " + numberOfShards + ", role = " + role.orElse("")
         + ", hand-over-timeout = " + handOverTimeout + ", buffer-size = " + bufferSize
-        + ", passivate-idle-after = " + passivateIdleAfter.map(Duration::toString).orElse("off") + ")";
+        + ", passivate-idle-after = " + passivateIdleAfter.map(Duration::toString).orElse("off")
+        + ", leave-check-timeout = " + leaveCheckTimeout + ")";
   }
 
   private static ConfigurationException bad(String key, String why, Throwable cause) {

@@ -32,18 +32,20 @@ class ClusterShardingSettingsTest {
     assertEquals(Duration.ofSeconds(10), s.handOverTimeout());
     assertEquals(10000, s.bufferSize());
     assertEquals(Optional.empty(), s.passivateIdleAfter(), "idle passivation is off by default");
+    assertEquals(Duration.ofSeconds(2), s.leaveCheckTimeout());
   }
 
   @Test
   void overrides() {
     ClusterShardingSettings s = read("""
         troupe.cluster.sharding { number-of-shards = 64, role = worker, hand-over-timeout = 3s, buffer-size = 7,
-          passivate-idle-after = 2m }""");
+          passivate-idle-after = 2m, leave-check-timeout = 500ms }""");
     assertEquals(64, s.numberOfShards());
     assertEquals(Optional.of("worker"), s.role());
     assertEquals(Duration.ofSeconds(3), s.handOverTimeout());
     assertEquals(7, s.bufferSize());
     assertEquals(Optional.of(Duration.ofMinutes(2)), s.passivateIdleAfter());
+    assertEquals(Duration.ofMillis(500), s.leaveCheckTimeout());
     assertEquals(Optional.empty(), read("troupe.cluster.sharding.passivate-idle-after = false").passivateIdleAfter());
   }
 
@@ -51,12 +53,18 @@ class ClusterShardingSettingsTest {
   void theWithMethodsReturnChangedCopies() {
     ClusterShardingSettings s = ClusterShardingSettings.from(REFERENCE);
     ClusterShardingSettings t = s.withRole("worker").withPassivateIdleAfter(Duration.ofSeconds(30))
-        .withBufferSize(3).withHandOverTimeout(Duration.ofSeconds(1));
+        .withBufferSize(3).withHandOverTimeout(Duration.ofSeconds(1)).withLeaveCheckTimeout(Duration.ofMillis(300));
     assertEquals(Optional.empty(), s.role(), "unchanged");
     assertEquals(Optional.of("worker"), t.role());
     assertEquals(Optional.of(Duration.ofSeconds(30)), t.passivateIdleAfter());
     assertEquals(3, t.bufferSize());
     assertEquals(Duration.ofSeconds(1), t.handOverTimeout());
+    assertEquals(Duration.ofMillis(300), t.leaveCheckTimeout());
+    assertEquals(Duration.ofSeconds(1), t.withRole("x").withBufferSize(2).withPassivateIdleAfter(Duration.ZERO)
+        .withHandOverTimeout(Duration.ofSeconds(1)).handOverTimeout());
+    assertEquals(Duration.ofMillis(300), t.withRole("x").withBufferSize(2).withPassivateIdleAfter(Duration.ZERO)
+        .withHandOverTimeout(Duration.ofSeconds(2)).leaveCheckTimeout(), "kept by every copy");
+    assertThrows(IllegalArgumentException.class, () -> s.withLeaveCheckTimeout(Duration.ZERO));
     assertEquals(Optional.empty(), t.withRole(null).role());
     assertEquals(Optional.empty(), t.withRole("").role());
     assertEquals(Optional.empty(), t.withPassivateIdleAfter(Duration.ZERO).passivateIdleAfter());
@@ -70,7 +78,8 @@ class ClusterShardingSettingsTest {
       "role", "\" worker\"",
       "hand-over-timeout", "0s",
       "buffer-size", "many",
-      "passivate-idle-after", "later");
+      "passivate-idle-after", "later",
+      "leave-check-timeout", "soon");
 
   @Test
   void aMalformedValueOfEveryKeyIsNamedByItsFullKey() {

@@ -13,7 +13,9 @@ import java.io.UncheckedIOException;
 /**
  * Sharding's messages between nodes, identifier 31, with a one-letter manifest: {@code D} {@link
  * Protocol.HandOverDone} (version, then the sender's node as address text and uid), {@code W}
- * {@link RegionActor.WhenHandedOver} (no bytes), {@code H} {@link RegionActor.HandedOver} (version).
+ * {@link RegionActor.WhenHandedOver} (no bytes), {@code H} {@link RegionActor.HandedOver} (version),
+ * {@code C} {@link Protocol.LeaveCheck} and {@code K} {@link Protocol.LeaveChecked} (round, then the
+ * sender's node).
  * Strings are at most {@value WireIo#MAX_STRING} bytes; a malformed frame fails with an {@link
  * IllegalArgumentException} (the transport drops that message).
  */
@@ -34,6 +36,10 @@ public final class ShardingMessageSerializer implements Serializer {
       return "W";
     } else if (o instanceof RegionActor.HandedOver) {
       return "H";
+    } else if (o instanceof Protocol.LeaveCheck) {
+      return "C";
+    } else if (o instanceof Protocol.LeaveChecked) {
+      return "K";
     }
     throw new IllegalArgumentException("not a sharding message: " + o);
   }
@@ -47,6 +53,12 @@ public final class ShardingMessageSerializer implements Serializer {
         WireIo.writeNode(out, d.from());
       } else if (o instanceof RegionActor.HandedOver h) {
         out.writeLong(h.version());
+      } else if (o instanceof Protocol.LeaveCheck c) {
+        out.writeLong(c.round());
+        WireIo.writeNode(out, c.from());
+      } else if (o instanceof Protocol.LeaveChecked c) {
+        out.writeLong(c.round());
+        WireIo.writeNode(out, c.from());
       } else if (!(o instanceof RegionActor.WhenHandedOver)) {
         throw new IllegalArgumentException("not a sharding message: " + o);
       }
@@ -63,6 +75,8 @@ public final class ShardingMessageSerializer implements Serializer {
         case "D" -> new Protocol.HandOverDone(in.readLong(), WireIo.readNode(in));
         case "W" -> RegionActor.WhenHandedOver.INSTANCE;
         case "H" -> new RegionActor.HandedOver(in.readLong());
+        case "C" -> new Protocol.LeaveCheck(in.readLong(), WireIo.readNode(in));
+        case "K" -> new Protocol.LeaveChecked(in.readLong(), WireIo.readNode(in));
         default -> throw new IllegalArgumentException("unknown sharding message manifest '" + manifest + "'");
       };
       if (in.available() > 0) {

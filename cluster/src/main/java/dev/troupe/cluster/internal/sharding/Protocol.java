@@ -5,8 +5,9 @@ import dev.troupe.cluster.UniqueAddress;
 import java.util.Objects;
 
 /**
- * The messages between regions and shards. {@link HandOverDone} crosses the network once the cluster
- * is wired (public, so that the wiring's serializer can build it); the others stay within one node.
+ * The messages between regions and shards. {@link HandOverDone}, {@link LeaveCheck} and {@link
+ * LeaveChecked} cross the network once the cluster is wired (public, so that the wiring's serializer
+ * can build them); the others stay within one node.
  */
 public final class Protocol {
   private Protocol() {}
@@ -20,6 +21,34 @@ public final class Protocol {
    */
   public record HandOverDone(long version, UniqueAddress from) {
     public HandOverDone {
+      Objects.requireNonNull(from, "from");
+    }
+  }
+
+  /**
+   * From a leaving region that has handed over, to every other member's region: answer with {@link
+   * LeaveChecked} once your view no longer has me as an owner. The answer comes after every message
+   * the peer routed to the leaver, and after every message the leaver sent it before the check (one
+   * sender, one receiver: in order), so the leaver knows nothing is still on its way to or from it.
+   *
+   * @param round the leaver's check round (answers of an older round are ignored)
+   * @param from the leaver's node
+   */
+  public record LeaveCheck(long round, UniqueAddress from) {
+    public LeaveCheck {
+      Objects.requireNonNull(from, "from");
+    }
+  }
+
+  /**
+   * The answer to {@link LeaveCheck}: the sender's view no longer has the leaver as an owner (it
+   * routes nothing more to it), and it has received what the leaver sent before the check.
+   *
+   * @param round the round of the check answered
+   * @param from the answering region's node
+   */
+  public record LeaveChecked(long round, UniqueAddress from) {
+    public LeaveChecked {
       Objects.requireNonNull(from, "from");
     }
   }

@@ -54,6 +54,20 @@ import java.util.TreeMap;
  * With every region fed the same views, this gives at most one live entity per id, and all moved
  * shards move in one step.
  *
+ * <h2>Leaving</h2>
+ *
+ * A leaving region answers {@link WhenHandedOver} (which lets its node exit) only when, besides
+ * hosting nothing, no message can still be on its way to or from it: it sends every other member's
+ * region a {@link Protocol.LeaveCheck}, which each answers once its own view no longer has the
+ * leaver as an owner (so the peer routes nothing more to it, and what it routed there earlier
+ * arrived first) and after the messages the leaver forwarded to it before the check (same sender,
+ * same receiver: in order). Messages that reach the leaver meanwhile are forwarded to their new
+ * owners, and the check runs again until a whole round passes with nothing forwarded (at most three
+ * rounds: later forwards come from senders outside the views). Without it, a
+ * peer whose view lags behind keeps sending the leaver's shards to the leaver, whose node may have
+ * exited by the time they arrive. A peer that does not answer within {@code leave-check-timeout}
+ * (cut off, or gone: it cannot send anything here either) is not waited for again.
+ *
  * <p>All state is the actor's own (actor thread only).
  */
 public final class RegionActor extends AbstractActorWithTimers {
@@ -89,6 +103,31 @@ public final class RegionActor extends AbstractActorWithTimers {
   private long dropped;
   private int queries;
   private final List<ActorRef> handOverWaiters = new ArrayList<>();
+
+  // leaving: the check that nothing is still on its way to or from this region
+  /** The members that own shards in the current view. */
+  private final Set<UniqueAddress> owners = new HashSet<>();
+  private long checkRound;
+  /** The peers that have not answered the current round's {@link Protocol.LeaveCheck} yet. */
+  private final Set<UniqueAddress> checkPending = new HashSet<>();
+  /** Whether a round is due: none passed yet, or a message was forwarded or the view changed since. */
+  private boolean recheck = true;
+  /** Checks from leavers this region still has as owners, answered on the view that drops them. */
+  private final Map<UniqueAddress, PendingCheck> checksToAnswer = new HashMap<>();
+  /**
+   * Rounds after which the check ends even if something was forwarded meanwhile: the first round
+   * covers what the peers routed here, the second what this region forwarded during the first;
+   * later forwards come from senders outside the views (proxies, refs kept by clients), which no
+   * round can outwait.
+   */
+  private static final int MAX_CHECK_ROUNDS = 3;
+  /** Peers that did not answer a check within {@code leave-check-timeout}: not asked again. */
+  private final Set<UniqueAddress> silent = new HashSet<>();
+
+  private record PendingCheck(Protocol.LeaveCheck check, ActorRef replyTo) {}
+
+  /** From a region to itself: {@code leave-check-timeout} passed for a check round. */
+  private record LeaveCheckTimeout(long round) {}
 
   private RegionActor(String typeName, Props entityProps, ClusterShardingSettings settings,
       ShardRegion.MessageExtractor extractor, UniqueAddress self, ShardingTopology topology,
@@ -164,6 +203,9 @@ public final class RegionActor extends AbstractActorWithTimers {
         .match(ShardingTopology.View.class, this::onView)
         .match(Protocol.HandOverDone.class, this::onHandOverDone)
         .match(Protocol.HandOverTimeout.class, this::onHandOverTimeout)
+        .match(Protocol.LeaveCheck.class, this::onLeaveCheck)
+        .match(Protocol.LeaveChecked.class, this::onLeaveChecked)
+        .match(LeaveCheckTimeout.class, this::onLeaveCheckTimeout)
         .match(Terminated.class, this::onTerminated)
         .match(ShardRegion.GetCurrentRegions.class, m -> getSender().tell(currentRegions(), getSelf()))
         .match(ShardRegion.GetShardRegionState.class, m -> onGetState())
@@ -223,6 +265,9 @@ public final class RegionActor extends AbstractActorWithTimers {
       ActorRef region = present.get(owner);
       remoteRoutes.put(shardId, region);
       region.tell(message, sender);
+      if (!selfOwner) {
+        recheck = true; // a leaver forwarded it: a check round must come after it
+      }
     }
   }
 
@@ -294,13 +339,13 @@ public final class RegionActor extends AbstractActorWithTimers {
     }
     boolean first = version == Long.MIN_VALUE;
     version = view.version();
-    List<UniqueAddress> owners = new ArrayList<>();
+    List<UniqueAddress> ownerList = new ArrayList<>();
     Set<UniqueAddress> before = new HashSet<>(present.keySet());
     present.clear();
     for (ShardingTopology.RegionMember m : view.members()) {
       present.put(m.node(), m.region());
       if (!m.leaving()) {
-        owners.add(m.node());
+        ownerList.add(m.node());
       }
       if (!first && !before.contains(m.node()) && !joinedAt.containsKey(m.node())) {
         joinedAt.put(m.node(), version);
@@ -308,8 +353,13 @@ public final class RegionActor extends AbstractActorWithTimers {
     }
     doneVersion.keySet().retainAll(present.keySet());
     joinedAt.keySet().retainAll(present.keySet());
-    placement = new Placement(owners);
+    placement = new Placement(ownerList);
+    owners.clear();
+    owners.addAll(ownerList);
     selfOwner = self != null && owners.contains(self);
+    checkPending.retainAll(present.keySet());
+    silent.retainAll(present.keySet());
+    recheck = true;
     history.put(version, placement);
     remoteRoutes.clear();
 
@@ -327,6 +377,7 @@ public final class RegionActor extends AbstractActorWithTimers {
     reportDoneIfIdle();
     releaseBuffers();
     pruneHistory();
+    answerLeaveChecks();
   }
 
   private void onHandOverDone(Protocol.HandOverDone done) {
@@ -382,11 +433,85 @@ public final class RegionActor extends AbstractActorWithTimers {
   public record HandedOver(long version) {}
 
   private void answerHandOverWaiters() {
-    if (!handOverWaiters.isEmpty() && !selfOwner && hosted.isEmpty() && stopping.isEmpty()) {
+    if (!handOverWaiters.isEmpty() && !selfOwner && hosted.isEmpty() && stopping.isEmpty() && leaveChecked()) {
       for (ActorRef w : handOverWaiters) {
         w.tell(new HandedOver(version), getSelf());
       }
       handOverWaiters.clear();
+    }
+  }
+
+  /**
+   * Whether the last check round passed with nothing forwarded or changed since; if not, and no
+   * round is running, starts one (a proxy hosts nothing and is checked at once).
+   */
+  private boolean leaveChecked() {
+    if (self == null) {
+      return true;
+    }
+    if (!checkPending.isEmpty()) {
+      return false;
+    }
+    if (!recheck || checkRound >= MAX_CHECK_ROUNDS) {
+      return true;
+    }
+    checkRound++;
+    recheck = false;
+    // the next message of each shard goes through route() again, which notes the forward
+    remoteRoutes.clear();
+    Protocol.LeaveCheck check = new Protocol.LeaveCheck(checkRound, self);
+    for (Map.Entry<UniqueAddress, ActorRef> e : present.entrySet()) {
+      if (!e.getKey().equals(self) && !silent.contains(e.getKey())) {
+        checkPending.add(e.getKey());
+        e.getValue().tell(check, getSelf());
+      }
+    }
+    if (!checkPending.isEmpty()) {
+      getTimers().startSingleTimer(LeaveCheckTimeout.class, new LeaveCheckTimeout(checkRound),
+          settings.leaveCheckTimeout());
+    }
+    return checkPending.isEmpty();
+  }
+
+  private void onLeaveCheckTimeout(LeaveCheckTimeout t) {
+    if (t.round() == checkRound && !checkPending.isEmpty()) {
+      getContext().getLog().warning("sharding type '{}': no answer to the leave check from {} within {}"
+          + " (leave-check-timeout); not waiting for them any more", typeName, checkPending,
+          settings.leaveCheckTimeout());
+      silent.addAll(checkPending);
+      checkPending.clear();
+      answerHandOverWaiters();
+    }
+  }
+
+  private void onLeaveCheck(Protocol.LeaveCheck c) {
+    if (self == null) {
+      return; // a proxy is in no view: no leaver waits for it
+    }
+    if (owners.contains(c.from())) {
+      checksToAnswer.put(c.from(), new PendingCheck(c, getSender())); // answered on the view that drops it
+    } else {
+      getSender().tell(new Protocol.LeaveChecked(c.round(), self), getSelf());
+    }
+  }
+
+  /** Answers the checks of the leavers the current view no longer has as owners. */
+  private void answerLeaveChecks() {
+    if (checksToAnswer.isEmpty()) {
+      return;
+    }
+    for (Iterator<Map.Entry<UniqueAddress, PendingCheck>> it = checksToAnswer.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<UniqueAddress, PendingCheck> e = it.next();
+      if (!owners.contains(e.getKey())) {
+        it.remove();
+        e.getValue().replyTo().tell(new Protocol.LeaveChecked(e.getValue().check().round(), self), getSelf());
+      }
+    }
+  }
+
+  private void onLeaveChecked(Protocol.LeaveChecked c) {
+    if (c.round() == checkRound && checkPending.remove(c.from()) && checkPending.isEmpty()) {
+      answerHandOverWaiters(); // or the next round, if something was forwarded meanwhile
     }
   }
 
@@ -418,6 +543,9 @@ public final class RegionActor extends AbstractActorWithTimers {
       if (!owner.equals(self)) {
         target = present.get(owner);
         remoteRoutes.put(shardId, target);
+        if (!selfOwner) {
+          recheck = true;
+        }
       } else if (!blocked(shardId)) {
         target = startShard(shardId);
       } else {

@@ -40,6 +40,8 @@ class ShardingSingletonSerializerTest {
         new dev.troupe.cluster.internal.sharding.Protocol.HandOverDone(7, NODE),
         RegionActor.WhenHandedOver.INSTANCE,
         new RegionActor.HandedOver(-1),
+        new dev.troupe.cluster.internal.sharding.Protocol.LeaveCheck(3, NODE),
+        new dev.troupe.cluster.internal.sharding.Protocol.LeaveChecked(Long.MAX_VALUE, NODE),
         new Protocol.HandOverToMe(NODE),
         new Protocol.HandOverInProgress(NODE),
         new Protocol.HandOverDone(NODE),

@@ -292,6 +292,66 @@ class ShardingTest {
     assertEquals(new Protocol.Stats(0, 0, 0, 3), stats(proxy));
   }
 
+  /**
+   * A leaving region lets its node exit (answers {@code WhenHandedOver}) only once every peer's view
+   * no longer has it as an owner: a peer whose view lags behind still routes the leaver's shards to
+   * the leaver, and those messages would be lost once its node is gone.
+   */
+  @Test
+  void aLeavingRegionIsHandedOverOnlyOnceNoPeerStillRoutesToIt() {
+    Node a = node(1);
+    Node b = node(2);
+    // views told region by region (not published to all at once): a peer may lag behind the leaver
+    ShardingTopology.View both = new ShardingTopology.View(1, List.of(
+        new ShardingTopology.RegionMember(a.address(), a.region(), false),
+        new ShardingTopology.RegionMember(b.address(), b.region(), false)));
+    a.region().tell(both, ActorRef.noSender());
+    b.region().tell(both, ActorRef.noSender());
+    for (int i = 0; i < 20; i++) {
+      a.region().tell(new Msg("x" + i, 1), ActorRef.noSender());
+    }
+    awaitTotal(20);
+    String onB = null;
+    for (int i = 0; i < 20 && onB == null; i++) {
+      onB = b.name().equals(journal.nodeOf("x" + i)) ? "x" + i : null;
+    }
+    assertTrue(onB != null, "some entity lives on the leaver");
+
+    ShardingTopology.View bLeaves = new ShardingTopology.View(2, List.of(
+        new ShardingTopology.RegionMember(a.address(), a.region(), false),
+        new ShardingTopology.RegionMember(b.address(), b.region(), true)));
+    b.region().tell(bLeaves, ActorRef.noSender()); // only the leaver knows it leaves so far
+    kit.send(b.region(), RegionActor.WhenHandedOver.INSTANCE);
+    kit.expectNoMessage(Duration.ofMillis(500)); // a's view still has b as an owner: b may not exit yet
+    assertEquals(0, stats(b.region()).hostedShards(), "the leaver has stopped its shards meanwhile");
+
+    a.region().tell(bLeaves, ActorRef.noSender());
+    kit.expectMsgClass(WAIT, RegionActor.HandedOver.class);
+    a.region().tell(new Msg(onB, 2), ActorRef.noSender());
+    awaitTotal(21);
+    assertEquals(a.name(), journal.nodeOf(onB), "the entity moved to the staying node");
+  }
+
+  /**
+   * A peer that cannot answer the leave check (gone, or cut off: it cannot send the leaver anything
+   * either) holds the leaver up for {@code leave-check-timeout} only.
+   */
+  @Test
+  void aPeerThatCannotAnswerTheLeaveCheckHoldsTheLeaverUpForTheLeaveCheckTimeoutOnly() {
+    settings = settings.withLeaveCheckTimeout(Duration.ofMillis(300));
+    Node a = node(1);
+    Node b = node(2);
+    publish(List.of(a, b));
+    kit.watch(a.region());
+    system.stop(a.region());
+    kit.expectTerminated(WAIT, a.region());
+    publish(List.of(a, b), b); // a is gone but still in the view (not removed yet)
+    long start = System.nanoTime();
+    kit.send(b.region(), RegionActor.WhenHandedOver.INSTANCE);
+    kit.expectMsgClass(WAIT, RegionActor.HandedOver.class);
+    assertTrue(System.nanoTime() - start >= Duration.ofMillis(300).toNanos(), "it waited for the silent peer first");
+  }
+
   @Test
   void aProxyRoutesToTheHostingRegionsAndHostsNothing() {
     List<Node> nodes = List.of(node(1), node(2));
