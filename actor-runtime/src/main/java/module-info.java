@@ -3,7 +3,8 @@
  *
  * <p>Three tiers. API: {@code dev.troupe.dispatch}, for everyone. SPI: {@code
  * dev.troupe.runtime.spi}, where a transport or a cluster plugs in (ref providers, internal refs,
- * system messages), exported only to Troupe's remoting and cluster modules. Internal: the
+ * system messages), exported only to Troupe's remoting and cluster modules (and to the tracing
+ * module, which implements its trace carrier). Internal: the
  * engine's packages under {@code dev.troupe.actor.internal}; only the observability modules see
  * the few they read (the system, its telemetry, the envelopes of local sends).
  */
@@ -21,7 +22,8 @@ module dev.troupe.runtime {
   exports dev.troupe.dispatch;
 
   // Where remoting (and the cluster on top of it) plugs in; nothing else of the engine is theirs.
-  exports dev.troupe.runtime.spi to dev.troupe.remoting, dev.troupe.cluster;
+  // The tracing module implements one interface of it (TraceCarrier: trace context across nodes).
+  exports dev.troupe.runtime.spi to dev.troupe.remoting, dev.troupe.cluster, dev.troupe.opentelemetry;
 
   // The Micrometer binder reads the system (dead letters) and its telemetry; the tracing module
   // installs an envelope factory on the system, and its envelopes are the dispatch package's.

@@ -31,7 +31,7 @@ final class Nodes {
   static final int MAGIC = 0x54525550;
 
   /** The protocol version this build speaks (see {@code Wire}). */
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   private Nodes() {}
 

@@ -10,6 +10,7 @@ import dev.troupe.runtime.spi.ActorRefProvider;
 import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.runtime.spi.TraceCarrier;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorPath;
@@ -467,6 +468,15 @@ public final class ActorSystemImpl extends ActorSystem
   /** @return the envelope factory of local sends, or null (no tracing module installed) */
   EnvelopeFactory envelopeFactory() {
     return (EnvelopeFactory) ENVELOPE_FACTORY.getOpaque(this);
+  }
+
+  /**
+   * The installed envelope factory, when it also carries trace contexts across the network (the
+   * tracing module's does): remoting asks on each remote send and each traced arrival.
+   */
+  @Override
+  public TraceCarrier traceCarrier() {
+    return envelopeFactory() instanceof TraceCarrier carrier ? carrier : null;
   }
 
   /**

@@ -64,4 +64,13 @@ public interface RuntimeSystem {
 
   /** @return what serves asks and graceful stops on this system (refs answer it for {@code Patterns}) */
   AskService askService();
+
+  /**
+   * What carries a message's trace context to and from other nodes: the installed tracing module's,
+   * read anew on each call (tracing may be installed or removed at any time).
+   *
+   * @return the carrier, or null while no tracing module is installed (the usual case: one load
+   *     and a check)
+   */
+  TraceCarrier traceCarrier();
 }

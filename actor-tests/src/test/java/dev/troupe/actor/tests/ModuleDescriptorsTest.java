@@ -100,13 +100,14 @@ class ModuleDescriptorsTest {
         "dev.troupe.runtime may export only dev.troupe.dispatch to everyone");
     assertEquals(
         Map.of(
-            RUNTIME_SPI, Set.of(REMOTING, CLUSTER),
+            RUNTIME_SPI, Set.of(REMOTING, CLUSTER, OPENTELEMETRY),
             "dev.troupe.actor.internal", Set.of(MICROMETER, OPENTELEMETRY),
             "dev.troupe.actor.internal.dispatch", Set.of(OPENTELEMETRY),
             "dev.troupe.actor.internal.telemetry", Set.of(MICROMETER)),
         qualifiedExports(runtime),
-        "the runtime's qualified exports: its SPI to the modules that plug in (remoting, cluster),"
-            + " the few internals the observability modules read to them, nothing to the testkit");
+        "the runtime's qualified exports: its SPI to the modules that plug in (remoting, cluster,"
+            + " and tracing's carrier of trace context across nodes), the few internals the"
+            + " observability modules read to them, nothing to the testkit");
     Set<String> unknown = new TreeSet<>(runtime.packages());
     unknown.removeIf(
         p -> p.equals("dev.troupe.dispatch") || p.equals(RUNTIME_SPI) || p.startsWith("dev.troupe.actor.internal"));

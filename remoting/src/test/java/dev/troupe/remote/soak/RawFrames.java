@@ -22,7 +22,7 @@ import java.nio.charset.StandardCharsets;
  */
 final class RawFrames {
   static final int MAGIC = 0x54525550;
-  static final int VERSION = 2;
+  static final int VERSION = 3;
   static final int LANE_CONTROL = 0;
   static final int LANE_ORDINARY = 1;
 

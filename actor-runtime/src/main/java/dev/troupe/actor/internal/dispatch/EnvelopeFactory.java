@@ -11,9 +11,9 @@ import dev.troupe.actor.ActorRef;
  * <p>Called on the sender's thread, for every local send while installed: it decides per message
  * (e.g. a plain envelope when no trace is current), must be cheap and must not throw.
  *
- * <p>Remote sends do not go through it: carrying a context across the network needs a field in
- * remoting's frame, which the remoting module would read and write through a counterpart of this
- * interface.
+ * <p>Remote sends do not go through it: a factory that also implements {@code
+ * dev.troupe.runtime.spi.TraceCarrier} hands remoting the context for its frame and takes it back
+ * on arrival.
  */
 public interface EnvelopeFactory {
   /**

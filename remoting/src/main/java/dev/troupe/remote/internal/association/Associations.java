@@ -4,6 +4,7 @@ import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
 import dev.troupe.runtime.spi.RuntimeSystem;
+import dev.troupe.runtime.spi.TraceCarrier;
 import dev.troupe.remote.internal.config.RemoteSettings;
 import dev.troupe.remote.internal.transport.Drops;
 import dev.troupe.remote.internal.transport.Lane;
@@ -226,7 +227,10 @@ public final class Associations {
         : Lane.LARGE;
   }
 
-  /** Serializes on the caller's thread and queues on {@code lane}; never blocks, never throws. */
+  /**
+   * Serializes on the caller's thread and queues on {@code lane}; never blocks, never throws. A
+   * user message takes the caller's trace context along when a tracing module is installed.
+   */
   public void send(RemoteActorRef recipient, Object message, ActorRef sender, Lane lane) {
     if (injector != null && injector.cuts(recipient.path().address())) {
       return; // a test's partition: lost without a word, as on a cut cable
@@ -249,7 +253,10 @@ public final class Associations {
           recipient);
       return;
     }
-    OutboundEnvelope e = new OutboundEnvelope(recipient, recipient.serializedPath(), sender, message, payload);
+    TraceCarrier tracing = system.traceCarrier(); // null unless a tracing module is installed
+    OutboundEnvelope e =
+        new OutboundEnvelope(recipient, recipient.serializedPath(), sender, message, payload,
+            tracing == null || lane == Lane.CONTROL ? null : tracing.outboundContext());
     Association association = recipient.association();
     if (association == null) {
       drops.dropped(e, "no association with " + recipient.path().address() + " can be made now: "

@@ -15,6 +15,7 @@ import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.runtime.spi.LocalActorRefProvider;
 import dev.troupe.runtime.spi.SystemMessages.DeathWatchNotification;
 import dev.troupe.runtime.spi.SystemMessage;
+import dev.troupe.runtime.spi.TraceCarrier;
 import dev.troupe.remote.QuarantinedEvent;
 import dev.troupe.remote.internal.association.Association;
 import dev.troupe.remote.internal.association.Associations;
@@ -413,7 +414,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
       if (e.malformed() != null) {
         dropMalformed(e);
       } else {
-        receive(e.recipient(), e.sender(), e.serializerId(), e.manifest(), e.bytes(), handshake.origin(), selections);
+        receive(e.recipient(), e.sender(), e.serializerId(), e.manifest(), e.bytes(), handshake.origin(), selections, e.traceContext());
       }
     }
 
@@ -430,7 +431,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
       return association.inbound().receive(
           handshake.originUid(),
           e.seq(),
-          () -> receive(to, from, serializerId, manifest, bytes, handshake.origin(), selections));
+          () -> receive(to, from, serializerId, manifest, bytes, handshake.origin(), selections, null));
     }
 
     private void dropMalformed(InboundEnvelope e) {
@@ -463,7 +464,10 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
    * queued on {@code selections}, its connection's, to be resolved on the dispatcher. The cheap
    * checks come first: that the recipient is on this node, then, in untrusted mode, what the
    * serializer and manifest alone refuse; only then are the bytes read (a selection is, to check
-   * its path).
+   * its path). A user message that came with a trace context is told within it ({@link
+   * #tellTraced}).
+   *
+   * @param traceContext the frame's trace context, or null (untraced, and every system message)
    */
   public void receive(
       InternalActorRef recipient,
@@ -472,7 +476,8 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
       String manifest,
       byte[] bytes,
       Address origin,
-      InboundSelections selections) {
+      InboundSelections selections,
+      String traceContext) {
     if (!recipient.path().address().equals(address)) {
       drops.dropped(
           new Serialized(serializerId, manifest, bytes),
@@ -520,7 +525,12 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
         recipient.sendSystemMessage(systemMessage);
       } else {
         Status.Failure answer = absentRecipients.answerFor(recipient, sender, message, origin);
-        recipient.tell(AbsentRecipients.restored(recipient, message), sender); // an absent one: dead letters, as ever
+        Object restored = AbsentRecipients.restored(recipient, message); // an absent one: dead letters, as ever
+        if (traceContext == null) {
+          recipient.tell(restored, sender);
+        } else {
+          tellTraced(traceContext, recipient, restored, sender, origin);
+        }
         if (answer != null) { // and the ask that sent it fails now, not at its timeout
           associations.send((RemoteActorRef) sender, answer, null, Lane.ORDINARY);
         }
@@ -528,6 +538,32 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     } catch (RuntimeException e) {
       drops.dropped(message, "delivery failed: " + e, sender, recipient);
     }
+  }
+
+  /**
+   * Tells a message that came with a trace context within that context, through the installed
+   * tracing module; without one the context is ignored. A malformed context (the peer's fault) is
+   * ignored too, with a rate-limited warning: the message is delivered untraced and the connection
+   * stays.
+   */
+  private void tellTraced(String traceContext, InternalActorRef recipient, Object message, InternalActorRef sender, Address origin) {
+    TraceCarrier tracing = runtime.traceCarrier();
+    if (tracing == null) {
+      recipient.tell(message, sender);
+    } else if (!tracing.tellWithin(traceContext, recipient, message, sender)) {
+      log.warn("ignoring a malformed trace context from {} (the message to {} is delivered untraced): '{}'",
+          origin, recipient.path(), printable(traceContext));
+    }
+  }
+
+  /** @return {@code s} cut to 120 characters, control characters and those beyond ASCII as '?', for a log line */
+  private static String printable(String s) {
+    StringBuilder b = new StringBuilder(Math.min(s.length(), 123));
+    for (int i = 0; i < s.length() && i < 120; i++) {
+      char c = s.charAt(i);
+      b.append(c < 0x20 || c > 0x7E ? '?' : c);
+    }
+    return s.length() > 120 ? b.append("...").toString() : b.toString();
   }
 
   /** Resolves the selections of {@link InboundSelections} from the root, on the dispatcher. */

@@ -11,7 +11,8 @@ import java.util.function.Function;
  * Decodes the frames of an accepted connection once its handshake is done ({@link Wire}): each
  * envelope into the connection's {@link InboundEnvelope} (through the connection's {@link
  * InboundTable}, which this handler owns), a sequenced system message into the same envelope with
- * its number, and each control frame into its {@link Control} kind, passed on to the {@link
+ * its number, a traced user message into the same envelope with its trace context (an untraced
+ * one is decoded as ever, without a check of its own), and each control frame into its {@link Control} kind, passed on to the {@link
  * InboundDispatcher}. The frame is released here. A frame that breaks the protocol (an unknown
  * ref code, a slot never filled, a truncated field, an unknown control kind) is passed on as a
  * {@link Wire.ProtocolException} through {@code exceptionCaught}, and nothing after it is decoded:
@@ -70,6 +71,12 @@ final class EnvelopeDecoder extends ChannelInboundHandlerAdapter {
         }
         Wire.decodeEnvelope(frame, table, envelope);
         envelope.seq(seq);
+        yield envelope;
+      }
+      case Wire.TRACED -> {
+        String context = Wire.decodeTraceContext(frame);
+        Wire.decodeEnvelope(frame, table, envelope);
+        envelope.traceContext(context);
         yield envelope;
       }
       case Wire.HEARTBEAT -> Control.HEARTBEAT;

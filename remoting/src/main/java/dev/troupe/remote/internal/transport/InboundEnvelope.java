@@ -21,6 +21,7 @@ public final class InboundEnvelope {
   private byte[] bytes;
   private String malformed;
   private long seq;
+  private String traceContext;
 
   /** @param resolve turns a path that arrived into a ref (the provider's) */
   InboundEnvelope(Function<ActorPath, InternalActorRef> resolve) {
@@ -33,6 +34,7 @@ public final class InboundEnvelope {
     this.manifest = manifest;
     this.bytes = bytes;
     this.seq = 0;
+    this.traceContext = null;
     try {
       recipient = recipientEntry.ref(resolve);
       sender = senderEntry == null ? null : senderEntry.ref(resolve);
@@ -46,6 +48,10 @@ public final class InboundEnvelope {
 
   void seq(long seq) {
     this.seq = seq;
+  }
+
+  void traceContext(String traceContext) {
+    this.traceContext = traceContext;
   }
 
   /** @return the recipient; null when {@link #malformed} */
@@ -84,5 +90,10 @@ public final class InboundEnvelope {
   /** @return the system message's number on the control lane, 0 for a user message */
   public long seq() {
     return seq;
+  }
+
+  /** @return the sender's trace context as it arrived (not yet checked), or null for an untraced message */
+  public String traceContext() {
+    return traceContext;
   }
 }

@@ -12,6 +12,15 @@ import dev.troupe.serialization.Serialized;
  * @param sender the sender, or null
  * @param message the message as sent (for the {@code Dropped} event should it not go out)
  * @param payload its serialized form
+ * @param traceContext the sender's trace context for the frame ({@link Wire}), or null: no trace
+ *     was current, or no tracing module is installed
  */
-public record OutboundEnvelope(ActorRef recipient, String recipientPath, ActorRef sender, Object message, Serialized payload)
-    implements Outbound {}
+public record OutboundEnvelope(
+    ActorRef recipient, String recipientPath, ActorRef sender, Object message, Serialized payload, String traceContext)
+    implements Outbound {
+
+  /** An envelope that carries no trace context (system messages, and every message while nothing traces). */
+  public OutboundEnvelope(ActorRef recipient, String recipientPath, ActorRef sender, Object message, Serialized payload) {
+    this(recipient, recipientPath, sender, message, payload, null);
+  }
+}

@@ -2,6 +2,7 @@ package dev.troupe.remote.internal.transport;
 
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.Address;
+import dev.troupe.runtime.spi.TraceCarrier;
 import dev.troupe.serialization.Serialized;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -65,6 +66,19 @@ import java.nio.charset.StandardCharsets;
  * (every message up to {@code seq} of the sender's current incarnation is delivered). Sequence
  * numbers start at 1 for each pair of incarnations. The control lane carries no other envelopes.
  *
+ * <p>A user message sent while a trace was current (with a tracing module installed: {@code
+ * dev.troupe.runtime.spi.TraceCarrier}) carries the W3C trace context in front of its envelope, on
+ * the ordinary and large-message lanes: {@code int8 0 | int8 }{@value #TRACED}{@code  | varint n |
+ * n bytes of context | envelope}, the context being US-ASCII text, the {@code traceparent} value
+ * and, if there is one, a line feed and the {@code tracestate} value, at most {@value
+ * #TRACE_CONTEXT_MAX_BYTES} bytes. An untraced message's frame is the envelope alone, as before:
+ * not one byte more. The transport reads the field as an opaque string; the receiving node's
+ * tracing module interprets it, and one that is malformed (bad hex, a wrong length, garbage) is
+ * ignored there: the message is delivered untraced, and a rate-limited warning is logged. A
+ * length above {@value #TRACE_CONTEXT_MAX_BYTES} (which no Troupe node sends) or beyond the frame
+ * breaks the protocol, like any field that does not fit. A node without tracing installed ignores
+ * the field.
+ *
  * <p>Strings are a varint byte length and UTF-8. A {@code ref} names a string through the
  * connection's string table ({@link OutboundTable}, {@link InboundTable}), a varint code:
  *
@@ -91,11 +105,17 @@ import java.nio.charset.StandardCharsets;
  * so a later field of the same envelope that replaces its slot cannot change it.
  *
  * <p>Version 2 added code 3 (version 1 never reused a slot: once full, every new string crossed
- * unremembered, and its receiver could confuse two such strings of one envelope).
+ * unremembered, and its receiver could confuse two such strings of one envelope). Version 3 added
+ * the trace context ({@value #TRACED}); a version-2 node would take it for an unknown control frame
+ * and close the connection, which is why the version changed. Nodes of different versions do not
+ * talk at all: the accepting side refuses the other version's handshake without an answer (logged
+ * at both ends), and the connecting side's messages to that node are dropped ({@code Dropped}, once
+ * it gives up reconnecting), so a cluster is upgraded from version 2 to 3 all at once, not node by
+ * node.
  */
 public final class Wire {
   static final int MAGIC = 0x54525550;
-  static final int VERSION = 2;
+  static final int VERSION = 3;
 
   public static final int REF_NONE = 0;
   public static final int REF_NEW = 1;
@@ -118,6 +138,11 @@ public final class Wire {
   public static final int SYSTEM = 4;
   /** A control-lane frame kind, from the accepting side: system messages delivered up to a number. */
   static final int SYSTEM_ACK = 5;
+  /** A frame kind of the ordinary and large-message lanes: a trace context, then a user message's envelope. */
+  static final int TRACED = 6;
+
+  /** Bytes of a trace context at most (the runtime's {@code TraceCarrier.MAX_LENGTH}). */
+  static final int TRACE_CONTEXT_MAX_BYTES = TraceCarrier.MAX_LENGTH;
 
   /** Entries a connection's string table holds at most. */
   static final int TABLE_MAX_ENTRIES = 4096;
@@ -262,9 +287,12 @@ public final class Wire {
    * @throws ProtocolException if it is not one this node knows
    */
   static int decodeControl(ByteBuf b) {
-    if (b.readableBytes() >= 2 && b.getByte(b.readerIndex() + 1) == SYSTEM) {
-      b.skipBytes(2);
-      return SYSTEM; // the caller reads the sequence number and the envelope
+    if (b.readableBytes() >= 2) {
+      int k = b.getByte(b.readerIndex() + 1);
+      if (k == SYSTEM || k == TRACED) {
+        b.skipBytes(2);
+        return k; // the caller reads the sequence number or the trace context, then the envelope
+      }
     }
     if (b.readableBytes() != 2) {
       throw new ProtocolException("control frame of " + b.readableBytes() + " bytes");
@@ -399,8 +427,13 @@ public final class Wire {
     String senderText = sender != null && senderId < 0 ? sender.path().toSerializationFormat() : null;
     int manifestId = manifest.isEmpty() ? -1 : table.idOf(manifest);
     int serializerId = zigZag(p.serializerId());
+    String trace = e.traceContext(); // null unless the message was sent under a trace
+    if (trace != null && (seq >= 0 || trace.length() > TRACE_CONTEXT_MAX_BYTES)) {
+      trace = null; // system messages are never traced; a context too long to read is not sent
+    }
     long size =
         (seq < 0 ? 0 : 2 + varLongSize(seq))
+            + (trace == null ? 0 : 2 + varIntSize(trace.length()) + trace.length())
             + (long) OutboundTable.size(recipientId, recipientText)
             + (sender == null ? 1 : OutboundTable.size(senderId, senderText))
             + varIntSize(serializerId)
@@ -418,6 +451,11 @@ public final class Wire {
         out.writeByte(REF_NONE);
         out.writeByte(SYSTEM);
         writeVarLong(out, seq);
+      } else if (trace != null) {
+        out.writeByte(REF_NONE);
+        out.writeByte(TRACED);
+        writeVarInt(out, trace.length());
+        ByteBufUtil.writeAscii(out, trace); // one byte a char: a char beyond ASCII becomes '?'
       }
       table.write(out, recipient, recipientText);
       if (sender == null) {
@@ -457,6 +495,26 @@ public final class Wire {
     int serializerId = unZigZag(readVarInt(b));
     InboundTable.Entry manifest = table.read(b);
     into.set(recipient, sender, serializerId, manifest == null ? "" : manifest.text, ByteBufUtil.getBytes(b));
+  }
+
+  /**
+   * Reads a traced frame's context (after its prefix), which is taken as it is: the tracing module
+   * judges it.
+   *
+   * @return the context, at most {@value #TRACE_CONTEXT_MAX_BYTES} characters
+   * @throws ProtocolException if its length is above that or beyond the frame
+   */
+  static String decodeTraceContext(ByteBuf b) {
+    int n = readVarInt(b);
+    if (n < 0 || n > TRACE_CONTEXT_MAX_BYTES) {
+      throw new ProtocolException("a trace context of " + (n & 0xFFFFFFFFL) + " bytes, above " + TRACE_CONTEXT_MAX_BYTES);
+    }
+    if (n > b.readableBytes()) {
+      throw new ProtocolException("a trace context of " + n + " bytes, only " + b.readableBytes() + " left");
+    }
+    String s = b.toString(b.readerIndex(), n, StandardCharsets.US_ASCII);
+    b.skipBytes(n);
+    return s;
   }
 
   // ------------------------------------------------------------------ primitives
