@@ -4,11 +4,17 @@ import dev.troupe.actor.ActorContext;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.internal.dispatch.Envelope;
 import dev.troupe.actor.internal.dispatch.EnvelopeFactory;
+import dev.troupe.runtime.spi.TraceCarrier;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.ContextStorage;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapGetter;
+import io.opentelemetry.context.propagation.TextMapSetter;
+import java.util.List;
 
 /**
  * The envelope factory {@link TroupeTracing} installs: a send made while a valid span context is
@@ -23,10 +29,22 @@ import io.opentelemetry.context.ContextStorage;
  * own factory method, so the class is not loaded until a traced send happens: until then the
  * runtime's {@code Envelope.deliverTo} keeps a single implementation and the receiving side's
  * code is the same as without tracing.
+ *
+ * <p>It is also the system's {@link TraceCarrier}: remoting asks it for the sender's context of
+ * every message to another node ({@link #outboundContext}, the same one thread-local read when
+ * nothing is current) and hands it the context of every traced message that arrives ({@link
+ * #tellWithin}), which it makes current around the local {@code tell}, so that the local send
+ * above makes the traced envelope whose span has the remote sender's span as its parent. The
+ * context crosses as W3C trace context, written and read by OpenTelemetry's {@link
+ * W3CTraceContextPropagator} (whatever propagators the application configured: the wire format
+ * is Troupe's, not the application's).
  */
-final class TracingEnvelopes implements EnvelopeFactory {
+final class TracingEnvelopes implements EnvelopeFactory, TraceCarrier {
   private static final String PROCESS = "process";
   private static final String TROUPE = "troupe";
+  private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
+  private static final String TRACEPARENT = "traceparent";
+  private static final String TRACESTATE = "tracestate";
 
   private final Tracer tracer;
   private final String systemName;
@@ -62,6 +80,92 @@ final class TracingEnvelopes implements EnvelopeFactory {
       return new Envelope(message, sender);
     }
     return TracedEnvelope.of(message, sender, current, this);
+  }
+
+  @Override
+  public String outboundContext() {
+    Context current = storage.current(); // null: nothing current, the untraced send's whole cost
+    if (current == null || current == root || !Span.fromContext(current).getSpanContext().isValid()) {
+      return null;
+    }
+    W3CFields fields = new W3CFields();
+    W3C.inject(current, fields, W3CFields.SETTER);
+    if (fields.traceparent == null) {
+      return null;
+    }
+    String state = fields.tracestate;
+    // the state is optional: one that would not fit the wire's bound is left out, the trace goes on
+    return state == null || state.isEmpty() || fields.traceparent.length() + 1 + state.length() > MAX_LENGTH
+        ? fields.traceparent
+        : fields.traceparent + '\n' + state;
+  }
+
+  @Override
+  public boolean tellWithin(String context, ActorRef recipient, Object message, ActorRef sender) {
+    Context remote = extract(context);
+    if (remote == null) {
+      recipient.tell(message, sender);
+      return false;
+    }
+    try (Scope ignored = remote.makeCurrent()) {
+      recipient.tell(message, sender); // a local send: this factory makes its traced envelope
+    }
+    return true;
+  }
+
+  /**
+   * @param context a context as a peer sent it: {@code traceparent}, then maybe a line feed and
+   *     {@code tracestate}
+   * @return the context holding the remote sender's span context, or null if the {@code
+   *     traceparent} is not a valid one (a malformed {@code tracestate} alone is dropped, as the
+   *     propagator does)
+   */
+  private Context extract(String context) {
+    W3CFields fields = new W3CFields();
+    int newline = context.indexOf('\n');
+    fields.traceparent = newline < 0 ? context : context.substring(0, newline);
+    fields.tracestate = newline < 0 ? null : context.substring(newline + 1);
+    Context extracted;
+    try {
+      extracted = W3C.extract(root, fields, W3CFields.GETTER);
+    } catch (RuntimeException malformed) {
+      return null; // the propagator answers an invalid context for what it cannot parse; be sure
+    }
+    return Span.fromContext(extracted).getSpanContext().isValid() ? extracted : null;
+  }
+
+  /** The two W3C fields, as the propagator writes and reads them. */
+  private static final class W3CFields {
+    static final TextMapSetter<W3CFields> SETTER =
+        (fields, key, value) -> {
+          if (fields == null) {
+            return;
+          }
+          if (TRACEPARENT.equals(key)) {
+            fields.traceparent = value;
+          } else if (TRACESTATE.equals(key)) {
+            fields.tracestate = value;
+          }
+        };
+
+    static final TextMapGetter<W3CFields> GETTER =
+        new TextMapGetter<>() {
+          @Override
+          public Iterable<String> keys(W3CFields fields) {
+            return List.of(TRACEPARENT, TRACESTATE);
+          }
+
+          @Override
+          public String get(W3CFields fields, String key) {
+            if (fields == null) {
+              return null;
+            }
+            return TRACEPARENT.equals(key) ? fields.traceparent : TRACESTATE.equals(key) ? fields.tracestate : null;
+          }
+        };
+
+    String traceparent;
+    String tracestate;
   }
 
   /**

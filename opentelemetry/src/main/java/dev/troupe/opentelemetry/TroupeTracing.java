@@ -7,9 +7,9 @@ import io.opentelemetry.api.common.AttributeKey;
 import java.util.Objects;
 
 /**
- * OpenTelemetry tracing of an actor system's local messages: with it installed, a {@code
- * tell}/{@code ask}/{@code forward} made while a span is current carries that trace context to
- * the receiving actor, and the actor's handling of the message is a span (kind {@code CONSUMER},
+ * OpenTelemetry tracing of an actor system's messages: with it installed, a {@code tell}/{@code
+ * ask}/{@code forward} made while a span is current carries that trace context to the receiving
+ * actor, on this node or on another one (install it on both), and the actor's handling of the message is a span (kind {@code CONSUMER},
  * the messaging conventions' {@code process} operation) whose parent is the sender's span and
  * which is current while the actor runs, so that spans the actor's code starts nest under it.
  *
@@ -19,8 +19,9 @@ import java.util.Objects;
  *
  * <p>Sampling, export and context propagation formats are the SDK's. A message sent while no span
  * is current travels as before and makes no span. Without installation the runtime adds nothing
- * per message but one null check on the sending side. Remote sends are not traced yet (the trace
- * context needs a field in remoting's wire format); see {@code docs/observability.md}.
+ * per message but one null check on the sending side. Across remoting the context crosses as W3C
+ * trace context in a field of the message's frame, only when the message is traced (see {@code
+ * docs/observability.md}); a node without tracing installed delivers such a message untraced.
  *
  * <p>The span's attributes are listed in {@code docs/observability.md}: {@link #MESSAGING_SYSTEM},
  * {@link #MESSAGING_OPERATION_NAME}, {@link #MESSAGING_OPERATION_TYPE}, {@link
@@ -67,7 +68,8 @@ public final class TroupeTracing {
   }
 
   /**
-   * Starts tracing {@code system}'s local messages with {@code openTelemetry}'s tracer.
+   * Starts tracing {@code system}'s messages with {@code openTelemetry}'s tracer: local ones, and,
+   * with remoting, those it sends to and receives from other nodes.
    *
    * @param system a Troupe actor system
    * @param openTelemetry the application's OpenTelemetry (e.g. its SDK)
