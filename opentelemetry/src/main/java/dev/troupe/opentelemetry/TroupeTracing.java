@@ -9,15 +9,16 @@ import java.util.Objects;
 /**
  * OpenTelemetry tracing of an actor system's messages: with it installed, a {@code tell}/{@code
  * ask}/{@code forward} made while a span is current carries that trace context to the receiving
- * actor, on this node or on another one (install it on both), and the actor's handling of the message is a span (kind {@code CONSUMER},
- * the messaging conventions' {@code process} operation) whose parent is the sender's span and
- * which is current while the actor runs, so that spans the actor's code starts nest under it.
+ * actor, on this node or on another one (install it on both), and the actor's handling of the
+ * message is a span (kind {@code CONSUMER}, the messaging conventions' {@code process} operation)
+ * whose parent is the sender's span and which is current while the actor runs, so that spans the
+ * actor's code starts nest under it.
  *
  * <pre>{@code
  * TroupeTracing tracing = TroupeTracing.install(system, openTelemetry); // the application's SDK
  * }</pre>
  *
- * <p>Sampling, export and context propagation formats are the SDK's. A message sent while no span
+ * <p>Sampling and export are the SDK's. A message sent while no span
  * is current travels as before and makes no span. Without installation the runtime adds nothing
  * per message but one null check on the sending side. Across remoting the context crosses as W3C
  * trace context in a field of the message's frame, only when the message is traced (see {@code

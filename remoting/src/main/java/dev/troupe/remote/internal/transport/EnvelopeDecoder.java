@@ -12,11 +12,12 @@ import java.util.function.Function;
  * envelope into the connection's {@link InboundEnvelope} (through the connection's {@link
  * InboundTable}, which this handler owns), a sequenced system message into the same envelope with
  * its number, a traced user message into the same envelope with its trace context (an untraced
- * one is decoded as ever, without a check of its own), and each control frame into its {@link Control} kind, passed on to the {@link
- * InboundDispatcher}. The frame is released here. A frame that breaks the protocol (an unknown
- * ref code, a slot never filled, a truncated field, an unknown control kind) is passed on as a
- * {@link Wire.ProtocolException} through {@code exceptionCaught}, and nothing after it is decoded:
- * the last handler closes the connection.
+ * one is decoded as ever, with no check of its own), and each control frame into its {@link
+ * Control} kind, passed on to the {@link InboundDispatcher}. The frame is released here. A frame
+ * that breaks the protocol (an unknown ref code, a slot never filled, a truncated field, an unknown
+ * control kind, a trace context above its bound) is passed on as a {@link Wire.ProtocolException}
+ * through {@code exceptionCaught}, and nothing after it is decoded: the last handler closes the
+ * connection.
  */
 final class EnvelopeDecoder extends ChannelInboundHandlerAdapter {
   /** A control frame of the transport that an accepted connection reads. */
