@@ -12,6 +12,7 @@ import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
+import dev.troupe.pattern.Patterns;
 import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.testkit.ChildJvm;
 import dev.troupe.testkit.TestKit;
@@ -222,6 +223,24 @@ class RemoteTracingTest {
     assertTrue(pong.getParentSpanContext().isRemote(), "the answer's parent came back over the wire");
     assertFalse(ping.getParentSpanContext().isRemote(), "the first hop is local");
     assertEquals("one", pong.getAttributes().get(TroupeTracing.ACTOR_SYSTEM));
+  }
+
+  @Test
+  void anAskOfAnActorOnAnotherNodeIsHandledInAChildOfTheAskersSpan() throws Exception {
+    ActorRef echo = lookup(one, two.address().toString(), "/user/echo");
+
+    Span client = TRACER.spanBuilder("client").startSpan();
+    java.util.concurrent.CompletableFuture<Object> answer;
+    try (Scope ignored = client.makeCurrent()) {
+      answer = Patterns.ask(echo, "asked", WAIT).toCompletableFuture();
+    } finally {
+      client.end();
+    }
+    assertEquals("pong:asked", answer.get(WAIT.toSeconds(), TimeUnit.SECONDS));
+
+    List<SpanData> spans = awaitSpans(client.getSpanContext().getTraceId(), "process Echo", 1);
+    SpanData echoed = childOf(spans, "process Echo", client.getSpanContext().getSpanId());
+    assertTrue(echoed.getParentSpanContext().isRemote(), "the asker's span came over the wire");
   }
 
   @Test
