@@ -104,6 +104,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
   private final RemoteDaemon daemon; // remote deployment: /remote
   private final AbsentRecipients absentRecipients; // answers asks of stopped actors here
   private final InboundSelections.Target selectionTarget = new SelectionTarget();
+  private final InboundLanes<LaneMessage> lanes; // null with inbound-lanes = 1: delivered on the event loop
 
   RemoteActorRefProvider(RuntimeSystem runtime) {
     this.runtime = runtime;
@@ -136,6 +137,15 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
       this.serialization = Serialization.get(system);
       this.associations = new Associations(runtime, settings, transport, drops, this, watchedNodes, serialization, clock, logger);
       this.daemon = new RemoteDaemon(this, settings, deployment, logger, () -> serialization);
+      this.lanes =
+          settings.inboundLanes() == 1
+              ? null
+              : new InboundLanes<>(
+                  settings.inboundLanes(),
+                  system.dispatcher(),
+                  settings.inboundLaneQueueSize(),
+                  settings.inboundLaneQueueBytes(),
+                  new LaneTarget());
     } catch (RuntimeException | Error e) {
       transport.shutdown();
       throw e;
@@ -388,7 +398,8 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     if (refused != null) {
       throw new Wire.ProtocolException(refused);
     }
-    return new Peer(a, h, inboundSelections(channel));
+    ReadGate gate = new ReadGate(channel);
+    return new Peer(a, h, inboundSelections(gate), gate);
   }
 
   /** One accepted connection whose handshake passed: what it delivers, from whom. */
@@ -396,11 +407,13 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     private final Association association;
     private final Wire.Handshake handshake;
     private final InboundSelections selections;
+    private final ReadGate gate;
 
-    Peer(Association association, Wire.Handshake handshake, InboundSelections selections) {
+    Peer(Association association, Wire.Handshake handshake, InboundSelections selections, ReadGate gate) {
       this.association = association;
       this.handshake = handshake;
       this.selections = selections;
+      this.gate = gate;
     }
 
     @Override
@@ -412,8 +425,10 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     public void message(InboundEnvelope e) {
       if (e.malformed() != null) {
         dropMalformed(e);
-      } else {
+      } else if (lanes == null) {
         receive(e.recipient(), e.sender(), e.serializerId(), e.manifest(), e.bytes(), handshake.origin(), selections);
+      } else {
+        lanes.submit(e.recipient().path(), new LaneMessage(e.recipient(), e.sender(), e.serializerId(), e.manifest(), e.bytes(), this));
       }
     }
 
@@ -449,13 +464,50 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     }
   }
 
+  /** A user message that arrived, on its way through an inbound lane: what its envelope said. */
+  private record LaneMessage(
+      InternalActorRef recipient, InternalActorRef sender, int serializerId, String manifest, byte[] bytes, Peer peer)
+      implements InboundLane.Item {
+    @Override
+    public int size() {
+      return bytes.length;
+    }
+
+    @Override
+    public ReadGate gate() {
+      return peer.gate;
+    }
+  }
+
+  /** Deserializes and delivers the messages of the inbound lanes, on the dispatcher. */
+  private final class LaneTarget implements InboundLane.Target<LaneMessage> {
+    @Override
+    public void deliver(LaneMessage m) {
+      receive(m.recipient(), m.sender(), m.serializerId(), m.manifest(), m.bytes(), m.peer().handshake.origin(), m.peer().selections);
+    }
+
+    @Override
+    public void dropped(LaneMessage m, String why) {
+      drops.dropped(
+          new Serialized(m.serializerId(), m.manifest(), m.bytes()),
+          why + " (from " + m.peer().handshake.origin() + ")",
+          m.sender(),
+          m.recipient());
+    }
+  }
+
+  /** @return the inbound lanes, null when messages are delivered on the event loop; for tests */
+  InboundLanes<?> inboundLanes() {
+    return lanes;
+  }
+
   /**
-   * A queue for the selections that arrive on {@code channel}, resolved on the default
-   * dispatcher.
+   * A queue for the selections that arrive on the connection of {@code gate}, resolved on the
+   * default dispatcher.
    */
-  public InboundSelections inboundSelections(Channel channel) {
+  InboundSelections inboundSelections(ReadGate gate) {
     return new InboundSelections(
-        channel, system.dispatcher(), settings.inboundSelectionQueueSize(), settings.maximumFrameSize(), selectionTarget);
+        gate, system.dispatcher(), settings.inboundSelectionQueueSize(), settings.maximumFrameSize(), selectionTarget);
   }
 
   /**
