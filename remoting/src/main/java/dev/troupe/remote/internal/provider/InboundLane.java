@@ -198,6 +198,11 @@ final class InboundLane<T extends InboundLane.Item> implements Runnable {
     return (int) (level.get() >>> BYTE_BITS);
   }
 
+  /** @return the connections this lane holds back from reading, for tests */
+  int heldConnections() {
+    return heldCount;
+  }
+
   /** @return whether a run is scheduled or running, for tests */
   boolean scheduled() {
     return state.get() == SCHEDULED;
