@@ -7,7 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jctools.queues.MessagePassingQueue;
-import org.jctools.queues.MpscUnboundedArrayQueue;
+import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
 
 /**
  * One inbound lane: user messages that arrived, still serialized, handed over by the event loops
@@ -27,6 +27,9 @@ import org.jctools.queues.MpscUnboundedArrayQueue;
  * control slows the peers that feed a full lane and nothing is lost, while the event loop goes on
  * serving other connections. A read already under way still hands its frames over, so a lane may
  * exceed a bound by one socket read (64 KiB of frames) per connection.
+ *
+ * <p>The queue is JCTools' field-updater variant (no {@code sun.misc.Unsafe}), as the outbound
+ * lanes'.
  *
  * <p>Threads: {@link #submit} on any event loop (many producers); {@link #run} on the executor,
  * one at a time. The waiting count and bytes are one atomic long ({@link #level}) that submits add
@@ -74,7 +77,7 @@ final class InboundLane<T extends InboundLane.Item> implements Runnable {
   private final int limit;
   private final long maxBytes;
   private final Target<T> target;
-  private final MessagePassingQueue<T> queue = new MpscUnboundedArrayQueue<>(256);
+  private final MessagePassingQueue<T> queue = new MpscUnboundedAtomicArrayQueue<>(256);
   private final AtomicLong level = new AtomicLong(); // any thread: waiting count << BYTE_BITS | bytes
   private final AtomicInteger state = new AtomicInteger(IDLE); // any thread: IDLE or SCHEDULED
   private final Map<ReadGate, Boolean> held = new IdentityHashMap<>(); // guarded by itself

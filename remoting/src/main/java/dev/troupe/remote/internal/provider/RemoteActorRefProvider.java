@@ -68,7 +68,10 @@ import org.slf4j.LoggerFactory;
  * NettyTransport} between them. What arrives is delivered as the runtime's seam expects: user
  * messages with {@code tell}, selections through {@link LocalActorRefProvider#deliverSelection}
  * on the default dispatcher (queued per connection by {@link InboundSelections}, never walked on a
- * network thread), watch, unwatch, death notices and stop with {@code sendSystemMessage}.
+ * network thread), watch, unwatch, death notices and stop with {@code sendSystemMessage}. With
+ * {@code inbound-lanes} above 1, user messages are deserialized and delivered on the default
+ * dispatcher too, through the {@link InboundLanes} (hashed by recipient, so that each pair keeps
+ * its order); system messages stay on the event loop that read them.
  *
  * <p>A whole node going is reported to death watch ({@link RuntimeSystem#addressTerminated})
  * when it says it leaves (a leaving notice at its termination) or when {@link WatchedNodes}' failure
