@@ -54,6 +54,9 @@ import org.openjdk.jmh.runner.IterationType;
  *
  * <p>The Micrometer binder's cost: {@code java -jar bench/target/benchmarks.jar RemotePingPong -f 2
  * -wi 3 -i 5 -r 2s -p impl=troupe,troupe-micrometer}
+ *
+ * <p>Inbound lanes against delivery on the network thread: {@code java -jar bench/target/benchmarks.jar
+ * RemotePingPong -f 2 -wi 2 -i 3 -r 1s -p impl=troupe -p pairs=1,8 -p inFlight=1,100 -p inboundLanes=1,4}
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -86,6 +89,14 @@ public class RemotePingPong {
   /** Pings outstanding per pair. */
   @Param({"1", "100"})
   public int inFlight;
+
+  /**
+   * Troupe only: {@code troupe.remote.advanced.inbound-lanes} on both systems ({@code auto}, its
+   * default, or a number; 1 = deserialize and deliver on the network thread). Compare with {@code -p
+   * impl=troupe -p inboundLanes=1,4}.
+   */
+  @Param({"auto"})
+  public String inboundLanes;
 
   private RemotePingPongDriver driver;
   private int roundTripsPerPair;
@@ -134,7 +145,7 @@ public class RemotePingPong {
     for (int i = 0; i < pairs; i++) {
       perPair[i] = RoundTrips.newHistogram();
     }
-    driver = RemotePingPongDriver.create(impl, jvms);
+    driver = RemotePingPongDriver.create(impl, jvms, inboundLanes);
     driver.setup(pairs, inFlight);
   }
 

@@ -29,6 +29,7 @@ final class TroupeRemotePingPong implements RemotePingPongDriver {
 
   private final boolean micrometer;
   private final boolean childJvm;
+  private final String inboundLanes;
   private PongNode child;
   private ActorSystem pingSystem;
   private ActorSystem pongSystem;
@@ -37,22 +38,34 @@ final class TroupeRemotePingPong implements RemotePingPongDriver {
   private ActorRef[] pingers;
   private int inFlight;
 
-  /** @param micrometer whether both systems run with telemetry on and the Micrometer binder bound */
-  TroupeRemotePingPong(boolean micrometer, boolean childJvm) {
+  /**
+   * @param micrometer whether both systems run with telemetry on and the Micrometer binder bound
+   * @param childJvm whether the pong system runs in a child JVM
+   * @param inboundLanes {@code troupe.remote.advanced.inbound-lanes} of both systems
+   */
+  TroupeRemotePingPong(boolean micrometer, boolean childJvm, String inboundLanes) {
     this.micrometer = micrometer;
     this.childJvm = childJvm;
+    this.inboundLanes = inboundLanes;
+  }
+
+  /** @return the configuration of a system of this benchmark with {@code inboundLanes} */
+  static String config(String inboundLanes) {
+    return REMOTE
+        + "troupe.remote.advanced.inbound-lanes = \"" + inboundLanes + "\"\n"
+        + Dispatchers.section(Impl.TROUPE, Dispatchers.DEFAULT_THROUGHPUT);
   }
 
   @Override
   public void setup(int pairs, int inFlight) {
     this.inFlight = inFlight;
-    String config = REMOTE + Dispatchers.section(Impl.TROUPE, Dispatchers.DEFAULT_THROUGHPUT);
+    String config = config(inboundLanes);
     if (micrometer) {
       config += Observability.TELEMETRY_ON;
     }
     String pongAddress;
     if (childJvm) {
-      child = PongNode.start("troupe", pairs);
+      child = PongNode.start("troupe", pairs, inboundLanes);
       pongAddress = child.address();
     } else {
       pongSystem = TroupeSystems.start(Names.unique("remote-pong"), config);

@@ -50,6 +50,12 @@ import java.util.Set;
  * @param largeMessageDestinations the recipients whose messages take the large-message lane (none: no such lane)
  * @param maximumLargeFrameSize the largest frame body on the large-message lane, in bytes
  * @param largeMessageQueueSize bound of a peer's large-message-lane queue
+ * @param inboundLanes lanes on which user messages that arrived are deserialized and delivered, off
+ *     the network threads; 1 = on the network thread that read them, with no hand-off
+ * @param inboundLaneQueueSize messages waiting on one inbound lane before the connections that feed
+ *     it stop reading
+ * @param inboundLaneQueueBytes serialized bytes waiting on one inbound lane before the connections
+ *     that feed it stop reading
  */
 public record RemoteSettings(
     String canonicalHost,
@@ -85,11 +91,20 @@ public record RemoteSettings(
     boolean failureInjector,
     DestinationPatterns largeMessageDestinations,
     int maximumLargeFrameSize,
-    int largeMessageQueueSize) {
+    int largeMessageQueueSize,
+    int inboundLanes,
+    int inboundLaneQueueSize,
+    long inboundLaneQueueBytes) {
 
   public static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
   static final int MIN_FRAME_SIZE = 4096;
+  /** The most inbound lanes: more would only add hand-offs, as lanes are drained on the dispatcher's threads. */
+  static final int MAX_INBOUND_LANES = 64;
+  /** Processors from which {@code inbound-lanes = auto} hands messages off the network thread. */
+  static final int AUTO_INBOUND_LANES_PROCESSORS = 8;
+  /** The lanes of {@code inbound-lanes = auto} on a machine with that many processors. */
+  static final int AUTO_INBOUND_LANES = 4;
 
   public static RemoteSettings from(Config config) {
     Config r = section(config, ROOT);
@@ -174,7 +189,53 @@ public record RemoteSettings(
         ConfigReader.bool(adv, a, "failure-injector"),
         large,
         largeFrame,
-        ConfigReader.intAtLeast(adv, a, "outbound-large-message-queue-size", 1));
+        ConfigReader.intAtLeast(adv, a, "outbound-large-message-queue-size", 1),
+        inboundLanes(adv, a, Runtime.getRuntime().availableProcessors()),
+        ConfigReader.intAtLeast(adv, a, "inbound-lane-queue-size", 1),
+        bytesAtLeastOne(adv, a, "inbound-lane-queue-bytes"));
+  }
+
+  /**
+   * {@code advanced.inbound-lanes}: {@code auto} or 1..{@value #MAX_INBOUND_LANES}; {@code auto} is 1
+   * below {@value #AUTO_INBOUND_LANES_PROCESSORS} processors (the hand-off costs more than it frees
+   * there), else {@value #AUTO_INBOUND_LANES}.
+   */
+  static int inboundLanes(Config adv, String a, int processors) {
+    String key = a + ".inbound-lanes";
+    Object v;
+    try {
+      v = adv.getValue("inbound-lanes").unwrapped();
+    } catch (ConfigException e) {
+      throw new ConfigurationException("invalid configuration value at '" + key + "': " + e.getMessage(), e);
+    }
+    String text = String.valueOf(v).trim();
+    if (text.equals("auto")) {
+      return processors < AUTO_INBOUND_LANES_PROCESSORS ? 1 : AUTO_INBOUND_LANES;
+    }
+    int n;
+    try {
+      n = Integer.parseInt(text);
+    } catch (NumberFormatException e) {
+      n = 0;
+    }
+    if (n < 1 || n > MAX_INBOUND_LANES) {
+      throw new ConfigurationException(
+          "invalid configuration value at '" + key + "': expected auto or a number 1.." + MAX_INBOUND_LANES + ", was '" + v + "'");
+    }
+    return n;
+  }
+
+  private static long bytesAtLeastOne(Config c, String path, String key) {
+    long n;
+    try {
+      n = c.getBytes(key);
+    } catch (ConfigException e) {
+      throw new ConfigurationException("invalid configuration value at '" + path + "." + key + "': " + e.getMessage(), e);
+    }
+    if (n < 1) {
+      throw new ConfigurationException("invalid configuration value at '" + path + "." + key + "': must be positive, was " + n);
+    }
+    return n;
   }
 
   /** A frame size in bytes ({@code 256KiB}), {@value #MIN_FRAME_SIZE} bytes up to 2GiB. */

@@ -2,7 +2,6 @@ package dev.troupe.remote.internal.provider;
 
 import dev.troupe.actor.ActorRef;
 import dev.troupe.runtime.spi.ActorSelectionMessage;
-import io.netty.channel.Channel;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -17,8 +16,8 @@ import java.util.concurrent.RejectedExecutionException;
  * (a selection is not a ref, and remoting orders messages per pair of refs).
  *
  * <p>At most {@code limit} selections, or selections of {@code maxBytes} serialized bytes in all,
- * wait; at either bound the connection stops reading (Netty's {@code autoRead} off), and it reads
- * again once the dispatcher has brought both below half. Pausing rather than dropping: a peer that
+ * wait; at either bound the connection stops reading (its {@link ReadGate} is held), and it reads
+ * again once the dispatcher has brought both below half (unless an inbound lane holds it too). Pausing rather than dropping: a peer that
  * sends selections faster than they are resolved, legitimately (a burst of lookups) or not, is
  * slowed by TCP's own flow control and loses nothing, while the other connections of the event
  * loop go on; a drop would lose a legitimate peer's messages for a burst. The bytes of a read that
@@ -34,7 +33,7 @@ public final class InboundSelections implements Runnable {
   /** Selections resolved in one run of the drain before it lets other tasks have the thread. */
   static final int BATCH = 16;
 
-  private final Channel channel;
+  private final ReadGate gate;
   private final Executor executor;
   private final int limit;
   private final long maxBytes;
@@ -56,19 +55,19 @@ public final class InboundSelections implements Runnable {
   }
 
   /**
-   * @param channel the connection the selections arrive on
+   * @param gate the reading of the connection the selections arrive on
    * @param executor where they are resolved (the default dispatcher's executor)
    * @param limit the most selections that wait before reading pauses
    * @param maxBytes the most serialized bytes of waiting selections before reading pauses
    * @param target resolves and delivers each selection
    */
   InboundSelections(
-      Channel channel,
+      ReadGate gate,
       Executor executor,
       int limit,
       long maxBytes,
       Target target) {
-    this.channel = channel;
+    this.gate = gate;
     this.executor = executor;
     this.limit = limit;
     this.maxBytes = maxBytes;
@@ -89,7 +88,7 @@ public final class InboundSelections implements Runnable {
       bytes += size;
       if (!paused && (queue.size() >= limit || bytes >= maxBytes)) {
         paused = true;
-        channel.config().setAutoRead(false);
+        gate.hold();
       }
       start = !scheduled;
       scheduled = true;
@@ -113,7 +112,7 @@ public final class InboundSelections implements Runnable {
         bytes -= p.size();
         if (paused && queue.size() <= limit / 2 && bytes <= maxBytes / 2) {
           paused = false;
-          channel.config().setAutoRead(true); // from here, reading resumes on the event loop
+          gate.release();
         }
       }
       target.deliver(p.selection(), p.sender());
@@ -138,7 +137,7 @@ public final class InboundSelections implements Runnable {
       scheduled = false;
       if (paused) {
         paused = false;
-        channel.config().setAutoRead(true); // nothing waits any more
+        gate.release(); // nothing waits any more
       }
     }
     for (Pending p : left) {

@@ -69,7 +69,10 @@ import org.slf4j.LoggerFactory;
  * NettyTransport} between them. What arrives is delivered as the runtime's seam expects: user
  * messages with {@code tell}, selections through {@link LocalActorRefProvider#deliverSelection}
  * on the default dispatcher (queued per connection by {@link InboundSelections}, never walked on a
- * network thread), watch, unwatch, death notices and stop with {@code sendSystemMessage}.
+ * network thread), watch, unwatch, death notices and stop with {@code sendSystemMessage}. With
+ * {@code inbound-lanes} above 1, user messages are deserialized and delivered on the default
+ * dispatcher too, through the {@link InboundLanes} (hashed by recipient, so that each pair keeps
+ * its order); system messages stay on the event loop that read them.
  *
  * <p>A whole node going is reported to death watch ({@link RuntimeSystem#addressTerminated})
  * when it says it leaves (a leaving notice at its termination) or when {@link WatchedNodes}' failure
@@ -105,6 +108,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
   private final RemoteDaemon daemon; // remote deployment: /remote
   private final AbsentRecipients absentRecipients; // answers asks of stopped actors here
   private final InboundSelections.Target selectionTarget = new SelectionTarget();
+  private final InboundLanes<LaneMessage> lanes; // null with inbound-lanes = 1: delivered on the event loop
 
   RemoteActorRefProvider(RuntimeSystem runtime) {
     this.runtime = runtime;
@@ -137,6 +141,15 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
       this.serialization = Serialization.get(system);
       this.associations = new Associations(runtime, settings, transport, drops, this, watchedNodes, serialization, clock, logger);
       this.daemon = new RemoteDaemon(this, settings, deployment, logger, () -> serialization);
+      this.lanes =
+          settings.inboundLanes() == 1
+              ? null
+              : new InboundLanes<>(
+                  settings.inboundLanes(),
+                  system.dispatcher(),
+                  settings.inboundLaneQueueSize(),
+                  settings.inboundLaneQueueBytes(),
+                  new LaneTarget());
     } catch (RuntimeException | Error e) {
       transport.shutdown();
       throw e;
@@ -389,7 +402,8 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     if (refused != null) {
       throw new Wire.ProtocolException(refused);
     }
-    return new Peer(a, h, inboundSelections(channel));
+    ReadGate gate = new ReadGate(channel);
+    return new Peer(a, h, inboundSelections(gate), gate);
   }
 
   /** One accepted connection whose handshake passed: what it delivers, from whom. */
@@ -397,11 +411,13 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     private final Association association;
     private final Wire.Handshake handshake;
     private final InboundSelections selections;
+    private final ReadGate gate;
 
-    Peer(Association association, Wire.Handshake handshake, InboundSelections selections) {
+    Peer(Association association, Wire.Handshake handshake, InboundSelections selections, ReadGate gate) {
       this.association = association;
       this.handshake = handshake;
       this.selections = selections;
+      this.gate = gate;
     }
 
     @Override
@@ -413,8 +429,10 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     public void message(InboundEnvelope e) {
       if (e.malformed() != null) {
         dropMalformed(e);
-      } else {
+      } else if (lanes == null) {
         receive(e.recipient(), e.sender(), e.serializerId(), e.manifest(), e.bytes(), handshake.origin(), selections, e.traceContext());
+      } else {
+        lanes.submit(e.recipient().path(), new LaneMessage(e.recipient(), e.sender(), e.serializerId(), e.manifest(), e.bytes(), e.traceContext(), this));
       }
     }
 
@@ -450,13 +468,56 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     }
   }
 
+  /** A user message that arrived, on its way through an inbound lane: what its envelope said. */
+  private record LaneMessage(
+      InternalActorRef recipient,
+      InternalActorRef sender,
+      int serializerId,
+      String manifest,
+      byte[] bytes,
+      String traceContext, // null when the message came untraced
+      Peer peer)
+      implements InboundLane.Item {
+    @Override
+    public int size() {
+      return bytes.length;
+    }
+
+    @Override
+    public ReadGate gate() {
+      return peer.gate;
+    }
+  }
+
+  /** Deserializes and delivers the messages of the inbound lanes, on the dispatcher. */
+  private final class LaneTarget implements InboundLane.Target<LaneMessage> {
+    @Override
+    public void deliver(LaneMessage m) {
+      receive(m.recipient(), m.sender(), m.serializerId(), m.manifest(), m.bytes(), m.peer().handshake.origin(), m.peer().selections, m.traceContext());
+    }
+
+    @Override
+    public void dropped(LaneMessage m, String why) {
+      drops.dropped(
+          new Serialized(m.serializerId(), m.manifest(), m.bytes()),
+          why + " (from " + m.peer().handshake.origin() + ")",
+          m.sender(),
+          m.recipient());
+    }
+  }
+
+  /** @return the inbound lanes, null when messages are delivered on the event loop; for tests */
+  InboundLanes<?> inboundLanes() {
+    return lanes;
+  }
+
   /**
-   * A queue for the selections that arrive on {@code channel}, resolved on the default
-   * dispatcher.
+   * A queue for the selections that arrive on the connection of {@code gate}, resolved on the
+   * default dispatcher.
    */
-  public InboundSelections inboundSelections(Channel channel) {
+  InboundSelections inboundSelections(ReadGate gate) {
     return new InboundSelections(
-        channel, system.dispatcher(), settings.inboundSelectionQueueSize(), settings.maximumFrameSize(), selectionTarget);
+        gate, system.dispatcher(), settings.inboundSelectionQueueSize(), settings.maximumFrameSize(), selectionTarget);
   }
 
   /**

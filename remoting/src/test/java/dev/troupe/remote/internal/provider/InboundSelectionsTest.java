@@ -49,7 +49,7 @@ class InboundSelectionsTest {
   }
 
   private InboundSelections queue(Executor executor, int limit, long maxBytes) {
-    return new InboundSelections(channel, executor, limit, maxBytes, target);
+    return new InboundSelections(new ReadGate(channel), executor, limit, maxBytes, target);
   }
 
   private static ActorSelectionMessage selection(Object message) {
