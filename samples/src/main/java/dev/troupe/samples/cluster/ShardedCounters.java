@@ -31,7 +31,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Cluster sharding in one JVM: a small cluster of nodes on 127.0.0.1 (remoting and the default
+ * Cluster sharding, in one JVM or one node per process. With {@code --port} or {@code --seed} the
+ * process is one node of a cluster across terminals, driven from its standard input ({@link
+ * CounterNode}: counters, a tally singleton, kill -9 and joins to watch). Without them it is the
+ * one-JVM demo: a small cluster of nodes on 127.0.0.1 (remoting and the default
  * JGroups membership engine on free ports), a {@code Counter} entity per id spread over the nodes
  * by {@link ClusterSharding}, increments and reads sent through any node's region, each answer
  * naming the node that hosts the counter. Then one node leaves ({@code ActorSystem.terminate()}):
@@ -45,12 +48,13 @@ import picocli.CommandLine.Spec;
  * <pre>
  * java -jar samples/target/troupe-samples.jar sharded-counters
  * java -jar samples/target/troupe-samples.jar sharded-counters --nodes 4 --counters 8 --increments 2
+ * java -jar samples/target/troupe-samples.jar sharded-counters --port 2551
+ * java -jar samples/target/troupe-samples.jar sharded-counters --port 2552 --seed troupe://counters@127.0.0.1:2551
  * </pre>
  */
 @Command(
     name = "sharded-counters",
-    description = "counters by id spread over a 3-node cluster (sharding); a node leaves, its counters move;"
-        + " --port/--seed: one node per terminal")
+    description = "counters by id over a cluster (sharding): 3 nodes in one JVM, or one per terminal (--port --seed)")
 public final class ShardedCounters extends Sample {
   @Option(names = "--nodes", paramLabel = "N", description = "cluster nodes in this JVM, 2..6 (default ${DEFAULT-VALUE})")
   private int nodes = 3;
