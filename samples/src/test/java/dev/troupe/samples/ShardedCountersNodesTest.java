@@ -265,5 +265,14 @@ class ShardedCountersNodesTest {
     assertEquals(tallyHost, awaitTally(d, sent), "the tally stays where it runs when a younger node joins");
     assertFalse(d.printed(TALLY_STARTS), "no tally on the joiner:\n" + d.node.printed());
     assertFalse(other.printed(TALLY_STARTS), "still one tally:\n" + other.node.printed());
+
+    // quit: a graceful leave, seen by the others, and the process ends
+    d.type("quit");
+    for (Terminal t : List.of(b, c)) {
+      int removed = t.node.await(memberEvent("MemberRemoved", d.address), 0, "MemberRemoved of the node that quit");
+      assertTrue(t.node.line(removed).endsWith("(was EXITING)"), t.node.line(removed));
+    }
+    assertTrue(d.node.process.waitFor(30, TimeUnit.SECONDS), "the node that quit ends:\n" + d.node.printed());
+    assertEquals(0, d.node.process.exitValue(), "and exits with 0:\n" + d.node.printed());
   }
 }

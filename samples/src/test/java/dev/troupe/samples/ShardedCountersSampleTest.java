@@ -86,5 +86,7 @@ class ShardedCountersSampleTest {
     assertTrue(out.contains("names system 'cluster'; the counters' nodes are 'counters'"), out);
     out = Launcher.run(Launcher.USAGE_ERROR, "sharded-counters", "--port", "70000");
     assertTrue(out.contains("--port must be <= 65535, got 70000"), out);
+    out = Launcher.run(Launcher.USAGE_ERROR, "sharded-counters", "--host", "127.0.0.1");
+    assertTrue(out.contains("--host is an option of a node of its own; give --port or --seed with it"), out);
   }
 }

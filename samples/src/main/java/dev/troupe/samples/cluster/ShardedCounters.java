@@ -72,7 +72,8 @@ public final class ShardedCounters extends Sample {
   private Integer port; // null until given: the one-JVM demo
 
   @Option(names = "--seed", paramLabel = "ADDRESS",
-      description = "one node per process: join through this node, troupe://counters@host:port; repeatable")
+      description = "one node per process: join through this member, troupe://counters@host:port; repeatable"
+          + " (default: none)")
   private List<String> seeds; // null until given
 
   @Option(names = "--host", paramLabel = "H",
@@ -131,6 +132,9 @@ public final class ShardedCounters extends Sample {
   protected int run(PrintStream out) throws Exception {
     if (port != null || seeds != null) {
       return node(out);
+    }
+    if (spec.commandLine().getParseResult().hasMatchedOption("--host")) {
+      throw usageError("--host is an option of a node of its own; give --port or --seed with it");
     }
     within("--nodes", nodes, 2, 6);
     within("--counters", counters, 1, 1000);
