@@ -74,4 +74,19 @@ class ShardedCountersSampleTest {
     assertTrue(Launcher.run(0, "sharded-counters", "--help").contains("--counters"));
     assertTrue(Launcher.run(2, "sharded-counters", "--nodes", "1").contains("--nodes"));
   }
+
+  @Test
+  void aNodeOfItsOwnRefusesTheDemosOptionsAndABadSeedBeforeItStarts() {
+    String out = Launcher.run(Launcher.USAGE_ERROR, "sharded-counters", "--port", "0", "--counters", "4");
+    assertTrue(out.contains("--counters is an option of the one-JVM demo; with --port or --seed this process is one node"),
+        out);
+    out = Launcher.run(Launcher.USAGE_ERROR, "sharded-counters", "--seed", "not-an-address");
+    assertTrue(out.contains("--seed 'not-an-address' is not a troupe://counters@host:port address"), out);
+    out = Launcher.run(Launcher.USAGE_ERROR, "sharded-counters", "--seed", "troupe://cluster@127.0.0.1:2551");
+    assertTrue(out.contains("names system 'cluster'; the counters' nodes are 'counters'"), out);
+    out = Launcher.run(Launcher.USAGE_ERROR, "sharded-counters", "--port", "70000");
+    assertTrue(out.contains("--port must be <= 65535, got 70000"), out);
+    out = Launcher.run(Launcher.USAGE_ERROR, "sharded-counters", "--host", "127.0.0.1");
+    assertTrue(out.contains("--host is an option of a node of its own; give --port or --seed with it"), out);
+  }
 }

@@ -7,6 +7,7 @@ import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
+import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Props;
 import dev.troupe.cluster.Cluster;
 import dev.troupe.cluster.Member;
@@ -25,10 +26,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
- * Cluster sharding in one JVM: a small cluster of nodes on 127.0.0.1 (remoting and the default
+ * Cluster sharding, in one JVM or one node per process. With {@code --port} or {@code --seed} the
+ * process is one node of a cluster across terminals, driven from its standard input ({@link
+ * CounterNode}: counters, a tally singleton, kill -9 and joins to watch). Without them it is the
+ * one-JVM demo: a small cluster of nodes on 127.0.0.1 (remoting and the default
  * JGroups membership engine on free ports), a {@code Counter} entity per id spread over the nodes
  * by {@link ClusterSharding}, increments and reads sent through any node's region, each answer
  * naming the node that hosts the counter. Then one node leaves ({@code ActorSystem.terminate()}):
@@ -42,11 +48,13 @@ import picocli.CommandLine.Option;
  * <pre>
  * java -jar samples/target/troupe-samples.jar sharded-counters
  * java -jar samples/target/troupe-samples.jar sharded-counters --nodes 4 --counters 8 --increments 2
+ * java -jar samples/target/troupe-samples.jar sharded-counters --port 2551
+ * java -jar samples/target/troupe-samples.jar sharded-counters --port 2552 --seed troupe://counters@127.0.0.1:2551
  * </pre>
  */
 @Command(
     name = "sharded-counters",
-    description = "counters by id spread over a 3-node cluster (sharding); a node leaves, its counters move")
+    description = "counters by id over a cluster (sharding): 3 nodes in one JVM, or one per terminal (--port --seed)")
 public final class ShardedCounters extends Sample {
   @Option(names = "--nodes", paramLabel = "N", description = "cluster nodes in this JVM, 2..6 (default ${DEFAULT-VALUE})")
   private int nodes = 3;
@@ -57,6 +65,22 @@ public final class ShardedCounters extends Sample {
   @Option(names = "--increments", paramLabel = "I",
       description = "increments per counter before and after the leave (default ${DEFAULT-VALUE})")
   private int increments = 2;
+
+  @Option(names = "--port", paramLabel = "P",
+      description = "one node per process: this node's remoting port, 0 = any free port; without --seed it founds"
+          + " a cluster (default: the one-JVM demo)")
+  private Integer port; // null until given: the one-JVM demo
+
+  @Option(names = "--seed", paramLabel = "ADDRESS",
+      description = "one node per process: join through this member, troupe://counters@host:port; repeatable"
+          + " (default: none)")
+  private List<String> seeds; // null until given
+
+  @Option(names = "--host", paramLabel = "H",
+      description = "one node per process: the address other nodes reach this one at (default ${DEFAULT-VALUE})")
+  private String host = "127.0.0.1";
+
+  @Spec private CommandSpec spec;
 
   /** How long one answer, the cluster's forming and a node's leave may take. */
   private static final Duration WAIT = Duration.ofSeconds(30);
@@ -106,6 +130,12 @@ public final class ShardedCounters extends Sample {
 
   @Override
   protected int run(PrintStream out) throws Exception {
+    if (port != null || seeds != null) {
+      return node(out);
+    }
+    if (spec.commandLine().getParseResult().hasMatchedOption("--host")) {
+      throw usageError("--host is an option of a node of its own; give --port or --seed with it");
+    }
     within("--nodes", nodes, 2, 6);
     within("--counters", counters, 1, 1000);
     within("--increments", increments, 0, 1000);
@@ -169,6 +199,38 @@ public final class ShardedCounters extends Sample {
       for (ActorSystem s : systems) {
         s.getWhenTerminated().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
       }
+    }
+  }
+
+  /** One node of a cluster across processes: {@link CounterNode}, reading commands from the standard input. */
+  private int node(PrintStream out) throws Exception {
+    for (String demo : List.of("--nodes", "--counters", "--increments")) {
+      if (spec.commandLine().getParseResult().hasMatchedOption(demo)) {
+        throw usageError(demo + " is an option of the one-JVM demo; with --port or --seed this process is one node");
+      }
+    }
+    if (port != null) {
+      within("--port", port, 0, 65_535);
+    }
+    List<Address> seedAddresses = new ArrayList<>();
+    for (String s : seeds == null ? List.<String>of() : seeds) {
+      Address a;
+      try {
+        a = Address.parse(s.trim());
+      } catch (IllegalArgumentException e) {
+        throw usageError("--seed '" + s + "' is not a troupe://" + CounterNode.SYSTEM + "@host:port address: "
+            + e.getMessage());
+      }
+      if (!a.system().equals(CounterNode.SYSTEM)) {
+        throw usageError("--seed '" + s + "' names system '" + a.system() + "'; the counters' nodes are '"
+            + CounterNode.SYSTEM + "'");
+      }
+      seedAddresses.add(a);
+    }
+    try {
+      return CounterNode.run(host, port == null ? 0 : port, seedAddresses, System.in, out);
+    } catch (ConfigurationException e) {
+      throw usageError(e.getMessage());
     }
   }
 

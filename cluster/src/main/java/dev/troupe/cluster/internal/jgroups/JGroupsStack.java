@@ -118,7 +118,10 @@ final class JGroupsStack {
           .setClientAuth(TLSClientAuth.NEED);
     }
 
+    // a seed answers a discovery with every member it knows, the coordinator among them: a node that
+    // names one member that is not the coordinator (the founder gone, say) still finds where to join
     TCPPING ping = new TCPPING().setInitialHosts2(seeds).setPortRange(0);
+    ping.returnEntireCache(true);
 
     MERGE3 merge = new MERGE3().setMinInterval(2_000).setMaxInterval(5_000);
 

@@ -97,6 +97,32 @@ class JGroupsMembershipTest {
     }
   }
 
+  /**
+   * A node may join through any member, not only through the coordinator (the oldest): after the
+   * founder crashed, the survivors are the only seeds a new node can name, and the coordinator is
+   * whichever of them is oldest. The seed's discovery answer must lead the joiner to the coordinator.
+   */
+  @Test
+  void aNodeJoinsThroughAMemberThatIsNotTheCoordinator() throws Exception {
+    UniqueAddress a = Contexts.node("through", 25530, 130);
+    UniqueAddress b = Contexts.node("through", 25531, 131);
+    UniqueAddress c = Contexts.node("through", 25532, 132);
+    Recorder recA = new Recorder(THREAD);
+    Recorder recB = new Recorder(THREAD);
+    Recorder recC = new Recorder(THREAD);
+    String endpointA = engine(a, Set.of()).join(List.of(), recA);
+    String endpointB = engine(b, Set.of()).join(List.of(endpointA), recB);
+    recA.awaitView("holding a and b", v -> v.members().size() == 2, CHANGE);
+
+    engine(c, Set.of()).join(List.of(endpointB), recC); // b only: a, the coordinator, is not named
+
+    for (Recorder rec : List.of(recA, recB, recC)) {
+      MembershipView v = rec.awaitView("holding a, b and c", x -> x.members().size() == 3, CHANGE);
+      assertEquals(List.of(a, b, c), nodes(v), "the joiner is the youngest member");
+      rec.assertPromisesKept();
+    }
+  }
+
   @Test
   void aGracefulLeaveIsANewViewWithoutTheNode() throws Exception {
     List<UniqueAddress> nodes = new ArrayList<>();
