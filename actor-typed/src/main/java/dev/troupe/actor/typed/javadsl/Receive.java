@@ -26,11 +26,11 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
   }
 
   /**
-   * The first case calls its handler from its own method ({@link Case#applyFirst}), the others
-   * from {@link Case#apply}: the JIT profiles a call site per method, and every behaviour of the
+   * The first case calls its handler from its own method ({@code Case.applyFirst}), the others
+   * from {@code Case.apply}: the JIT profiles a call site per method, and every behaviour of the
    * JVM shares these two, so a site that sees at most two handler classes has its handlers inlined
-   * and one that sees more makes a table call per message. A behaviour's first case is usually the
-   * one its steady traffic matches (a response, a request, a ball), the later ones its rare
+   * and one that sees more makes a table call per message. A behaviour's first case is often the
+   * one its steady traffic matches (a response, a request, a ball), the later ones its rarer
    * messages (a start, a setup, a failure); with one shared site, those rare handlers were enough
    * to turn the call of the hot ones into a table call.
    */
