@@ -34,8 +34,15 @@ import java.util.Locale;
  * call of its handler) have seen several classes, as in an application; {@code mono} leaves them
  * to the benchmark's own two classes.
  *
+ * <p>{@code reqres} (a third argument; {@code pingpong} is the default) measures {@code
+ * TypedRequestResponse}'s reply-to exchange instead: the classic client sends requests to its
+ * server, which answers the sender; the typed request carries the client's ref, which the server
+ * answers. Each client's behaviour lists its response case first and its start case second, as the
+ * benchmark's does.
+ *
  * <pre>
- * java -cp bench/target/benchmarks.jar dev.troupe.bench.TypedSendCost mega 10   # sites rounds
+ * java -cp bench/target/benchmarks.jar dev.troupe.bench.TypedSendCost mega 10          # sites rounds
+ * java -cp bench/target/benchmarks.jar dev.troupe.bench.TypedSendCost mono 31 reqres   # ... exchange
  * </pre>
  *
  * Not a JMH benchmark: a {@code main} on the benchmarks jar. Prints each round's CPU ns and bytes
@@ -50,12 +57,14 @@ public final class TypedSendCost {
 
   private TypedSendCost() {}
 
-  /** @param args {@code mono|mega rounds} */
+  /** @param args {@code mono|mega rounds [pingpong|reqres]} */
   public static void main(String[] args) {
-    if (args.length != 2 || !(args[0].equals("mono") || args[0].equals("mega"))) {
-      System.err.println("usage: TypedSendCost mono|mega <rounds>");
+    if (args.length < 2 || args.length > 3 || !(args[0].equals("mono") || args[0].equals("mega"))
+        || (args.length == 3 && !(args[2].equals("pingpong") || args[2].equals("reqres")))) {
+      System.err.println("usage: TypedSendCost mono|mega <rounds> [pingpong|reqres]");
       System.exit(2);
     }
+    boolean reqres = args.length == 3 && args[2].equals("reqres");
     int rounds = Integer.parseInt(args[1]);
     ActorSystem system = TroupeSystems.start(
         Names.unique("typed-send-cost"), Dispatchers.ID + " { type = CallingThreadDispatcher }\n");
@@ -63,8 +72,8 @@ public final class TypedSendCost {
       if (args[0].equals("mega")) {
         pollute(system);
       }
-      Pair classic = classic(system);
-      Pair typed = typed(system);
+      Pair classic = reqres ? classicReqRes(system) : classic(system);
+      Pair typed = reqres ? typedReqRes(system) : typed(system);
       for (int i = 0; i < 10; i++) { // warm-up of both
         measure(classic);
         measure(typed);
@@ -80,8 +89,8 @@ public final class TypedSendCost {
       }
       Arrays.sort(ratios);
       double median = rounds % 2 == 1 ? ratios[rounds / 2] : (ratios[rounds / 2 - 1] + ratios[rounds / 2]) / 2;
-      System.out.printf(Locale.ROOT, "typed / classic CPU per message (%s sites): median %.3f, min %.3f, max %.3f over %d rounds%n",
-          args[0], median, ratios[0], ratios[rounds - 1], rounds);
+      System.out.printf(Locale.ROOT, "typed / classic CPU per message (%s sites, %s): median %.3f, min %.3f, max %.3f over %d rounds%n",
+          args[0], reqres ? "reqres" : "pingpong", median, ratios[0], ratios[rounds - 1], rounds);
     } finally {
       TroupeSystems.stop(system);
     }
@@ -244,6 +253,128 @@ public final class TypedSendCost {
           })
           .onMessage(Peer.class, p -> {
             pinger = p.pinger();
+            return this;
+          })
+          .build();
+    }
+  }
+
+  // ------------------------------------------------------------------ request/response
+
+  /** A classic request: the reply goes to the sender. */
+  record ClassicRequest(int seq) {}
+
+  /** A typed request: it carries where to reply. */
+  record Request(int seq, ActorRef<Response> replyTo) {}
+
+  /** The response of both. */
+  record Response(int seq) implements Msg {}
+
+  private static Pair classicReqRes(ActorSystem system) {
+    dev.troupe.actor.ActorRef server = system.actorOf(
+        dev.troupe.actor.Props.create(ClassicServer.class, ClassicServer::new).withDispatcher(Dispatchers.ID));
+    dev.troupe.actor.ActorRef client = system.actorOf(
+        dev.troupe.actor.Props.create(ClassicClient.class, () -> new ClassicClient(server)).withDispatcher(Dispatchers.ID));
+    return (done, n) -> client.tell(new ClassicStart(done, n), dev.troupe.actor.ActorRef.noSender());
+  }
+
+  static final class ClassicClient extends UntypedActor {
+    private final dev.troupe.actor.ActorRef server;
+    private Completion done;
+    private int quota;
+    private int sent;
+
+    ClassicClient(dev.troupe.actor.ActorRef server) {
+      this.server = server;
+    }
+
+    @Override
+    public void onReceive(Object message) {
+      if (message instanceof Response) {
+        if (sent < quota) {
+          server.tell(new ClassicRequest(sent++), getSelf());
+        } else {
+          done.done();
+        }
+      } else if (message instanceof ClassicStart s) {
+        done = s.done();
+        quota = s.roundTrips();
+        sent = 0;
+        server.tell(new ClassicRequest(sent++), getSelf());
+      } else {
+        unhandled(message);
+      }
+    }
+  }
+
+  static final class ClassicServer extends UntypedActor {
+    @Override
+    public void onReceive(Object message) {
+      if (message instanceof ClassicRequest r) {
+        getSender().tell(new Response(r.seq()), getSelf());
+      } else {
+        unhandled(message);
+      }
+    }
+  }
+
+  private static Pair typedReqRes(ActorSystem system) {
+    Props onBench = Props.empty().withDispatcher(Dispatchers.ID);
+    ActorRef<Request> server = Adapter.toTyped(system.actorOf(Adapter.props(Behaviors.setup(Server::new), onBench)));
+    ActorRef<Msg> client =
+        Adapter.toTyped(system.actorOf(Adapter.props(Behaviors.<Msg>setup(ctx -> new Client(ctx, server)), onBench)));
+    return (done, n) -> client.tell(new Start(done, n));
+  }
+
+  static final class Client extends AbstractBehavior<Msg> {
+    private final ActorRef<Request> server;
+    private final ActorRef<Response> self;
+    private Completion done;
+    private int quota;
+    private int sent;
+
+    Client(ActorContext<Msg> ctx, ActorRef<Request> server) {
+      super(ctx);
+      this.server = server;
+      this.self = ctx.getSelf().narrow();
+    }
+
+    @Override
+    public Receive<Msg> createReceive() {
+      return newReceiveBuilder()
+          .onMessage(Response.class, this::onResponse)
+          .onMessage(Start.class, this::onStart)
+          .build();
+    }
+
+    private Behavior<Msg> onResponse(Response r) {
+      if (sent < quota) {
+        server.tell(new Request(sent++, self));
+      } else {
+        done.done();
+      }
+      return this;
+    }
+
+    private Behavior<Msg> onStart(Start s) {
+      done = s.done();
+      quota = s.roundTrips();
+      sent = 0;
+      server.tell(new Request(sent++, self));
+      return this;
+    }
+  }
+
+  static final class Server extends AbstractBehavior<Request> {
+    Server(ActorContext<Request> ctx) {
+      super(ctx);
+    }
+
+    @Override
+    public Receive<Request> createReceive() {
+      return newReceiveBuilder()
+          .onMessage(Request.class, r -> {
+            r.replyTo().tell(new Response(r.seq()));
             return this;
           })
           .build();

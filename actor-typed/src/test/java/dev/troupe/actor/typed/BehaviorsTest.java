@@ -213,6 +213,48 @@ class BehaviorsTest {
     probe.expect("hi at " + withCtx.path().name());
   }
 
+  /**
+   * The first case of a built behaviour is tried apart from the others (its handler has a call site
+   * of its own): a message it does not take, by class or by its test, goes on to the later cases
+   * in order, and a behaviour with signal cases only leaves every message unhandled.
+   */
+  @Test
+  void aMessageTheFirstCaseRefusesGoesToTheLaterCasesInOrder() {
+    Probe<Object> probe = new Probe<>(system);
+    Adapter.toClassic(system).eventStream().subscribe(Adapter.toClassic(probe.ref()), UnhandledMessage.class);
+    Behavior<Object> b =
+        Behaviors.receive(Object.class)
+            .onMessage(String.class, s -> s.startsWith("a"), s -> {
+              probe.ref().tell("first " + s);
+              return Behaviors.same();
+            })
+            .onMessage(String.class, s -> {
+              probe.ref().tell("second " + s);
+              return Behaviors.same();
+            })
+            .onMessage(Integer.class, i -> {
+              probe.ref().tell("third " + i);
+              return Behaviors.same();
+            })
+            .build();
+    ActorRef<Object> ref = Adapter.spawnAnonymous(Adapter.toClassic(system), b);
+    ref.tell("ab");
+    ref.tell("ba");
+    ref.tell(7);
+    ref.tell(2.5);
+    probe.expect("first ab");
+    probe.expect("second ba");
+    probe.expect("third 7");
+    assertEquals(2.5, probe.expectClass(UnhandledMessage.class).message());
+
+    ActorRef<String> signalsOnly =
+        Adapter.spawnAnonymous(
+            Adapter.toClassic(system),
+            Behaviors.receive(String.class).onSignal(PostStop.class, s -> Behaviors.same()).build());
+    signalsOnly.tell("no case");
+    assertEquals("no case", probe.expectClass(UnhandledMessage.class).message());
+  }
+
   @Test
   void theMarkersAreSingletons() {
     assertSame(Behaviors.same(), Behaviors.<Integer>same());

@@ -25,9 +25,28 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
     this.signals = signals;
   }
 
+  /**
+   * The first case calls its handler from its own method ({@code Case.applyFirst}), the others
+   * from {@code Case.apply}: the JIT profiles a call site per method, and every behaviour of the
+   * JVM shares these two, so a site that sees at most two handler classes has its handlers inlined
+   * and one that sees more makes a table call per message. A behaviour's first case is often the
+   * one its steady traffic matches (a response, a request, a ball), the later ones its rarer
+   * messages (a start, a setup, a failure); with one shared site, those rare handlers were enough
+   * to turn the call of the hot ones into a table call.
+   */
   @Override
   public Behavior<T> receive(ActorContext<T> ctx, T msg) {
-    for (Case<T> c : messages) {
+    Case<T>[] cs = messages;
+    int n = cs.length;
+    if (n == 0) {
+      return Behaviors.unhandled();
+    }
+    Case<T> first = cs[0];
+    if (first.matches(msg)) {
+      return first.applyFirst(msg);
+    }
+    for (int i = 1; i < n; i++) {
+      Case<T> c = cs[i];
       if (c.matches(msg)) {
         return c.apply(msg);
       }
@@ -101,6 +120,15 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
     }
 
     Behavior<T> apply(Object m) {
+      Supplier<Behavior<T>> s = supplier;
+      return s != null ? s.get() : handler.apply(m);
+    }
+
+    /**
+     * {@link #apply}, for the first case of a {@link Receive}: the same code in a method of its
+     * own, so that its calls of the handler have their own profile (see {@link Receive#receive}).
+     */
+    Behavior<T> applyFirst(Object m) {
       Supplier<Behavior<T>> s = supplier;
       return s != null ? s.get() : handler.apply(m);
     }

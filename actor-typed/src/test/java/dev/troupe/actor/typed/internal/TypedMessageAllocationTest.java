@@ -193,6 +193,145 @@ class TypedMessageAllocationTest {
         "a typed message allocated " + typedBytes + " bytes, a classic one " + classicBytes);
   }
 
+  /** A request of the classic pair: the reply goes to the sender. */
+  record ClassicRequest(int seq) {}
+
+  /** A request of the typed pair: it carries where to reply. */
+  record Request(int seq, ActorRef<Response> replyTo) {}
+
+  /** The response of both pairs. */
+  record Response(int seq) implements Msg {}
+
+  static final class ClassicClient extends UntypedActor {
+    private final dev.troupe.actor.ActorRef server;
+    private int left;
+    private int[] done;
+
+    ClassicClient(dev.troupe.actor.ActorRef server) {
+      this.server = server;
+    }
+
+    @Override
+    public void onReceive(Object m) {
+      if (m instanceof Response r) {
+        if (--left > 0) {
+          server.tell(new ClassicRequest(r.seq() + 1), getSelf());
+        } else {
+          done[0]++;
+        }
+      } else if (m instanceof Start s) {
+        left = s.roundTrips();
+        done = s.done();
+        server.tell(new ClassicRequest(0), getSelf());
+      } else {
+        unhandled(m);
+      }
+    }
+  }
+
+  static final class ClassicServer extends UntypedActor {
+    @Override
+    public void onReceive(Object m) {
+      if (m instanceof ClassicRequest r) {
+        getSender().tell(new Response(r.seq()), getSelf());
+      } else {
+        unhandled(m);
+      }
+    }
+  }
+
+  /** Asks for its own ref on every request, as handlers commonly do: the ref must cost nothing. */
+  static final class Client extends AbstractBehavior<Msg> {
+    private final ActorRef<Request> server;
+    private int left;
+    private int[] done;
+
+    Client(ActorContext<Msg> ctx, ActorRef<Request> server) {
+      super(ctx);
+      this.server = server;
+    }
+
+    @Override
+    public Receive<Msg> createReceive() {
+      return newReceiveBuilder()
+          .onMessage(Response.class, r -> {
+            if (--left > 0) {
+              server.tell(new Request(r.seq() + 1, getContext().getSelf().narrow()));
+            } else {
+              done[0]++;
+            }
+            return this;
+          })
+          .onMessage(Start.class, s -> {
+            left = s.roundTrips();
+            done = s.done();
+            server.tell(new Request(0, getContext().getSelf().narrow()));
+            return this;
+          })
+          .build();
+    }
+  }
+
+  static final class Server extends AbstractBehavior<Request> {
+    Server(ActorContext<Request> ctx) {
+      super(ctx);
+    }
+
+    @Override
+    public Receive<Request> createReceive() {
+      return newReceiveBuilder()
+          .onMessage(Request.class, r -> {
+            r.replyTo().tell(new Response(r.seq()));
+            return this;
+          })
+          .build();
+    }
+  }
+
+  /**
+   * Request/response with a reply-to ref (issue 33's {@code TypedRequestResponse}): the typed
+   * request carries the client's ref where the classic one relies on the envelope's sender, so it
+   * has one field more (8 bytes with its padding), and nothing else may be allocated per request:
+   * not a typed view of the client's ref per {@code getSelf()}, nor anything on the reply's way.
+   */
+  @Test
+  void aTypedReplyToRequestAllocatesAtMostItsRefFieldMoreThanAClassicOne() {
+    assumeTrue(THREADS.isThreadAllocatedMemorySupported(), "the VM does not count allocated bytes per thread");
+    THREADS.setThreadAllocatedMemoryEnabled(true);
+    dev.troupe.actor.ActorSystem classicSystem = Adapter.toClassic(system);
+
+    dev.troupe.actor.ActorRef classicServer = classicSystem.actorOf(
+        dev.troupe.actor.Props.create(ClassicServer.class, ClassicServer::new).withDispatcher("calling"));
+    dev.troupe.actor.ActorRef classicClient = classicSystem.actorOf(
+        dev.troupe.actor.Props.create(ClassicClient.class, () -> new ClassicClient(classicServer)).withDispatcher("calling"));
+    Runnable classic = () -> {
+      int[] done = new int[1];
+      classicClient.tell(new Start(ROUND_TRIPS, done), dev.troupe.actor.ActorRef.noSender());
+      assertEquals(1, done[0], "the calling thread ran every classic request before tell returned");
+    };
+
+    Props calling = Props.empty().withDispatcher("calling");
+    ActorRef<Request> server = Adapter.toTyped(classicSystem.actorOf(Adapter.props(Behaviors.setup(Server::new), calling)));
+    ActorRef<Msg> client = Adapter.toTyped(
+        classicSystem.actorOf(Adapter.props(Behaviors.<Msg>setup(ctx -> new Client(ctx, server)), calling)));
+    Runnable typed = () -> {
+      int[] done = new int[1];
+      client.tell(new Start(ROUND_TRIPS, done));
+      assertEquals(1, done[0], "the calling thread ran every typed request before tell returned");
+    };
+
+    for (int i = 0; i < 5; i++) { // the first runs load and initialise classes
+      classic.run();
+      typed.run();
+    }
+    // bytesPerMessage counts two messages per round trip: a request and its response.
+    double classicBytes = 2 * bytesPerMessage(classic);
+    double typedBytes = 2 * bytesPerMessage(typed);
+    assertTrue(typedBytes <= classicBytes + 8 + 0.5,
+        "a typed reply-to request and its response allocated " + typedBytes + " bytes, a classic pair " + classicBytes
+            + " (the typed request's reply-to field explains 8 bytes more)");
+  }
+
   private static double bytesPerMessage(Runnable run) {
     long self = Thread.currentThread().getId();
     long before = THREADS.getThreadAllocatedBytes(self);
