@@ -127,19 +127,20 @@ final class TroupeSharded implements ShardedPingPongDriver, ShardHandOver.Cluste
 
   @Override
   public void setup(int pairs, int inFlight) {
-    start(2);
+    start(ShardedPingPongDriver.NODES);
     pingers = new ActorRef[pairs];
     int local = 0;
     for (int i = 0; i < pairs; i++) {
       String id = "entity-" + i;
-      if (where(0, id).equals(address(0))) {
+      int node = i % ShardedPingPongDriver.NODES; // pingers on every node, each through its own node's region
+      if (where(node, id).equals(address(node))) {
         local++;
       } // the entity runs before the first iteration
-      pingers[i] = nodes.get(0).actorOf(Props.create(Pinger.class, () -> new Pinger(regions.get(0), id, inFlight))
+      pingers[i] = nodes.get(node).actorOf(Props.create(Pinger.class, () -> new Pinger(regions.get(node), id, inFlight))
           .withDispatcher(Dispatchers.ID));
     }
     // where the cluster put the entities decides the mix of local and remote hops: print it
-    System.out.printf("%n%s: %d of %d entities on the pingers' node (local hops), %d on the other%n",
+    System.out.printf("%n%s: %d of %d entities on their pinger's node (local hops), %d on another%n",
         "troupe", local, pairs, pairs - local);
   }
 
