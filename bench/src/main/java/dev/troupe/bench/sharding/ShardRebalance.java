@@ -40,7 +40,8 @@ import java.util.concurrent.atomic.LongAccumulator;
  *   <li><b>crash</b>: two nodes in this JVM and a third in a child JVM, which is killed ({@code
  *       Process.destroyForcibly}, SIGKILL on Linux) once every entity answered once; reported: the
  *       time until the survivors removed it and until every entity that lived there answered from a
- *       survivor (each asked again and again, 500 ms per ask).
+ *       survivor (each asked again every {@value #PROBE_EVERY_MS} ms, at most {@value
+ *       #PROBES_PER_ID} asks outstanding per entity).
  * </ul>
  *
  * <p>Pekko runs with its split brain resolver on ({@code downing-provider-class}; its reference.conf
@@ -73,6 +74,10 @@ public final class ShardRebalance {
   /** Pekko's newer least-shard algorithm, which its reference.conf recommends (with this example limit). */
   static final String PEKKO_LIMIT_20 =
       "pekko.cluster.sharding.least-shard-allocation-strategy.rebalance-absolute-limit = 20\n";
+  /** How often the crash run asks each entity of the killed node again, until it answers from a survivor. */
+  static final int PROBE_EVERY_MS = 250;
+  /** The most asks outstanding per entity in the crash run (each waits up to 5 s). */
+  static final int PROBES_PER_ID = 4;
   /** Pekko's split brain resolver: Pekko's documented downing, off in its reference.conf. */
   static final String PEKKO_SBR =
       "pekko.cluster.downing-provider-class = \"org.apache.pekko.cluster.sbr.SplitBrainResolverProvider\"\n";
@@ -271,8 +276,9 @@ public final class ShardRebalance {
   static JoinResult join(String impl, Nodes c, int ids, int shards, Duration window) {
     c.start(3, shards);
     try {
-      warmUp(c, 3, ids);
+      Map<String, String> first = warmUp(c, 3, ids);
       Load load = new Load(c, 3, ids, shards);
+      first.forEach((id, host) -> load.home.put(ShardedMessages.shardId(id, shards), host));
       load.start();
       sleep(3_000); // steady state: every shard's home known to the load
       long t0 = System.nanoTime();
@@ -398,10 +404,26 @@ public final class ShardRebalance {
       }, "removal-watch");
       removal.start();
       ConcurrentHashMap<String, Long> answeredAt = new ConcurrentHashMap<>();
-      CompletableFuture<Void> all = CompletableFuture.allOf(there.stream()
-          .map(id -> untilElsewhere(c, id, childAddress, answeredAt, t0 + CHANGE_CAP.toNanos()))
-          .toArray(CompletableFuture[]::new));
-      all.get(CHANGE_CAP.toSeconds() + 30, TimeUnit.SECONDS);
+      Map<String, AtomicInteger> outstanding = new HashMap<>();
+      there.forEach(id -> outstanding.put(id, new AtomicInteger()));
+      // every PROBE_EVERY_MS, each entity not yet answered from a survivor is asked again (at most
+      // PROBES_PER_ID asks outstanding per entity: the asks to the dead node wait out their timeout)
+      while (answeredAt.size() < there.size() && System.nanoTime() - t0 < CHANGE_CAP.toNanos()) {
+        for (String id : there) {
+          AtomicInteger n = outstanding.get(id);
+          if (answeredAt.containsKey(id) || n.get() >= PROBES_PER_ID) {
+            continue;
+          }
+          n.incrementAndGet();
+          c.whereAsync(0, id, Duration.ofSeconds(5)).whenComplete((host, failure) -> {
+            n.decrementAndGet();
+            if (failure == null && !childAddress.equals(host)) {
+              answeredAt.putIfAbsent(id, System.nanoTime());
+            }
+          });
+        }
+        sleep(PROBE_EVERY_MS);
+      }
       removal.join(TimeUnit.SECONDS.toMillis(CHANGE_CAP.toSeconds() + 30));
       if (answeredAt.size() < there.size()) {
         throw new IllegalStateException(impl + ": " + (there.size() - answeredAt.size())
@@ -415,21 +437,6 @@ public final class ShardRebalance {
       }
       c.teardown();
     }
-  }
-
-  /** Asks {@code id} through the first node until it answers from another node than {@code gone}. */
-  private static CompletableFuture<Void> untilElsewhere(Nodes c, String id, String gone,
-      ConcurrentHashMap<String, Long> answeredAt, long deadline) {
-    return c.whereAsync(0, id, Duration.ofMillis(500)).toCompletableFuture().handle((host, failure) -> {
-      if (failure == null && !gone.equals(host)) {
-        answeredAt.putIfAbsent(id, System.nanoTime());
-        return CompletableFuture.<Void>completedFuture(null);
-      }
-      if (System.nanoTime() > deadline) {
-        return CompletableFuture.<Void>completedFuture(null);
-      }
-      return untilElsewhere(c, id, gone, answeredAt, deadline);
-    }).thenCompose(f -> f);
   }
 
   /** The crash scenario's third node: runs until it is killed (or its parent's pipe closes). */
