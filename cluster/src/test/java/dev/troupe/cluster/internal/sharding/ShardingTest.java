@@ -418,6 +418,41 @@ class ShardingTest {
     assertEquals(0, stats(n3.region()).bufferedMessages());
   }
 
+  /**
+   * A region's hand-over question can reach a peer before the peer's region runs (the member is Up,
+   * its region not started yet): lost. When the peer's region starts and asks in turn, the region
+   * asks it again, so neither waits for the hand-over timeout (60 s here).
+   */
+  @Test
+  void aQuestionLostBeforeThePeersRegionRanIsAskedAgainWhenThePeerAsks() {
+    Node n1 = node(1);
+    Node n2 = node(2);
+    ActorRef notYet = new TestKit(system).getRef(); // takes the question and never answers, as dead letters
+    // n1's view has n2's region at a ref where it does not run yet: its question to n2 is lost
+    n1.region().tell(new ShardingTopology.View(1, List.of(
+        new ShardingTopology.RegionMember(n1.address(), n1.region(), false),
+        new ShardingTopology.RegionMember(n2.address(), notYet, false))), ActorRef.noSender());
+    List<String> onN1 = new ArrayList<>();
+    for (int i = 0; onN1.size() < 10; i++) {
+      if (expectedNode("q" + i, List.of(n1, n2)).equals("n1")) {
+        onN1.add("q" + i);
+      }
+    }
+    for (String id : onN1) {
+      n1.region().tell(new Msg(id, 1), ActorRef.noSender());
+    }
+    kit.awaitCond(WAIT, Duration.ofMillis(10), "n1 holds its shards' messages: it has no answer from n2 yet",
+        () -> stats(n1.region()).bufferedMessages() == onN1.size());
+    // n2's region starts and asks n1; n1 answers and asks n2 again
+    n2.region().tell(new ShardingTopology.View(1, List.of(
+        new ShardingTopology.RegionMember(n1.address(), n1.region(), false),
+        new ShardingTopology.RegionMember(n2.address(), n2.region(), false))), ActorRef.noSender());
+    awaitTotal(onN1.size());
+    for (String id : onN1) {
+      assertEquals("n1", journal.nodeOf(id), id);
+    }
+  }
+
   @Test
   void aProxyRoutesToTheHostingRegionsAndHostsNothing() {
     List<Node> nodes = List.of(node(1), node(2));
