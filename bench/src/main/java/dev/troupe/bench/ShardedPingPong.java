@@ -26,12 +26,12 @@ import org.openjdk.jmh.runner.IterationType;
  * Messages per second and round-trip latency through cluster sharding: Troupe's {@code
  * ClusterSharding} beside Pekko Cluster Sharding (classic), each with its defaults.
  *
- * <p>Two cluster nodes of the chosen framework in this JVM (loopback, ephemeral ports; Troupe on its
- * default JGroups engine, Pekko over Artery TCP), each with a shard region of one entity type over
- * 100 shards. {@code pairs} pingers on the first node each keep {@code inFlight} pings outstanding
- * to their own entity, sent through the first node's region; the cluster places the entities on both
- * nodes, so some hops are local and some remote, as in a real cluster, and each entity answers its
- * pinger directly. Pings carry a {@value RemoteMessages#PAYLOAD_BYTES}-byte payload, bound to each
+ * <p>Three cluster nodes of the chosen framework in this JVM (loopback, ephemeral ports; Troupe on
+ * its default JGroups engine, Pekko over Artery TCP), each with a shard region of one entity type
+ * over 100 shards. {@code pairs} pingers, spread over the three nodes (pinger {@code i} on node
+ * {@code i % 3}), each keep {@code inFlight} pings outstanding to their own entity, sent through
+ * their node's region; the cluster places the entities on all three nodes, so some hops are local
+ * and most remote, as in a real cluster, and each entity answers its pinger directly. Pings carry a {@value RemoteMessages#PAYLOAD_BYTES}-byte payload, bound to each
  * framework's Jackson CBOR serializer where they cross. Nodes start once per trial (every entity
  * answered once before the first iteration) and terminate at its end. One invocation is {@code
  * max(1000, 100 × inFlight)} round trips per pair.
@@ -58,7 +58,7 @@ public class ShardedPingPong {
   @Param({"troupe", "pekko"})
   public String impl;
 
-  /** Pinger/entity pairs: the pingers on the first node, the entities wherever sharding puts them. */
+  /** Pinger/entity pairs: the pingers over the three nodes, the entities wherever sharding puts them. */
   @Param({"1", "8"})
   public int pairs;
 

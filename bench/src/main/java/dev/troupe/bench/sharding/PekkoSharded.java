@@ -34,7 +34,7 @@ import org.apache.pekko.pattern.Patterns;
  * state, least-shard allocation, hand-off and rebalance settings); the messages on Pekko's
  * jackson-cbor.
  */
-final class PekkoSharded implements ShardedPingPongDriver, ShardHandOver.Cluster {
+final class PekkoSharded implements ShardedPingPongDriver, ShardHandOver.Cluster, ShardRebalance.Nodes {
   private static final String CLUSTER =
       "pekko.actor.provider = cluster\n"
           + "pekko.remote.artery.transport = tcp\n"
@@ -49,30 +49,94 @@ final class PekkoSharded implements ShardedPingPongDriver, ShardHandOver.Cluster
   private final List<ActorSystem> nodes = new ArrayList<>();
   private final List<ActorRef> regions = new ArrayList<>();
   private ActorRef[] pingers;
+  private String name;
+  private int shards = ShardedMessages.SHARDS;
+  /** Extra configuration of every node (ShardRebalance turns on Pekko's split brain resolver). */
+  private final String extra;
+
+  PekkoSharded() {
+    this("");
+  }
+
+  /** @param extra configuration added to every node's */
+  PekkoSharded(String extra) {
+    this.extra = extra;
+  }
+
+  private ActorSystem node(String name) {
+    return PekkoSystems.start(name, extra + "\n" + CLUSTER + Dispatchers.section(Impl.PEKKO, Dispatchers.DEFAULT_THROUGHPUT));
+  }
+
+  private ActorRef startRegion(ActorSystem s) {
+    return ClusterSharding.get(s).start("Ponger", Props.create(Entity.class, Entity::new)
+        .withDispatcher(Dispatchers.ID), ClusterShardingSettings.create(s), new Extractor(shards));
+  }
 
   @Override
   public void start(int n) {
-    String name = Names.unique("sharded");
-    String config = CLUSTER + Dispatchers.section(Impl.PEKKO, Dispatchers.DEFAULT_THROUGHPUT);
+    name = Names.unique("sharded");
     for (int i = 0; i < n; i++) {
-      nodes.add(PekkoSystems.start(name, config));
+      nodes.add(node(name));
     }
     for (ActorSystem s : nodes) {
       Cluster.get(s).join(Cluster.get(nodes.get(0)).selfAddress());
     }
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!allUp(n)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("pekko: the cluster of " + n + " did not form: "
+            + Cluster.get(nodes.get(0)).state());
+      }
+      sleep(20);
+    }
     for (ActorSystem s : nodes) {
-      while (!allUp(s, n)) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("pekko: the cluster of " + n + " did not form: " + Cluster.get(s).state());
-        }
-        sleep(20);
+      regions.add(startRegion(s));
+    }
+  }
+
+  @Override
+  public void start(int n, int shards) {
+    this.shards = shards;
+    start(n);
+  }
+
+  @Override
+  public void addNode() {
+    ActorSystem s = node(name);
+    Cluster.get(s).join(Cluster.get(nodes.get(0)).selfAddress());
+    nodes.add(s);
+    regions.add(startRegion(s)); // at once, as an application starts its regions: before the node is Up
+  }
+
+  @Override
+  public boolean allUp(int n) {
+    for (ActorSystem s : nodes) {
+      if (!allUp(s, n)) {
+        return false;
       }
     }
-    for (ActorSystem s : nodes) {
-      regions.add(ClusterSharding.get(s).start("Ponger", Props.create(Entity.class, Entity::new)
-          .withDispatcher(Dispatchers.ID), ClusterShardingSettings.create(s), new Extractor()));
-    }
+    return true;
+  }
+
+  @Override
+  public String systemName() {
+    return name;
+  }
+
+  @Override
+  public void startChild(String systemName, String seed, int shards) {
+    this.shards = shards;
+    this.name = systemName;
+    ActorSystem s = node(systemName);
+    nodes.add(s);
+    Cluster.get(s).join(org.apache.pekko.actor.AddressFromURIString.parse(seed));
+    regions.add(startRegion(s));
+  }
+
+  @Override
+  public CompletionStage<Integer> hostedShards(int node) {
+    return Patterns.ask(regions.get(node), ShardRegion.getShardRegionStateInstance(), Duration.ofSeconds(10))
+        .thenApply(o -> ((ShardRegion.CurrentShardRegionState) o).getShards().size());
   }
 
   private static boolean allUp(ActorSystem s, int n) {
@@ -87,19 +151,20 @@ final class PekkoSharded implements ShardedPingPongDriver, ShardHandOver.Cluster
 
   @Override
   public void setup(int pairs, int inFlight) {
-    start(2);
+    start(ShardedPingPongDriver.NODES);
     pingers = new ActorRef[pairs];
     int local = 0;
     for (int i = 0; i < pairs; i++) {
       String id = "entity-" + i;
-      if (where(0, id).equals(address(0))) {
+      int node = i % ShardedPingPongDriver.NODES; // pingers on every node, each through its own node's region
+      if (where(node, id).equals(address(node))) {
         local++;
-      }
-      pingers[i] = nodes.get(0).actorOf(Props.create(Pinger.class, () -> new Pinger(regions.get(0), id, inFlight))
+      } // the entity runs before the first iteration
+      pingers[i] = nodes.get(node).actorOf(Props.create(Pinger.class, () -> new Pinger(regions.get(node), id, inFlight))
           .withDispatcher(Dispatchers.ID));
     }
     // where the cluster put the entities decides the mix of local and remote hops: print it
-    System.out.printf("%n%s: %d of %d entities on the pingers' node (local hops), %d on the other%n",
+    System.out.printf("%n%s: %d of %d entities on their pinger's node (local hops), %d on another%n",
         "pekko", local, pairs, pairs - local);
   }
 
@@ -153,6 +218,12 @@ final class PekkoSharded implements ShardedPingPongDriver, ShardHandOver.Cluster
 
   /** Entity ids and shards as {@link ShardedMessages} defines them (StartEntity too). */
   static final class Extractor implements ShardRegion.MessageExtractor {
+    private final int shards;
+
+    Extractor(int shards) {
+      this.shards = shards;
+    }
+
     @Override
     public String entityId(Object message) {
       return ShardedMessages.entityId(message);
@@ -166,7 +237,7 @@ final class PekkoSharded implements ShardedPingPongDriver, ShardHandOver.Cluster
     @Override
     public String shardId(Object message) {
       String id = message instanceof ShardRegion.StartEntity s ? s.entityId() : ShardedMessages.entityId(message);
-      return id == null ? null : ShardedMessages.shardId(id);
+      return id == null ? null : ShardedMessages.shardId(id, shards);
     }
   }
 

@@ -52,6 +52,15 @@ public final class ShardedMessages {
    * @return its shard: the same function on both frameworks
    */
   public static String shardId(String entityId) {
-    return Integer.toString(Math.floorMod(entityId.hashCode(), SHARDS));
+    return shardId(entityId, SHARDS);
+  }
+
+  /**
+   * @param entityId an entity id
+   * @param shards the number of shards of the type
+   * @return its shard among {@code shards}: the same function on both frameworks
+   */
+  public static String shardId(String entityId, int shards) {
+    return Integer.toString(Math.floorMod(entityId.hashCode(), shards));
   }
 }

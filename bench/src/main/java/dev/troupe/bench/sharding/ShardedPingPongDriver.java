@@ -4,12 +4,16 @@ import dev.troupe.bench.common.Impl;
 import org.HdrHistogram.Histogram;
 
 /**
- * One side of {@code ShardedPingPong}: two cluster nodes of one framework in this JVM (loopback,
- * ephemeral ports), each with a shard region of the entity type {@code Ponger}. Pingers on the
- * first node send through its region to {@code pairs} entities, which the cluster spreads over both
- * nodes (some hops local, some remote); each entity answers its pinger directly.
+ * One side of {@code ShardedPingPong}: {@value #NODES} cluster nodes of one framework in this JVM
+ * (loopback, ephemeral ports), each with a shard region of the entity type {@code Ponger}. Pinger
+ * {@code i} runs on node {@code i % }{@value #NODES} and sends through that node's region to its own
+ * entity, which the cluster places on any of the nodes (some hops local, most remote); each entity
+ * answers its pinger directly.
  */
 public interface ShardedPingPongDriver {
+  /** The cluster's nodes. */
+  int NODES = 3;
+
   /**
    * Forms the cluster, starts the regions and the pingers, and waits until every entity answered once.
    *
@@ -26,7 +30,7 @@ public interface ShardedPingPongDriver {
    */
   void runIteration(int roundTripsPerPair, Histogram[] histograms);
 
-  /** Terminates both nodes (bounded). */
+  /** Terminates every node (bounded). */
   void teardown();
 
   /**

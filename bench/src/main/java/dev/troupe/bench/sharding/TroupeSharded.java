@@ -32,7 +32,7 @@ import org.HdrHistogram.Histogram;
  * troupe.actor.provider = cluster} on 127.0.0.1 with the default JGroups engine and every sharding
  * default (hand-over timeout, buffers); the messages on jackson-cbor.
  */
-final class TroupeSharded implements ShardedPingPongDriver, ShardHandOver.Cluster {
+final class TroupeSharded implements ShardedPingPongDriver, ShardHandOver.Cluster, ShardRebalance.Nodes {
   private static final String CLUSTER =
       "troupe.actor.provider = cluster\n"
           + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
@@ -44,49 +44,103 @@ final class TroupeSharded implements ShardedPingPongDriver, ShardHandOver.Cluste
   private final List<ActorSystem> nodes = new ArrayList<>();
   private final List<ActorRef> regions = new ArrayList<>();
   private ActorRef[] pingers;
+  private String name;
+  private int shards = ShardedMessages.SHARDS;
+
+  private static ActorSystem node(String name) {
+    return TroupeSystems.start(name, CLUSTER + Dispatchers.section(Impl.TROUPE, Dispatchers.DEFAULT_THROUGHPUT));
+  }
+
+  private ActorRef startRegion(ActorSystem s) {
+    return ClusterSharding.get(s).start("Ponger", Props.create(Entity.class, Entity::new)
+        .withDispatcher(Dispatchers.ID), ClusterShardingSettings.create(s), new Extractor(shards));
+  }
 
   /** Forms a cluster of {@code n} nodes and starts the region on each. */
   @Override
   public void start(int n) {
-    String name = Names.unique("sharded");
-    String config = CLUSTER + Dispatchers.section(Impl.TROUPE, Dispatchers.DEFAULT_THROUGHPUT);
+    name = Names.unique("sharded");
     for (int i = 0; i < n; i++) {
-      nodes.add(TroupeSystems.start(name, config));
+      nodes.add(node(name));
     }
     for (ActorSystem s : nodes) {
       Cluster.get(s).join(nodes.get(0).address());
     }
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    for (ActorSystem s : nodes) {
-      while (Cluster.get(s).state().members().size() != n
-          || !Cluster.get(s).state().members().stream().allMatch(m -> m.status() == MemberStatus.UP)) {
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("troupe: the cluster of " + n + " did not form: " + Cluster.get(s).state());
-        }
-        sleep(20);
+    while (!allUp(n)) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("troupe: the cluster of " + n + " did not form: "
+            + Cluster.get(nodes.get(0)).state());
       }
+      sleep(20);
     }
     for (ActorSystem s : nodes) {
-      regions.add(ClusterSharding.get(s).start("Ponger", Props.create(Entity.class, Entity::new)
-          .withDispatcher(Dispatchers.ID), ClusterShardingSettings.create(s), new Extractor()));
+      regions.add(startRegion(s));
     }
   }
 
   @Override
+  public void start(int n, int shards) {
+    this.shards = shards;
+    start(n);
+  }
+
+  @Override
+  public void addNode() {
+    ActorSystem s = node(name);
+    Cluster.get(s).join(nodes.get(0).address());
+    nodes.add(s);
+    regions.add(startRegion(s)); // at once, as an application starts its regions: before the node is Up
+  }
+
+  @Override
+  public boolean allUp(int n) {
+    for (ActorSystem s : nodes) {
+      if (Cluster.get(s).state().members().size() != n
+          || !Cluster.get(s).state().members().stream().allMatch(m -> m.status() == MemberStatus.UP)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public String systemName() {
+    return name;
+  }
+
+  @Override
+  public void startChild(String systemName, String seed, int shards) {
+    this.shards = shards;
+    this.name = systemName;
+    ActorSystem s = node(systemName);
+    nodes.add(s);
+    Cluster.get(s).join(dev.troupe.actor.Address.parse(seed));
+    regions.add(startRegion(s));
+  }
+
+  @Override
+  public CompletionStage<Integer> hostedShards(int node) {
+    return Patterns.ask(regions.get(node), ShardRegion.getShardRegionStateInstance(), Duration.ofSeconds(10))
+        .thenApply(o -> ((ShardRegion.CurrentShardRegionState) o).shards().size());
+  }
+
+  @Override
   public void setup(int pairs, int inFlight) {
-    start(2);
+    start(ShardedPingPongDriver.NODES);
     pingers = new ActorRef[pairs];
     int local = 0;
     for (int i = 0; i < pairs; i++) {
       String id = "entity-" + i;
-      if (where(0, id).equals(address(0))) {
+      int node = i % ShardedPingPongDriver.NODES; // pingers on every node, each through its own node's region
+      if (where(node, id).equals(address(node))) {
         local++;
       } // the entity runs before the first iteration
-      pingers[i] = nodes.get(0).actorOf(Props.create(Pinger.class, () -> new Pinger(regions.get(0), id, inFlight))
+      pingers[i] = nodes.get(node).actorOf(Props.create(Pinger.class, () -> new Pinger(regions.get(node), id, inFlight))
           .withDispatcher(Dispatchers.ID));
     }
     // where the cluster put the entities decides the mix of local and remote hops: print it
-    System.out.printf("%n%s: %d of %d entities on the pingers' node (local hops), %d on the other%n",
+    System.out.printf("%n%s: %d of %d entities on their pinger's node (local hops), %d on another%n",
         "troupe", local, pairs, pairs - local);
   }
 
@@ -140,6 +194,12 @@ final class TroupeSharded implements ShardedPingPongDriver, ShardHandOver.Cluste
 
   /** Entity ids and shards as {@link ShardedMessages} defines them. */
   static final class Extractor implements ShardRegion.MessageExtractor {
+    private final int shards;
+
+    Extractor(int shards) {
+      this.shards = shards;
+    }
+
     @Override
     public String entityId(Object message) {
       return ShardedMessages.entityId(message);
@@ -153,7 +213,7 @@ final class TroupeSharded implements ShardedPingPongDriver, ShardHandOver.Cluste
     @Override
     public String shardId(Object message) {
       String id = ShardedMessages.entityId(message);
-      return id == null ? null : ShardedMessages.shardId(id);
+      return id == null ? null : ShardedMessages.shardId(id, shards);
     }
   }
 

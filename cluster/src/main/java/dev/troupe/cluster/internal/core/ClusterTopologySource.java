@@ -39,10 +39,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * passes; a
  * member removed after downing is dropped at once; an unreachable member stays as it is.
  *
- * <p>Versions count the changes this node's feeder saw since it started. They agree between nodes
- * whose feeders started from the same membership (the regions started before the membership
- * changed); where they do not, a region waits for its peers' hand-over reports until {@code
- * hand-over-timeout} instead.
+ * <p>Versions count the changes this node's feeder saw since it started, so a node that joined
+ * later numbers the same views otherwise; the regions' hand-over protocol compares the views' owners
+ * between nodes, and versions only within one (see {@link RegionActor}).
  */
 final class ClusterTopologySource implements ShardingHooks.TopologySource {
   private final ClusterImpl cluster;

@@ -1,5 +1,6 @@
 package dev.troupe.cluster.internal.core;
 
+import dev.troupe.cluster.UniqueAddress;
 import dev.troupe.cluster.internal.sharding.Protocol;
 import dev.troupe.cluster.internal.sharding.RegionActor;
 import dev.troupe.serialization.Serializer;
@@ -9,10 +10,14 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Sharding's messages between nodes, identifier 31, with a one-letter manifest: {@code D} {@link
- * Protocol.HandOverDone} (version, then the sender's node as address text and uid), {@code W}
+ * Sharding's messages between nodes, identifier 31, with a one-letter manifest: {@code Q} {@link
+ * Protocol.HandOverQuery} (version, the sender's node, then the number of owners, at most {@value
+ * #MAX_OWNERS}, and each owner's node), {@code D} {@link Protocol.HandOverDone} (version, then the
+ * sender's node as address text and uid), {@code W}
  * {@link RegionActor.WhenHandedOver} (no bytes), {@code H} {@link RegionActor.HandedOver} (version),
  * {@code C} {@link Protocol.LeaveCheck} and {@code K} {@link Protocol.LeaveChecked} (round, then the
  * sender's node).
@@ -20,6 +25,9 @@ import java.io.UncheckedIOException;
  * IllegalArgumentException} (the transport drops that message).
  */
 public final class ShardingMessageSerializer implements Serializer {
+  /** The most owners a hand-over query may list (a peer's frame cannot make this node allocate more). */
+  static final int MAX_OWNERS = 10_000;
+
   /** For the serialization registry. */
   public ShardingMessageSerializer() {}
 
@@ -30,7 +38,9 @@ public final class ShardingMessageSerializer implements Serializer {
 
   @Override
   public String manifest(Object o) {
-    if (o instanceof Protocol.HandOverDone) {
+    if (o instanceof Protocol.HandOverQuery) {
+      return "Q";
+    } else if (o instanceof Protocol.HandOverDone) {
       return "D";
     } else if (o instanceof RegionActor.WhenHandedOver) {
       return "W";
@@ -48,7 +58,14 @@ public final class ShardingMessageSerializer implements Serializer {
   public byte[] toBinary(Object o) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
     try (DataOutputStream out = new DataOutputStream(bytes)) {
-      if (o instanceof Protocol.HandOverDone d) {
+      if (o instanceof Protocol.HandOverQuery q) {
+        out.writeLong(q.version());
+        WireIo.writeNode(out, q.from());
+        out.writeInt(q.owners().size());
+        for (UniqueAddress owner : q.owners()) {
+          WireIo.writeNode(out, owner);
+        }
+      } else if (o instanceof Protocol.HandOverDone d) {
         out.writeLong(d.version());
         WireIo.writeNode(out, d.from());
       } else if (o instanceof RegionActor.HandedOver h) {
@@ -72,6 +89,7 @@ public final class ShardingMessageSerializer implements Serializer {
   public Object fromBinary(byte[] bytes, String manifest) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       Object m = switch (manifest) {
+        case "Q" -> readQuery(in);
         case "D" -> new Protocol.HandOverDone(in.readLong(), WireIo.readNode(in));
         case "W" -> RegionActor.WhenHandedOver.INSTANCE;
         case "H" -> new RegionActor.HandedOver(in.readLong());
@@ -86,5 +104,19 @@ public final class ShardingMessageSerializer implements Serializer {
     } catch (IOException e) {
       throw new IllegalArgumentException("malformed sharding message " + manifest + ": " + e, e);
     }
+  }
+
+  private static Protocol.HandOverQuery readQuery(DataInputStream in) throws IOException {
+    long version = in.readLong();
+    UniqueAddress from = WireIo.readNode(in);
+    int n = in.readInt();
+    if (n < 0 || n > MAX_OWNERS) {
+      throw new IllegalArgumentException("a hand-over query with " + n + " owners (0 to " + MAX_OWNERS + ")");
+    }
+    List<UniqueAddress> owners = new ArrayList<>(Math.min(n, 64));
+    for (int i = 0; i < n; i++) {
+      owners.add(WireIo.readNode(in));
+    }
+    return new Protocol.HandOverQuery(version, from, owners);
   }
 }

@@ -2,21 +2,41 @@ package dev.troupe.cluster.internal.sharding;
 
 import dev.troupe.actor.ActorRef;
 import dev.troupe.cluster.UniqueAddress;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * The messages between regions and shards. {@link HandOverDone}, {@link LeaveCheck} and {@link
- * LeaveChecked} cross the network once the cluster is wired (public, so that the wiring's serializer
+ * The messages between regions and shards. {@link HandOverQuery}, {@link HandOverDone}, {@link
+ * LeaveCheck} and {@link LeaveChecked} cross the network once the cluster is wired (public, so that the wiring's serializer
  * can build them); the others stay within one node.
  */
 public final class Protocol {
   private Protocol() {}
 
   /**
-   * From a region to every other member's region: as of {@code version}, the sender hosts no shard it
-   * does not own in that view (it has stopped the entities of every shard it lost).
+   * From a region, on each new view, to every other member's region: answer with {@link HandOverDone}
+   * once your view has these owners too and you host no shard you do not own. View versions count
+   * the changes each node's feeder saw since it started, so they differ between a node that joined
+   * later and the others; the owners are what the views agree on, and the answer carries the asker's
+   * own version back.
    *
-   * @param version the view's version
+   * @param version the asker's view version
+   * @param from the asker's node
+   * @param owners the members that own shards in the asker's view (any order)
+   */
+  public record HandOverQuery(long version, UniqueAddress from, List<UniqueAddress> owners) {
+    public HandOverQuery {
+      Objects.requireNonNull(from, "from");
+      owners = List.copyOf(owners);
+    }
+  }
+
+  /**
+   * The answer to a {@link HandOverQuery}: the sender's view has the owners of the asker's view
+   * {@code version}, and the sender hosts no shard it does not own there (it has stopped the
+   * entities of every shard it lost).
+   *
+   * @param version the asker's view version (the asker's numbering)
    * @param from the sender's node
    */
   public record HandOverDone(long version, UniqueAddress from) {

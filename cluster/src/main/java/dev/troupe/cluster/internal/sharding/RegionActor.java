@@ -43,11 +43,16 @@ import java.util.TreeMap;
  *
  * On a new view, every region at once tells each shard it no longer owns to hand off (the shard
  * stops its entities after the messages already queued, and sends what arrives later back here, to
- * be routed to the new owner); when it hosts no shard it does not own, it tells every other member
- * {@link Protocol.HandOverDone HandOverDone(version)}. A region starts a shard it owns only when no
- * other member may still host it: a peer may host shard {@code s} if it is in the current view, has
- * not reported done for the current version, and owned {@code s} in some view since the last version
- * it reported done for (or was there before this region's first view, when nothing is known of it).
+ * be routed to the new owner), and asks every other member's region {@link Protocol.HandOverQuery
+ * HandOverQuery(version, owners)}. A region answers a query with {@link Protocol.HandOverDone
+ * HandOverDone(version)}, in the asker's numbering, once its own view has the same owners and it
+ * hosts no shard it does not own (versions count each node's own view changes, so a node that joined
+ * later numbers the same views differently; the owners are what they agree on). A region starts a
+ * shard it owns only when no other member may still host it: a peer may host shard {@code s} if it
+ * is in the current view, has not answered done for the current version, and owned {@code s} in some
+ * view since the last version it answered done for (or was there before this region's first view,
+ * when nothing is known of it). A member that joins takes its share as soon as the previous owners
+ * answered: it never holds up the others (it hosted nothing before).
  * Until then the shard's messages are held, in order, up to {@code buffer-size} per shard (beyond
  * that: a {@link Dropped} event and a count). A peer that drops out of the view (removed) no longer
  * holds anything up; after {@code hand-over-timeout} a view's pending reports are taken as given.
@@ -91,7 +96,10 @@ public final class RegionActor extends AbstractActorWithTimers {
   private final Map<UniqueAddress, Long> doneVersion = new HashMap<>();
   /** The version of the view this region first saw each peer in; absent: in its first view. */
   private final Map<UniqueAddress, Long> joinedAt = new HashMap<>();
-  private long reportedDone = Long.MIN_VALUE;
+  /** The latest hand-over query of each peer not answered yet (its owners differ from this view's, or shards are stopping). */
+  private final Map<UniqueAddress, PendingQuery> handOverQueries = new HashMap<>();
+  /** The view version for which this region asked each peer again (once per version: see onHandOverQuery). */
+  private final Map<UniqueAddress, Long> askedAgain = new HashMap<>();
 
   // shards
   private final Map<String, ActorRef> hosted = new HashMap<>();
@@ -125,6 +133,8 @@ public final class RegionActor extends AbstractActorWithTimers {
   private final Set<UniqueAddress> silent = new HashSet<>();
 
   private record PendingCheck(Protocol.LeaveCheck check, ActorRef replyTo) {}
+
+  private record PendingQuery(long version, Set<UniqueAddress> owners, ActorRef replyTo) {}
 
   /** From a region to itself: {@code leave-check-timeout} passed for a check round. */
   private record LeaveCheckTimeout(long round) {}
@@ -201,6 +211,7 @@ public final class RegionActor extends AbstractActorWithTimers {
   public Receive createReceive() {
     return receiveBuilder()
         .match(ShardingTopology.View.class, this::onView)
+        .match(Protocol.HandOverQuery.class, this::onHandOverQuery)
         .match(Protocol.HandOverDone.class, this::onHandOverDone)
         .match(Protocol.HandOverTimeout.class, this::onHandOverTimeout)
         .match(Protocol.LeaveCheck.class, this::onLeaveCheck)
@@ -353,6 +364,11 @@ public final class RegionActor extends AbstractActorWithTimers {
     }
     doneVersion.keySet().retainAll(present.keySet());
     joinedAt.keySet().retainAll(present.keySet());
+    for (UniqueAddress gone : before) {
+      if (!present.containsKey(gone)) {
+        handOverQueries.remove(gone); // removed: nobody waits for an answer any more
+      }
+    }
     placement = new Placement(ownerList);
     owners.clear();
     owners.addAll(ownerList);
@@ -374,13 +390,47 @@ public final class RegionActor extends AbstractActorWithTimers {
     }
     getTimers().startSingleTimer(new Protocol.HandOverTimeout(version), new Protocol.HandOverTimeout(version),
         settings.handOverTimeout());
+    askedAgain.keySet().retainAll(present.keySet());
+    if (selfOwner) {
+      Protocol.HandOverQuery query = handOverQuery();
+      for (Map.Entry<UniqueAddress, ActorRef> e : present.entrySet()) {
+        if (!e.getKey().equals(self)) {
+          e.getValue().tell(query, getSelf());
+        }
+      }
+    }
     reportDoneIfIdle();
     releaseBuffers();
     pruneHistory();
     answerLeaveChecks();
   }
 
+  private void onHandOverQuery(Protocol.HandOverQuery q) {
+    if (self == null) {
+      return; // a proxy is in no view: nobody asks it
+    }
+    PendingQuery previous = handOverQueries.get(q.from());
+    if (previous == null || previous.version() < q.version()) {
+      handOverQueries.put(q.from(), new PendingQuery(q.version(), Set.copyOf(q.owners()), getSender()));
+      answerHandOverQueries();
+    }
+    // this region's own query may have reached the asker before its region was started (and been
+    // lost): if it still waits for the asker's answer, it asks again, once per view
+    if (selfOwner && present.containsKey(q.from()) && doneVersion.getOrDefault(q.from(), Long.MIN_VALUE) < version
+        && !Long.valueOf(version).equals(askedAgain.get(q.from()))) {
+      askedAgain.put(q.from(), version);
+      getSender().tell(handOverQuery(), getSelf());
+    }
+  }
+
+  private Protocol.HandOverQuery handOverQuery() {
+    return new Protocol.HandOverQuery(version, self, List.copyOf(owners));
+  }
+
   private void onHandOverDone(Protocol.HandOverDone done) {
+    if (done.version() > version) {
+      return; // not a version of this region's (a peer cannot answer a view it was not asked about)
+    }
     doneVersion.merge(done.from(), done.version(), Math::max);
     releaseBuffers();
     pruneHistory();
@@ -517,14 +567,22 @@ public final class RegionActor extends AbstractActorWithTimers {
 
   private void reportDoneIfIdle() {
     answerHandOverWaiters();
-    if (self == null || !stopping.isEmpty() || reportedDone >= version) {
+    answerHandOverQueries();
+  }
+
+  /**
+   * Answers the peers' hand-over queries whose owners are this view's owners, if this region hosts
+   * no shard it does not own (it stops every such shard on the view change, so none is stopping).
+   */
+  private void answerHandOverQueries() {
+    if (self == null || !stopping.isEmpty() || handOverQueries.isEmpty() || version == Long.MIN_VALUE) {
       return;
     }
-    reportedDone = version;
-    Protocol.HandOverDone done = new Protocol.HandOverDone(version, self);
-    for (Map.Entry<UniqueAddress, ActorRef> e : present.entrySet()) {
-      if (!e.getKey().equals(self)) {
-        e.getValue().tell(done, getSelf());
+    for (Iterator<Map.Entry<UniqueAddress, PendingQuery>> it = handOverQueries.entrySet().iterator(); it.hasNext(); ) {
+      PendingQuery q = it.next().getValue();
+      if (q.owners().equals(owners)) {
+        it.remove();
+        q.replyTo().tell(new Protocol.HandOverDone(q.version(), self), getSelf());
       }
     }
   }

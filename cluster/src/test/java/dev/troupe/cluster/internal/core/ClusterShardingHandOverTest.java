@@ -363,6 +363,68 @@ class ClusterShardingHandOverTest {
             + "troupe.cluster.downing.stable-after = 20s\n");
   }
 
+  /**
+   * A fourth node joins while messages flow (its region started at once, before it is Up, as an
+   * application starts it): it takes its share of the shards, each message is answered exactly once
+   * throughout, no id is alive on two nodes at once, the entities that stay keep running, and the
+   * move is done long before the hand-over timeout (30 s here; a round gives up after 15 s). The
+   * joiner's feeder counts views from its own start, so its numbering differs from the others'.
+   */
+  @Test
+  void aJoiningNodeTakesItsShareUnderLoadWithEveryMessageAnsweredOnce() {
+    String name = "join";
+    Log log = new Log();
+    LOGS.put(name, log);
+    String settings = "troupe.cluster.sharding.hand-over-timeout = 30s\n";
+    List<ActorSystem> s = new ArrayList<>(cluster(name, "in-memory", List.of(settings, settings, settings)));
+    List<ActorRef> regions = new ArrayList<>();
+    for (ActorSystem sys : s) {
+      regions.add(ClusterSharding.get(sys).start("Entity", Props.create(Entity.class, () -> new Entity(name,
+          Duration.ZERO)), ClusterShardingSettings.create(sys), extractor(), "hand-off"));
+    }
+    ActorRef region = regions.get(1);
+    TestKit probe = new TestKit(s.get(1));
+    TestKit members = ClusterInMemoryTest.probe(s.get(0));
+    ClusterInMemoryTest.ups(members, 3);
+    Map<String, String> before = round(probe, region, "0");
+
+    ActorSystem joiner = nodes.start(name, "in-memory", settings);
+    Cluster.get(joiner).joinSeedNodes(s.stream().map(ActorSystem::address).toList());
+    ClusterSharding.get(joiner).start("Entity", Props.create(Entity.class, () -> new Entity(name, Duration.ZERO)),
+        ClusterShardingSettings.create(joiner), extractor(), "hand-off");
+    s.add(joiner);
+    String joinerHost = host(joiner);
+    // the owners once the joiner is Up: the same function every region computes
+    List<dev.troupe.cluster.UniqueAddress> four = s.stream().map(x -> Cluster.get(x).selfUniqueAddress()).toList();
+    Map<String, String> expected = new HashMap<>();
+    for (int i = 0; i < IDS; i++) {
+      String shard = extractor().shardId("e" + i + ":x");
+      expected.put("e" + i, dev.troupe.cluster.internal.sharding.Placement.owner(shard, four).address().toString());
+    }
+    assertTrue(expected.containsValue(joinerHost), "the joiner owns a share: " + expected);
+
+    // messages keep going through the join; each round is answered exactly once
+    int r = 0;
+    Map<String, String> now;
+    long deadline = System.nanoTime() + CHANGE.toNanos();
+    do {
+      now = round(probe, region, "join" + r++);
+      assertTrue(System.nanoTime() < deadline, "the joiner took its share within " + CHANGE + " (" + r
+          + " rounds; last " + now + ")");
+    } while (!now.equals(expected));
+    Map<String, String> after = round(probe, regions.get(2), "after");
+    assertEquals(expected, after, "another region agrees on the owners");
+    probe.expectNoMessage(Duration.ofMillis(200)); // no duplicate answer came late
+
+    log.assertNoOverlap("e");
+    for (int i = 0; i < IDS; i++) {
+      String id = "e" + i;
+      long starts = log.snapshot().stream().filter(e -> e.what().equals("start") && e.id().equals(id)).count();
+      assertEquals(before.get(id).equals(expected.get(id)) ? 1 : 2, starts,
+          id + " started once, or once more on the joiner if it moved there: " + log.snapshot());
+    }
+  }
+
   @Test
   void aCrashedNodesShardsAndSingletonMoveToTheSurvivorsOnlyAfterItsRemoval() {
     String name = "crash";

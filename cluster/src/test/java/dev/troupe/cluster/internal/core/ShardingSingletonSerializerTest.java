@@ -37,6 +37,9 @@ class ShardingSingletonSerializerTest {
     ActorRef ref = new TestKit(system).getRef();
     Serialization registry = Serialization.get(system);
     List<Object> all = List.of(
+        new dev.troupe.cluster.internal.sharding.Protocol.HandOverQuery(5, NODE, List.of(NODE,
+            new UniqueAddress(Address.remote("sys", "127.0.0.2", 2552), -3))),
+        new dev.troupe.cluster.internal.sharding.Protocol.HandOverQuery(1, NODE, List.of()),
         new dev.troupe.cluster.internal.sharding.Protocol.HandOverDone(7, NODE),
         RegionActor.WhenHandedOver.INSTANCE,
         new RegionActor.HandedOver(-1),
@@ -67,6 +70,12 @@ class ShardingSingletonSerializerTest {
         () -> sharding.fromBinary(Arrays.copyOf(done, done.length - 3), "D"));
     assertTrue(truncated.getMessage().contains("malformed sharding message D"), truncated.getMessage());
     assertThrows(IllegalArgumentException.class, () -> sharding.fromBinary(Arrays.copyOf(done, done.length + 1), "D"));
+    // a hand-over query that claims more owners than the bound: refused before anything is allocated
+    byte[] query = sharding.toBinary(new dev.troupe.cluster.internal.sharding.Protocol.HandOverQuery(1, NODE, List.of()));
+    int count = query.length - 4;
+    query[count] = 0x7f;
+    IllegalArgumentException tooMany = assertThrows(IllegalArgumentException.class, () -> sharding.fromBinary(query, "Q"));
+    assertTrue(tooMany.getMessage().contains("owners"), tooMany.getMessage());
 
     SingletonMessageSerializer singleton = new SingletonMessageSerializer(null);
     byte[] toMe = singleton.toBinary(new Protocol.HandOverToMe(NODE));

@@ -31,6 +31,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Regions of one type in one actor system, each standing for a node (its own fake address on
@@ -350,6 +352,105 @@ class ShardingTest {
     kit.send(b.region(), RegionActor.WhenHandedOver.INSTANCE);
     kit.expectMsgClass(WAIT, RegionActor.HandedOver.class);
     assertTrue(System.nanoTime() - start >= Duration.ofMillis(300).toNanos(), "it waited for the silent peer first");
+  }
+
+  /**
+   * A node that joins later numbers the same views otherwise than the others (each node's feeder
+   * counts the changes it saw since it started, from its own first view): it takes its share as soon
+   * as the previous owners have stopped those shards (well within the 60 s hand-over timeout), never
+   * while one still runs there, and every message arrives once, in order.
+   */
+  @ParameterizedTest(name = "joiner numbers its views from {0}, the others from 10")
+  @ValueSource(longs = {50, 1})
+  void aJoinerWhoseViewsAreNumberedOtherwiseTakesItsShareAsSoonAsTheOldOwnersStopped(long joinerFirst) {
+    Node n1 = node(1);
+    Node n2 = node(2);
+    List<ShardingTopology.RegionMember> two = List.of(
+        new ShardingTopology.RegionMember(n1.address(), n1.region(), false),
+        new ShardingTopology.RegionMember(n2.address(), n2.region(), false));
+    n1.region().tell(new ShardingTopology.View(10, two), ActorRef.noSender());
+    n2.region().tell(new ShardingTopology.View(10, two), ActorRef.noSender());
+    int ids = 90;
+    for (int i = 0; i < ids; i++) {
+      n1.region().tell(new Msg("j" + i, 1), ActorRef.noSender());
+    }
+    awaitTotal(ids);
+    Node n3 = node(3);
+    List<Node> three = List.of(n1, n2, n3);
+    Set<String> moving = new HashSet<>();
+    String blocked = null;
+    for (int i = 0; i < ids; i++) {
+      if (expectedNode("j" + i, three).equals("n3")) {
+        moving.add("j" + i);
+        blocked = blocked == null && journal.nodeOf("j" + i).equals("n1") ? "j" + i : blocked;
+      }
+    }
+    assertTrue(moving.size() > 5 && moving.size() < ids && blocked != null, "the joiner takes a share: " + moving);
+    String stuck = blocked;
+    CountDownLatch release = new CountDownLatch(1);
+    try {
+      n1.region().tell(new Cmd(stuck, new Journal.Block(release)), ActorRef.noSender()); // it cannot stop yet
+
+      // the joiner's first view, before it is Up, then the view with it; the others see only the latter
+      n3.region().tell(new ShardingTopology.View(joinerFirst, two), ActorRef.noSender());
+      List<ShardingTopology.RegionMember> withN3 = new ArrayList<>(two);
+      withN3.add(new ShardingTopology.RegionMember(n3.address(), n3.region(), false));
+      n3.region().tell(new ShardingTopology.View(joinerFirst + 1, withN3), ActorRef.noSender());
+      n1.region().tell(new ShardingTopology.View(11, withN3), ActorRef.noSender());
+      n2.region().tell(new ShardingTopology.View(11, withN3), ActorRef.noSender());
+
+      for (int i = 0; i < ids; i++) {
+        three.get(i % 3).region().tell(new Msg("j" + i, 2), ActorRef.noSender());
+      }
+      kit.awaitCond(WAIT, Duration.ofMillis(10), "n3 holds the message for " + stuck,
+          () -> stats(n3.region()).bufferedMessages() >= 1);
+      assertEquals(0, journal.starts(stuck, "n3"), "not started on n3 while alive on n1");
+    } finally {
+      release.countDown();
+    }
+    awaitTotal(2L * ids); // within 15 s: the hand-over timeout (60 s) plays no part
+    for (int i = 0; i < ids; i++) {
+      String id = "j" + i;
+      assertEquals(List.of(1L, 2L), journal.receivedBy(id), id);
+      assertEquals(expectedNode(id, three), journal.nodeOf(id), id);
+    }
+    assertEquals(List.of(), journal.overlaps());
+    assertEquals(0, stats(n3.region()).bufferedMessages());
+  }
+
+  /**
+   * A region's hand-over question can reach a peer before the peer's region runs (the member is Up,
+   * its region not started yet): lost. When the peer's region starts and asks in turn, the region
+   * asks it again, so neither waits for the hand-over timeout (60 s here).
+   */
+  @Test
+  void aQuestionLostBeforeThePeersRegionRanIsAskedAgainWhenThePeerAsks() {
+    Node n1 = node(1);
+    Node n2 = node(2);
+    ActorRef notYet = new TestKit(system).getRef(); // takes the question and never answers, as dead letters
+    // n1's view has n2's region at a ref where it does not run yet: its question to n2 is lost
+    n1.region().tell(new ShardingTopology.View(1, List.of(
+        new ShardingTopology.RegionMember(n1.address(), n1.region(), false),
+        new ShardingTopology.RegionMember(n2.address(), notYet, false))), ActorRef.noSender());
+    List<String> onN1 = new ArrayList<>();
+    for (int i = 0; onN1.size() < 10; i++) {
+      if (expectedNode("q" + i, List.of(n1, n2)).equals("n1")) {
+        onN1.add("q" + i);
+      }
+    }
+    for (String id : onN1) {
+      n1.region().tell(new Msg(id, 1), ActorRef.noSender());
+    }
+    kit.awaitCond(WAIT, Duration.ofMillis(10), "n1 holds its shards' messages: it has no answer from n2 yet",
+        () -> stats(n1.region()).bufferedMessages() == onN1.size());
+    // n2's region starts and asks n1; n1 answers and asks n2 again
+    n2.region().tell(new ShardingTopology.View(1, List.of(
+        new ShardingTopology.RegionMember(n1.address(), n1.region(), false),
+        new ShardingTopology.RegionMember(n2.address(), n2.region(), false))), ActorRef.noSender());
+    awaitTotal(onN1.size());
+    for (String id : onN1) {
+      assertEquals("n1", journal.nodeOf(id), id);
+    }
   }
 
   @Test
