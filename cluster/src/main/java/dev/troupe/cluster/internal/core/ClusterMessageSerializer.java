@@ -10,13 +10,10 @@ import java.io.IOException;
  * The cluster's {@link CoreMessage}s on the wire, identifier 30, with a one-letter manifest: {@code
  * G} get-endpoint (no bytes), {@code E} endpoint (a string), {@code L} leaving, {@code A} leaving
  * acknowledged, {@code D} down (each an address as text and a uid), {@code R} leave request (an
- * address). Strings are modified UTF-8 of at most {@value #MAX_STRING} bytes; anything else is
+ * address). Strings are modified UTF-8 of at most {@value WireIo#MAX_STRING} bytes; anything else is
  * refused with an {@link IllegalArgumentException}, and the transport drops that message.
  */
 public final class ClusterMessageSerializer implements Serializer {
-  /** The longest address or endpoint accepted from a peer, in bytes. */
-  static final int MAX_STRING = 1024;
-
   /** For the serialization registry. */
   public ClusterMessageSerializer() {}
 
@@ -77,7 +74,7 @@ public final class ClusterMessageSerializer implements Serializer {
   private static CoreMessage read(String manifest, DataInputStream in) throws IOException {
     return switch (manifest) {
       case "G" -> new CoreMessage.GetEndpoint();
-      case "E" -> new CoreMessage.Endpoint(string(in));
+      case "E" -> new CoreMessage.Endpoint(WireIo.readString(in));
       case "L" -> new CoreMessage.Leaving(address(in), in.readLong());
       case "A" -> new CoreMessage.LeavingAck(address(in), in.readLong());
       case "D" -> new CoreMessage.Down(address(in), in.readLong());
@@ -86,15 +83,7 @@ public final class ClusterMessageSerializer implements Serializer {
     };
   }
 
-  private static String string(DataInputStream in) throws IOException {
-    String s = in.readUTF();
-    if (s.length() > MAX_STRING) {
-      throw new IllegalArgumentException("a string of a cluster message is longer than " + MAX_STRING);
-    }
-    return s;
-  }
-
   private static Address address(DataInputStream in) throws IOException {
-    return Address.parse(string(in));
+    return Address.parse(WireIo.readString(in));
   }
 }
