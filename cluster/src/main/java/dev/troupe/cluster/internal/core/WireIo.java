@@ -21,7 +21,7 @@ import java.io.UncheckedIOException;
  * its address text and uid and an actor ref through the system's registry, both bounded on read.
  */
 final class WireIo {
-  /** The longest address, path or manifest accepted from a peer, in bytes. */
+  /** The longest string (address, endpoint, path or manifest) accepted from a peer, in chars. */
   static final int MAX_STRING = 1024;
 
   private WireIo() {}
