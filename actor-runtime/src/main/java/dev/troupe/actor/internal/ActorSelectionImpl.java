@@ -4,6 +4,7 @@ import dev.troupe.actor.internal.ref.RootParentRef;
 import dev.troupe.actor.internal.config.SelectionSettings;
 import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.runtime.spi.ActorSelectionMessage;
+import dev.troupe.runtime.spi.PathGlob;
 import dev.troupe.actor.ActorIdentity;
 import dev.troupe.actor.ActorNotFound;
 import dev.troupe.actor.ActorRef;
@@ -40,13 +41,9 @@ final class ActorSelectionImpl extends ActorSelection {
     this.elements = elements.toArray(new String[0]);
     boolean w = false;
     for (String e : this.elements) {
-      w |= isPattern(e);
+      w |= PathGlob.hasWildcard(e);
     }
     this.wildcard = w;
-  }
-
-  static boolean isPattern(String e) {
-    return e.indexOf('*') >= 0 || e.indexOf('?') >= 0;
   }
 
   @Override
@@ -108,32 +105,6 @@ final class ActorSelectionImpl extends ActorSelection {
       }
     }
     return ref;
-  }
-
-  /** {@code *} matches any sequence, {@code ?} any one character. */
-  static boolean globMatches(String pattern, String s) {
-    int p = 0;
-    int i = 0;
-    int starP = -1;
-    int starI = 0;
-    while (i < s.length()) {
-      if (p < pattern.length() && (pattern.charAt(p) == '?' || pattern.charAt(p) == s.charAt(i))) {
-        p++;
-        i++;
-      } else if (p < pattern.length() && pattern.charAt(p) == '*') {
-        starP = p++;
-        starI = i;
-      } else if (starP >= 0) {
-        p = starP + 1;
-        i = ++starI;
-      } else {
-        return false;
-      }
-    }
-    while (p < pattern.length() && pattern.charAt(p) == '*') {
-      p++;
-    }
-    return p == pattern.length();
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.troupe.actor.internal;
 import dev.troupe.actor.internal.ref.RootParentRef;
 import dev.troupe.actor.internal.config.SelectionSettings;
 import dev.troupe.runtime.spi.InternalActorRef;
+import dev.troupe.runtime.spi.PathGlob;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -51,7 +52,7 @@ final class SelectionWalk {
     frontier.add(anchor);
     for (String e : elements) {
       boolean up = e.equals("..");
-      boolean pattern = !up && ActorSelectionImpl.isPattern(e);
+      boolean pattern = !up && PathGlob.hasWildcard(e);
       Set<InternalActorRef> next = new LinkedHashSet<>();
       for (InternalActorRef ref : frontier) {
         if (!visit()) {
@@ -76,7 +77,7 @@ final class SelectionWalk {
             if (!visit()) {
               return null;
             }
-            if (ActorSelectionImpl.globMatches(e, child.path().name())) {
+            if (PathGlob.matches(e, child.path().name())) {
               next.add(child);
             }
           }

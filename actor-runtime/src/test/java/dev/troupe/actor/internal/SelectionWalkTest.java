@@ -14,6 +14,7 @@ import dev.troupe.actor.Props;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -110,5 +111,30 @@ class SelectionWalkTest {
     SelectionWalk walk = new SelectionWalk(UNBOUNDED);
     assertEquals(List.of(), List.copyOf(walk.resolve(root(), new String[] {"..", "*"})));
     assertNull(walk.refusal());
+  }
+
+  @Test
+  void patternsMatchWithinOneElementWithStarAndQuestionMark() {
+    ActorRef w1 = system.actorOf(Props.create(Idle.class), "worker-1");
+    ActorRef w2 = system.actorOf(Props.create(Idle.class), "worker-2");
+    system.actorOf(Props.create(Idle.class), "worker-12");
+    ActorRef escaped = system.actorOf(Props.create(Idle.class), "a%2Ab");
+    SelectionWalk walk = new SelectionWalk(UNBOUNDED);
+
+    assertEquals(Set.of(w1, w2), Set.copyOf(walk.resolve(root(), new String[] {"user", "worker-?"})), "one character, in any order");
+    assertEquals(3, walk.resolve(root(), new String[] {"user", "worker-*"}).size());
+    assertEquals(List.of(), List.copyOf(walk.resolve(root(), new String[] {"user", "worker-1*", "*"})), "no grandchild");
+    assertEquals(List.of(escaped), List.copyOf(walk.resolve(root(), new String[] {"user", "a%*b"})), "%XX is plain text");
+    assertEquals(List.of(), List.copyOf(walk.resolve(root(), new String[] {"user", "a?b"})), "%2A is three characters");
+  }
+
+  @Test
+  void aStarInTheNameIsMatchedByAStarOfThePatternLikeAnyOtherCharacter() {
+    ActorRef named = system.actorOf(Props.create(Idle.class), "*ba");
+    system.actorOf(Props.create(Idle.class), "*bc");
+
+    Collection<InternalActorRef> found = new SelectionWalk(UNBOUNDED).resolve(root(), new String[] {"user", "*a"});
+
+    assertEquals(List.of(named), List.copyOf(found), "'*a' matches any name that ends in 'a', a leading '*' included");
   }
 }

@@ -3,23 +3,16 @@ package dev.troupe.samples.cluster;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
-import dev.troupe.actor.AbstractActor;
-import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
-import dev.troupe.actor.Props;
 import dev.troupe.cluster.Cluster;
 import dev.troupe.cluster.Member;
 import dev.troupe.cluster.MemberStatus;
-import dev.troupe.routing.ActorRefRoutee;
-import dev.troupe.routing.Routee;
-import dev.troupe.routing.Routees;
 import dev.troupe.samples.Sample;
 import dev.troupe.samples.routing.WatchTheRoutees;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -97,28 +90,6 @@ public final class ClusterWorkers extends Sample {
     }
   }
 
-  /** Completes with the pool's routees when the master tells it. */
-  static final class Observer extends AbstractActor {
-    private final CompletableFuture<List<ActorRef>> routees;
-
-    Observer(CompletableFuture<List<ActorRef>> routees) {
-      this.routees = routees;
-    }
-
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder()
-          .match(Routees.class, r -> {
-            List<ActorRef> refs = new ArrayList<>();
-            for (Routee routee : r.routees()) {
-              refs.add(((ActorRefRoutee) routee).ref());
-            }
-            routees.complete(refs);
-          })
-          .build();
-    }
-  }
-
   @Override
   protected int run(PrintStream out) throws Exception {
     atLeast("--tasks", tasks, 1);
@@ -151,13 +122,7 @@ public final class ClusterWorkers extends Sample {
         awaitWorkers(master, i + 1, null); // one join at a time: the engine admits them sooner so
       }
       awaitWorkers(master, expected, out);
-      CompletableFuture<List<ActorRef>> routees = new CompletableFuture<>();
-      ActorRef observer = master.actorOf(Props.create(Observer.class, routees), "observer");
-      String outcome = WatchTheRoutees.runJob(master, tasks, workers, poison, observer);
-      for (ActorRef r : routees.get(10, TimeUnit.SECONDS)) {
-        out.println("worker " + r.path().name() + " on " + r.path().address() + ": " + r.path());
-      }
-      out.println(outcome);
+      WatchTheRoutees.runJobShowingWorkers(master, tasks, workers, poison, out);
       return 0;
     } finally {
       for (ActorSystem n : local) {

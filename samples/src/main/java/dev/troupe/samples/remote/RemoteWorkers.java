@@ -3,20 +3,13 @@ package dev.troupe.samples.remote;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
-import dev.troupe.actor.AbstractActor;
-import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
-import dev.troupe.actor.Props;
-import dev.troupe.routing.ActorRefRoutee;
-import dev.troupe.routing.Routee;
-import dev.troupe.routing.Routees;
 import dev.troupe.samples.Sample;
 import dev.troupe.samples.routing.WatchTheRoutees;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -77,28 +70,6 @@ public final class RemoteWorkers extends Sample {
     }
   }
 
-  /** Completes with the pool's routees when the master tells it. */
-  static final class Observer extends AbstractActor {
-    private final CompletableFuture<List<ActorRef>> routees;
-
-    Observer(CompletableFuture<List<ActorRef>> routees) {
-      this.routees = routees;
-    }
-
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder()
-          .match(Routees.class, r -> {
-            List<ActorRef> refs = new ArrayList<>();
-            for (Routee routee : r.routees()) {
-              refs.add(((ActorRefRoutee) routee).ref());
-            }
-            routees.complete(refs);
-          })
-          .build();
-    }
-  }
-
   @Override
   protected int run(PrintStream out) throws Exception {
     atLeast("--tasks", tasks, 1);
@@ -138,13 +109,7 @@ public final class RemoteWorkers extends Sample {
         ConfigFactory.parseString("troupe.actor.deployment { \"/master/workers\" { target.nodes = [" + list + "] } }");
     ActorSystem master = ActorSystem.create("master", deployment.withFallback(config("remote-workers", 0)));
     try {
-      CompletableFuture<List<ActorRef>> routees = new CompletableFuture<>();
-      ActorRef observer = master.actorOf(Props.create(Observer.class, routees), "observer");
-      String outcome = WatchTheRoutees.runJob(master, tasks, workers, poison, observer);
-      for (ActorRef r : routees.get(10, TimeUnit.SECONDS)) {
-        out.println("worker " + r.path().name() + " on " + r.path().address() + ": " + r.path());
-      }
-      out.println(outcome);
+      WatchTheRoutees.runJobShowingWorkers(master, tasks, workers, poison, out);
       return 0;
     } finally {
       terminate(master);

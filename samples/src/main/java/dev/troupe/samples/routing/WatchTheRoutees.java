@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -212,5 +213,50 @@ public final class WatchTheRoutees extends Sample {
     }
     JobAborted a = (JobAborted) answer;
     return "job " + a.jobId() + " aborted: " + a.reason();
+  }
+
+  /**
+   * Runs one job as {@link #runJob} does, for the samples whose workers live on other nodes
+   * ({@code remote-workers}, {@code cluster-workers}): first a line per worker, {@code worker NAME on
+   * NODE: PATH}, showing where its pool put it, then how the job ended.
+   *
+   * @param system the system of the master
+   * @param tasks the job's size: the inputs are 1..tasks
+   * @param workers the pool's size
+   * @param poison the number of the task that always fails, -1 for none
+   * @param out where the lines go
+   * @throws Exception if the job or the pool's routees give no answer in time
+   */
+  public static void runJobShowingWorkers(ActorSystem system, int tasks, int workers, int poison, PrintStream out)
+      throws Exception {
+    CompletableFuture<List<ActorRef>> routees = new CompletableFuture<>();
+    ActorRef observer = system.actorOf(Props.create(RouteesObserver.class, routees), "observer");
+    String outcome = runJob(system, tasks, workers, poison, observer);
+    for (ActorRef r : routees.get(10, TimeUnit.SECONDS)) {
+      out.println("worker " + r.path().name() + " on " + r.path().address() + ": " + r.path());
+    }
+    out.println(outcome);
+  }
+
+  /** Completes with the pool's routees when the master tells it. */
+  static final class RouteesObserver extends AbstractActor {
+    private final CompletableFuture<List<ActorRef>> routees;
+
+    RouteesObserver(CompletableFuture<List<ActorRef>> routees) {
+      this.routees = routees;
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .match(Routees.class, r -> {
+            List<ActorRef> refs = new ArrayList<>();
+            for (Routee routee : r.routees()) {
+              refs.add(((ActorRefRoutee) routee).ref());
+            }
+            routees.complete(refs);
+          })
+          .build();
+    }
   }
 }

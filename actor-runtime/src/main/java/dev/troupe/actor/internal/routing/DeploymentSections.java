@@ -26,6 +26,7 @@ import dev.troupe.routing.ScatterGatherFirstCompletedPool;
 import dev.troupe.routing.SmallestMailboxPool;
 import dev.troupe.routing.TailChoppingGroup;
 import dev.troupe.routing.TailChoppingPool;
+import dev.troupe.runtime.spi.PathGlob;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -282,7 +283,7 @@ public final class DeploymentSections {
           ranks[i] = 0;
         } else if (p.indexOf('*') >= 0) {
           ranks[i] = 1;
-          matches = globMatches(p, path[i]);
+          matches = PathGlob.matchesStarOnly(p, path[i]);
         } else {
           ranks[i] = 2;
           matches = p.equals(path[i]);
@@ -302,24 +303,6 @@ public final class DeploymentSections {
   private static String[] elements(String path) {
     String p = path.startsWith("/") ? path.substring(1) : path;
     return p.isEmpty() ? new String[0] : p.split("/", -1);
-  }
-
-  /** {@code *} in {@code pattern} matches any run of characters, everything else itself. */
-  private static boolean globMatches(String pattern, String text) {
-    String[] parts = pattern.split("\\*", -1);
-    if (!text.startsWith(parts[0])) {
-      return false;
-    }
-    int at = parts[0].length();
-    for (int i = 1; i < parts.length - 1; i++) {
-      int found = text.indexOf(parts[i], at);
-      if (found < 0) {
-        return false;
-      }
-      at = found + parts[i].length();
-    }
-    String last = parts[parts.length - 1];
-    return text.length() - at >= last.length() && text.endsWith(last);
   }
 
   /**

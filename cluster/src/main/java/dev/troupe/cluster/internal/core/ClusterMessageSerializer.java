@@ -2,24 +2,18 @@ package dev.troupe.cluster.internal.core;
 
 import dev.troupe.actor.Address;
 import dev.troupe.serialization.Serializer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * The cluster's {@link CoreMessage}s on the wire, identifier 30, with a one-letter manifest: {@code
  * G} get-endpoint (no bytes), {@code E} endpoint (a string), {@code L} leaving, {@code A} leaving
  * acknowledged, {@code D} down (each an address as text and a uid), {@code R} leave request (an
- * address). Strings are modified UTF-8 of at most {@value #MAX_STRING} bytes; anything else is
+ * address). Strings are modified UTF-8 of at most {@value WireIo#MAX_STRING} bytes; anything else is
  * refused with an {@link IllegalArgumentException}, and the transport drops that message.
  */
 public final class ClusterMessageSerializer implements Serializer {
-  /** The longest address or endpoint accepted from a peer, in bytes. */
-  static final int MAX_STRING = 1024;
-
   /** For the serialization registry. */
   public ClusterMessageSerializer() {}
 
@@ -48,25 +42,23 @@ public final class ClusterMessageSerializer implements Serializer {
 
   @Override
   public byte[] toBinary(Object o) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      if (o instanceof CoreMessage.Endpoint e) {
-        out.writeUTF(e.endpoint());
-      } else if (o instanceof CoreMessage.Leaving l) {
-        node(out, l.address(), l.uid());
-      } else if (o instanceof CoreMessage.LeavingAck a) {
-        node(out, a.address(), a.uid());
-      } else if (o instanceof CoreMessage.Down d) {
-        node(out, d.address(), d.uid());
-      } else if (o instanceof CoreMessage.LeaveRequest r) {
-        out.writeUTF(r.address().toString());
-      } else if (!(o instanceof CoreMessage.GetEndpoint)) {
-        throw new IllegalArgumentException("not a cluster message: " + o);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    return WireIo.toBinary(o, 64, ClusterMessageSerializer::write);
+  }
+
+  private static void write(Object o, DataOutputStream out) throws IOException {
+    if (o instanceof CoreMessage.Endpoint e) {
+      out.writeUTF(e.endpoint());
+    } else if (o instanceof CoreMessage.Leaving l) {
+      node(out, l.address(), l.uid());
+    } else if (o instanceof CoreMessage.LeavingAck a) {
+      node(out, a.address(), a.uid());
+    } else if (o instanceof CoreMessage.Down d) {
+      node(out, d.address(), d.uid());
+    } else if (o instanceof CoreMessage.LeaveRequest r) {
+      out.writeUTF(r.address().toString());
+    } else if (!(o instanceof CoreMessage.GetEndpoint)) {
+      throw new IllegalArgumentException("not a cluster message: " + o);
     }
-    return bytes.toByteArray();
   }
 
   private static void node(DataOutputStream out, Address address, long uid) throws IOException {
@@ -76,34 +68,22 @@ public final class ClusterMessageSerializer implements Serializer {
 
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
-    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-      CoreMessage m = switch (manifest) {
-        case "G" -> new CoreMessage.GetEndpoint();
-        case "E" -> new CoreMessage.Endpoint(string(in));
-        case "L" -> new CoreMessage.Leaving(address(in), in.readLong());
-        case "A" -> new CoreMessage.LeavingAck(address(in), in.readLong());
-        case "D" -> new CoreMessage.Down(address(in), in.readLong());
-        case "R" -> new CoreMessage.LeaveRequest(address(in));
-        default -> throw new IllegalArgumentException("unknown cluster message manifest '" + manifest + "'");
-      };
-      if (in.available() > 0) {
-        throw new IllegalArgumentException("cluster message " + manifest + " has " + in.available() + " extra bytes");
-      }
-      return m;
-    } catch (IOException e) {
-      throw new IllegalArgumentException("malformed cluster message " + manifest + ": " + e, e);
-    }
+    return WireIo.fromBinary("cluster", bytes, manifest, ClusterMessageSerializer::read);
   }
 
-  private static String string(DataInputStream in) throws IOException {
-    String s = in.readUTF();
-    if (s.length() > MAX_STRING) {
-      throw new IllegalArgumentException("a string of a cluster message is longer than " + MAX_STRING);
-    }
-    return s;
+  private static CoreMessage read(String manifest, DataInputStream in) throws IOException {
+    return switch (manifest) {
+      case "G" -> new CoreMessage.GetEndpoint();
+      case "E" -> new CoreMessage.Endpoint(WireIo.readString(in));
+      case "L" -> new CoreMessage.Leaving(address(in), in.readLong());
+      case "A" -> new CoreMessage.LeavingAck(address(in), in.readLong());
+      case "D" -> new CoreMessage.Down(address(in), in.readLong());
+      case "R" -> new CoreMessage.LeaveRequest(address(in));
+      default -> throw new IllegalArgumentException("unknown cluster message manifest '" + manifest + "'");
+    };
   }
 
   private static Address address(DataInputStream in) throws IOException {
-    return Address.parse(string(in));
+    return Address.parse(WireIo.readString(in));
   }
 }

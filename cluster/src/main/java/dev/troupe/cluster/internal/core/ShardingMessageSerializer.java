@@ -4,12 +4,9 @@ import dev.troupe.cluster.UniqueAddress;
 import dev.troupe.cluster.internal.sharding.Protocol;
 import dev.troupe.cluster.internal.sharding.RegionActor;
 import dev.troupe.serialization.Serializer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,54 +53,48 @@ public final class ShardingMessageSerializer implements Serializer {
 
   @Override
   public byte[] toBinary(Object o) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      if (o instanceof Protocol.HandOverQuery q) {
-        out.writeLong(q.version());
-        WireIo.writeNode(out, q.from());
-        out.writeInt(q.owners().size());
-        for (UniqueAddress owner : q.owners()) {
-          WireIo.writeNode(out, owner);
-        }
-      } else if (o instanceof Protocol.HandOverDone d) {
-        out.writeLong(d.version());
-        WireIo.writeNode(out, d.from());
-      } else if (o instanceof RegionActor.HandedOver h) {
-        out.writeLong(h.version());
-      } else if (o instanceof Protocol.LeaveCheck c) {
-        out.writeLong(c.round());
-        WireIo.writeNode(out, c.from());
-      } else if (o instanceof Protocol.LeaveChecked c) {
-        out.writeLong(c.round());
-        WireIo.writeNode(out, c.from());
-      } else if (!(o instanceof RegionActor.WhenHandedOver)) {
-        throw new IllegalArgumentException("not a sharding message: " + o);
+    return WireIo.toBinary(o, 64, ShardingMessageSerializer::write);
+  }
+
+  private static void write(Object o, DataOutputStream out) throws IOException {
+    if (o instanceof Protocol.HandOverQuery q) {
+      out.writeLong(q.version());
+      WireIo.writeNode(out, q.from());
+      out.writeInt(q.owners().size());
+      for (UniqueAddress owner : q.owners()) {
+        WireIo.writeNode(out, owner);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    } else if (o instanceof Protocol.HandOverDone d) {
+      out.writeLong(d.version());
+      WireIo.writeNode(out, d.from());
+    } else if (o instanceof RegionActor.HandedOver h) {
+      out.writeLong(h.version());
+    } else if (o instanceof Protocol.LeaveCheck c) {
+      out.writeLong(c.round());
+      WireIo.writeNode(out, c.from());
+    } else if (o instanceof Protocol.LeaveChecked c) {
+      out.writeLong(c.round());
+      WireIo.writeNode(out, c.from());
+    } else if (!(o instanceof RegionActor.WhenHandedOver)) {
+      throw new IllegalArgumentException("not a sharding message: " + o);
     }
-    return bytes.toByteArray();
   }
 
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
-    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-      Object m = switch (manifest) {
-        case "Q" -> readQuery(in);
-        case "D" -> new Protocol.HandOverDone(in.readLong(), WireIo.readNode(in));
-        case "W" -> RegionActor.WhenHandedOver.INSTANCE;
-        case "H" -> new RegionActor.HandedOver(in.readLong());
-        case "C" -> new Protocol.LeaveCheck(in.readLong(), WireIo.readNode(in));
-        case "K" -> new Protocol.LeaveChecked(in.readLong(), WireIo.readNode(in));
-        default -> throw new IllegalArgumentException("unknown sharding message manifest '" + manifest + "'");
-      };
-      if (in.available() > 0) {
-        throw new IllegalArgumentException("sharding message " + manifest + " has " + in.available() + " extra bytes");
-      }
-      return m;
-    } catch (IOException e) {
-      throw new IllegalArgumentException("malformed sharding message " + manifest + ": " + e, e);
-    }
+    return WireIo.fromBinary("sharding", bytes, manifest, ShardingMessageSerializer::read);
+  }
+
+  private static Object read(String manifest, DataInputStream in) throws IOException {
+    return switch (manifest) {
+      case "Q" -> readQuery(in);
+      case "D" -> new Protocol.HandOverDone(in.readLong(), WireIo.readNode(in));
+      case "W" -> RegionActor.WhenHandedOver.INSTANCE;
+      case "H" -> new RegionActor.HandedOver(in.readLong());
+      case "C" -> new Protocol.LeaveCheck(in.readLong(), WireIo.readNode(in));
+      case "K" -> new Protocol.LeaveChecked(in.readLong(), WireIo.readNode(in));
+      default -> throw new IllegalArgumentException("unknown sharding message manifest '" + manifest + "'");
+    };
   }
 
   private static Protocol.HandOverQuery readQuery(DataInputStream in) throws IOException {

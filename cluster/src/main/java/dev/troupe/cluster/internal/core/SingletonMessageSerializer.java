@@ -3,12 +3,9 @@ package dev.troupe.cluster.internal.core;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.cluster.internal.singleton.Protocol;
 import dev.troupe.serialization.Serializer;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * The singleton managers' and proxies' {@link Protocol.Message}s, identifier 32, with a one-letter
@@ -21,6 +18,9 @@ import java.io.UncheckedIOException;
  */
 public final class SingletonMessageSerializer implements Serializer {
   private final ActorSystem system;
+  // bound once, not per message: the frame calls them for every message this node sends or receives
+  private final WireIo.BodyWriter writer = this::write;
+  private final WireIo.BodyReader reader = this::read;
 
   /** @param system the system whose registry writes and resolves the refs */
   public SingletonMessageSerializer(ActorSystem system) {
@@ -54,47 +54,41 @@ public final class SingletonMessageSerializer implements Serializer {
 
   @Override
   public byte[] toBinary(Object o) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(96);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      if (o instanceof Protocol.HandOverToMe m) {
-        WireIo.writeNode(out, m.from());
-      } else if (o instanceof Protocol.HandOverInProgress m) {
-        WireIo.writeNode(out, m.from());
-      } else if (o instanceof Protocol.HandOverDone m) {
-        WireIo.writeNode(out, m.from());
-      } else if (o instanceof Protocol.SingletonIs m) {
-        WireIo.writeRef(out, system, m.instance());
-        WireIo.writeNode(out, m.node());
-      } else if (o instanceof Protocol.SingletonMoving m) {
-        WireIo.writeRef(out, system, m.instance());
-      } else if (!(o instanceof Protocol.RegisterProxy) && !(o instanceof Protocol.ProxyStopped)) {
-        throw new IllegalArgumentException("not a singleton message: " + o);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    return WireIo.toBinary(o, 96, writer);
+  }
+
+  private void write(Object o, DataOutputStream out) throws IOException {
+    if (o instanceof Protocol.HandOverToMe m) {
+      WireIo.writeNode(out, m.from());
+    } else if (o instanceof Protocol.HandOverInProgress m) {
+      WireIo.writeNode(out, m.from());
+    } else if (o instanceof Protocol.HandOverDone m) {
+      WireIo.writeNode(out, m.from());
+    } else if (o instanceof Protocol.SingletonIs m) {
+      WireIo.writeRef(out, system, m.instance());
+      WireIo.writeNode(out, m.node());
+    } else if (o instanceof Protocol.SingletonMoving m) {
+      WireIo.writeRef(out, system, m.instance());
+    } else if (!(o instanceof Protocol.RegisterProxy) && !(o instanceof Protocol.ProxyStopped)) {
+      throw new IllegalArgumentException("not a singleton message: " + o);
     }
-    return bytes.toByteArray();
   }
 
   @Override
   public Object fromBinary(byte[] bytes, String manifest) {
-    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-      Protocol.Message m = switch (manifest) {
-        case "T" -> new Protocol.HandOverToMe(WireIo.readNode(in));
-        case "P" -> new Protocol.HandOverInProgress(WireIo.readNode(in));
-        case "D" -> new Protocol.HandOverDone(WireIo.readNode(in));
-        case "R" -> new Protocol.RegisterProxy();
-        case "S" -> new Protocol.ProxyStopped();
-        case "I" -> new Protocol.SingletonIs(WireIo.readRef(in, system), WireIo.readNode(in));
-        case "M" -> new Protocol.SingletonMoving(WireIo.readRef(in, system));
-        default -> throw new IllegalArgumentException("unknown singleton message manifest '" + manifest + "'");
-      };
-      if (in.available() > 0) {
-        throw new IllegalArgumentException("singleton message " + manifest + " has " + in.available() + " extra bytes");
-      }
-      return m;
-    } catch (IOException e) {
-      throw new IllegalArgumentException("malformed singleton message " + manifest + ": " + e, e);
-    }
+    return WireIo.fromBinary("singleton", bytes, manifest, reader);
+  }
+
+  private Protocol.Message read(String manifest, DataInputStream in) throws IOException {
+    return switch (manifest) {
+      case "T" -> new Protocol.HandOverToMe(WireIo.readNode(in));
+      case "P" -> new Protocol.HandOverInProgress(WireIo.readNode(in));
+      case "D" -> new Protocol.HandOverDone(WireIo.readNode(in));
+      case "R" -> new Protocol.RegisterProxy();
+      case "S" -> new Protocol.ProxyStopped();
+      case "I" -> new Protocol.SingletonIs(WireIo.readRef(in, system), WireIo.readNode(in));
+      case "M" -> new Protocol.SingletonMoving(WireIo.readRef(in, system));
+      default -> throw new IllegalArgumentException("unknown singleton message manifest '" + manifest + "'");
+    };
   }
 }

@@ -42,5 +42,8 @@ class ClusterMessageSerializerTest {
     assertThrows(IllegalArgumentException.class, () -> serializer.fromBinary(longer, "D"));
     byte[] notAnAddress = serializer.toBinary(new CoreMessage.Endpoint("no address here"));
     assertThrows(IllegalArgumentException.class, () -> serializer.fromBinary(notAnAddress, "R"));
+    byte[] tooLong = serializer.toBinary(new CoreMessage.Endpoint("x".repeat(WireIo.MAX_STRING + 1)));
+    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> serializer.fromBinary(tooLong, "E"));
+    assertTrue(refused.getMessage().contains("cluster message E") && refused.getMessage().contains("1024"), refused.getMessage());
   }
 }

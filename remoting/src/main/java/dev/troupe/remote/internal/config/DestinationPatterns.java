@@ -1,5 +1,6 @@
 package dev.troupe.remote.internal.config;
 
+import dev.troupe.runtime.spi.PathGlob;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,37 +57,11 @@ public final class DestinationPatterns {
 
   private static boolean matches(String[] pattern, List<String> elements) {
     for (int i = 0; i < pattern.length; i++) {
-      if (!glob(pattern[i], elements.get(i))) {
+      if (!PathGlob.matchesStarOnly(pattern[i], elements.get(i))) {
         return false;
       }
     }
     return true;
-  }
-
-  /** {@code *} matches any run of characters (none included); every other character itself. */
-  static boolean glob(String pattern, String s) {
-    int p = 0;
-    int i = 0;
-    int star = -1;
-    int mark = 0;
-    while (i < s.length()) {
-      if (p < pattern.length() && pattern.charAt(p) != '*' && pattern.charAt(p) == s.charAt(i)) {
-        p++;
-        i++;
-      } else if (p < pattern.length() && pattern.charAt(p) == '*') {
-        star = p++;
-        mark = i;
-      } else if (star >= 0) {
-        p = star + 1;
-        i = ++mark;
-      } else {
-        return false;
-      }
-    }
-    while (p < pattern.length() && pattern.charAt(p) == '*') {
-      p++;
-    }
-    return p == pattern.length();
   }
 
   @Override

@@ -347,13 +347,25 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
 
   @Override
   public void addressTerminated(Address node, String reason) {
+    gone(node, "is declared terminated: " + reason, "it was declared terminated: " + reason);
+  }
+
+  /**
+   * {@code node} is gone without leaving: its actors count as terminated for their watchers (said
+   * once, when its association first learns it), and its incarnation is quarantined.
+   *
+   * @param node the node
+   * @param what what became of it, for the log ("is unreachable: ...")
+   * @param quarantine the quarantine's reason
+   */
+  private void gone(Address node, String what, String quarantine) {
     Association a = associations.association(node);
     if (a == null || a.declareGone()) {
-      logger.warn("{} is declared terminated: {}; its actors count as terminated for their watchers", node, reason);
+      logger.warn("{} {}; its actors count as terminated for their watchers", node, what);
     }
     runtime.addressTerminated(node); // even when told before: the watches made since then hear it too
     if (a != null) {
-      a.quarantine("it was declared terminated: " + reason);
+      a.quarantine(quarantine);
     }
   }
 
@@ -670,17 +682,10 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
    * delivered exactly once).
    */
   private void unreachable(Address node, double phi, long silentMillis) {
-    Association a = associations.association(node);
     String why =
         "no heartbeat response for " + silentMillis + " ms (phi " + String.format(java.util.Locale.ROOT, "%.1f", phi)
             + " above troupe.remote.watch-failure-detector.threshold = " + settings.failureThreshold() + ")";
-    if (a == null || a.declareGone()) {
-      logger.warn("{} is unreachable: {}; its actors count as terminated for their watchers", node, why);
-    }
-    runtime.addressTerminated(node); // even when told before: the watches made since then hear it too
-    if (a != null) {
-      a.quarantine("it is unreachable: " + why);
-    }
+    gone(node, "is unreachable: " + why, "it is unreachable: " + why);
   }
 
   @Override

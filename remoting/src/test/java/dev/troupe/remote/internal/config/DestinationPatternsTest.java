@@ -46,4 +46,22 @@ class DestinationPatternsTest {
       assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
     }
   }
+
+  @Test
+  void aQuestionMarkIsItselfAndAnEscapeIsPlainText() {
+    DestinationPatterns p = DestinationPatterns.parse(List.of("/user/worker-?", "/user/a%2A*"));
+    assertFalse(p.matches(path("/user/worker-1")), "'?' is no wildcard here");
+    assertTrue(p.matches(path("/user/a%2A")));
+    assertTrue(p.matches(path("/user/a%2Ab")));
+    assertFalse(p.matches(path("/user/a*")), "%2A is not decoded");
+  }
+
+  @Test
+  void aStarInTheMiddleOfThePathStaysInItsElement() {
+    DestinationPatterns p = DestinationPatterns.parse(List.of("/user/*/big"));
+    assertTrue(p.matches(path("/user/a/big")));
+    assertTrue(p.matches(path("/user/*x/big")), "a '*' in a name is matched like any character");
+    assertFalse(p.matches(path("/user/a/b/big")), "'*' spans one element, not two");
+    assertFalse(p.matches(path("/user/big")));
+  }
 }
