@@ -67,7 +67,7 @@ final class ActorSelectionImpl extends ActorSelection {
       if (target != null) {
         target.tell(message, sender);
       } else {
-        system.deadLetters.publish(message, sender, system.deadLetters);
+        system.deadLetters.publish(message, sender, system.deadLetters, DeadLetterReason.NO_SUCH_ACTOR);
       }
       return;
     }

@@ -494,6 +494,14 @@ public final class ActorSystemImpl extends ActorSystem
     return deadLetters.count();
   }
 
+  /**
+   * @param reason a reason
+   * @return how many messages went to dead letters for {@code reason} so far
+   */
+  public long deadLetterCount(DeadLetterReason reason) {
+    return deadLetters.count(reason);
+  }
+
   @Override
   public String toString() {
     return "ActorSystem[" + name + "]";

@@ -32,7 +32,7 @@ final class SelectionRefusals {
   }
 
   void refused(ActorSelection selection, Object message, ActorRef sender, String reason) {
-    system.deadLetters.publish(message, sender, system.deadLetters);
+    system.deadLetters.publish(message, sender, system.deadLetters, DeadLetterReason.NO_SUCH_ACTOR);
     long now = System.nanoTime();
     long next = nextLogNanos.get();
     if (now - next < 0 || !nextLogNanos.compareAndSet(next, now + TimeUnit.SECONDS.toNanos(INTERVAL_SECONDS))) {
