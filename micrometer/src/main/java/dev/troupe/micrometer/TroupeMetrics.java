@@ -4,6 +4,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Cancellable;
 import dev.troupe.actor.Telemetry;
 import dev.troupe.actor.internal.ActorSystemImpl;
+import dev.troupe.actor.internal.DeadLetterReason;
 import dev.troupe.actor.internal.telemetry.SystemTelemetry;
 import dev.troupe.actor.internal.telemetry.SystemTelemetry.ActorLifecycle;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -128,12 +129,15 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
       first = registries.isEmpty();
       registries.add(registry);
       ActorSystemImpl impl = (ActorSystemImpl) system;
-      register(
-          registry,
-          FunctionCounter.builder("troupe.dead.letters", impl, ActorSystemImpl::deadLetterCount)
-                  .description("messages that could not be delivered, published to dead letters")
-                  .tags(systemTags)
-              ::register);
+      for (DeadLetterReason reason : DeadLetterReason.values()) {
+        register(
+            registry,
+            FunctionCounter.builder(
+                    "troupe.dead.letters", impl, sys -> sys.deadLetterCount(reason))
+                    .description("messages that could not be delivered, published to dead letters")
+                    .tags(systemTags.and("reason", reason.tag()))
+                ::register);
+      }
       events.registerIn(registry);
       for (String d : knownDispatchers) {
         registerDispatcher(registry, d);
