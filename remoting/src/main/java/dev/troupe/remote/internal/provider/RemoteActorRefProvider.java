@@ -36,10 +36,12 @@ import dev.troupe.remote.internal.transport.Lane;
 import dev.troupe.remote.internal.transport.NettyTransport;
 import dev.troupe.remote.internal.transport.OutboundEnvelope;
 import dev.troupe.remote.internal.transport.RateLimitedLog;
+import dev.troupe.remote.internal.transport.Traffic;
 import dev.troupe.remote.internal.transport.Wire;
 import dev.troupe.remote.internal.watch.WatchedNodes;
 import dev.troupe.remote.spi.PeerEvent;
 import dev.troupe.remote.spi.PeerListener;
+import dev.troupe.remote.spi.RemoteMetricsView;
 import dev.troupe.remote.spi.RemoteProvider;
 import dev.troupe.serialization.Serialization;
 import dev.troupe.serialization.SerializationException;
@@ -51,6 +53,7 @@ import io.netty.channel.Channel;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -104,6 +107,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
   private final RemoteDaemon daemon; // remote deployment: /remote
   private final AbsentRecipients absentRecipients; // answers asks of stopped actors here
   private final InboundSelections.Target selectionTarget = new SelectionTarget();
+  private final RemoteMetricsView metricsView = new MetricsView();
 
   RemoteActorRefProvider(RuntimeSystem runtime) {
     this.runtime = runtime;
@@ -219,6 +223,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     runtime.subscribeAddressTerminated(daemon); // hosted children stop when their parents' node goes
     transport.startAccepting();
     associations.startSweeping();
+    RemoteMetricsView.register(system, metricsView);
     logger.info("remoting of {} listens at {} (uid {})", system.name(), address, uid);
   }
 
@@ -251,6 +256,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
 
   @Override
   public void shutdown() {
+    RemoteMetricsView.unregister(system, metricsView);
     watchedNodes.stop();
     sayLeaving();
     for (Association a : associations.all()) {
@@ -531,6 +537,25 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
   }
 
   /** Resolves the selections of {@link InboundSelections} from the root, on the dispatcher. */
+  /** What the meters read: the transport's counts per peer and the watched nodes' phi. */
+  private final class MetricsView implements RemoteMetricsView {
+    @Override
+    public List<PeerTraffic> peers() {
+      List<Traffic.Peer> peers = transport.traffic().peers();
+      List<PeerTraffic> out = new ArrayList<>(peers.size());
+      for (Traffic.Peer p : peers) {
+        Traffic.Totals t = p.totals();
+        out.add(new PeerTraffic(p.address(), t.messagesSent(), t.bytesSent(), t.messagesReceived(), t.bytesReceived()));
+      }
+      return out;
+    }
+
+    @Override
+    public Map<Address, Double> phi() {
+      return watchedNodes.phis();
+    }
+  }
+
   private final class SelectionTarget implements InboundSelections.Target {
     @Override
     public void deliver(ActorSelectionMessage selection, ActorRef sender) {
