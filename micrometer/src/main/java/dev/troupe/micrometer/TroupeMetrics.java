@@ -158,7 +158,8 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
           "troupe.telemetry.enabled is off for system [{}]: only its system-wide meters are"
               + " published (no dispatcher or actor class meters)",
           system.name());
-    } else {
+    }
+    if (telemetry != null || events.refreshes()) {
       refresh();
       Cancellable c =
           system
@@ -175,8 +176,19 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
     system.registerOnTermination(this::close);
   }
 
-  /** Takes a snapshot and gives new dispatchers and actor classes their meters. */
+  /**
+   * Takes a snapshot and gives new dispatchers and actor classes their meters; reads remoting's
+   * metrics view, giving new peers theirs.
+   */
   private void refresh() {
+    try {
+      events.refresh();
+    } catch (RuntimeException e) {
+      log.warn("could not read the remoting figures of system [{}]", system.name(), e);
+    }
+    if (telemetry == null) {
+      return;
+    }
     try {
       Telemetry.Snapshot s = telemetry.snapshot();
       Map<String, ActorLifecycle> l = new HashMap<>();

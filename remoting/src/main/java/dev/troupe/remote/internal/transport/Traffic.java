@@ -215,7 +215,8 @@ public final class Traffic {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-      if (evt instanceof HandshakeDeadline.HandshakeDone done) {
+      // an outbound connection's handshake ends with one too, naming no handshake (its peer is known)
+      if (evt instanceof HandshakeDeadline.HandshakeDone done && done.handshake() != null) {
         cell.attach(traffic.peer(done.handshake().origin()));
       }
       ctx.fireUserEventTriggered(evt);
