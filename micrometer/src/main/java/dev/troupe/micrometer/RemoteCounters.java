@@ -9,6 +9,8 @@ import dev.troupe.remote.QuarantinedEvent;
 import dev.troupe.remote.RemotingLifecycleEvent;
 import dev.troupe.remote.spi.RemoteMetricsView;
 import dev.troupe.remote.spi.RemoteMetricsView.PeerTraffic;
+import dev.troupe.remote.spi.RemoteMetricsView.SerializationTime;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToLongFunction;
 
@@ -117,6 +120,21 @@ final class RemoteCounters {
     }
   }
 
+  private void timer(MeterRegistry r, String name, String description,
+      ToLongFunction<SerializationTime> count, ToLongFunction<SerializationTime> nanos) {
+    binder.register(
+        r,
+        FunctionTimer.builder(
+                name,
+                view,
+                v -> v.serializationTime().map(count::applyAsLong).orElse(0L),
+                v -> v.serializationTime().map(nanos::applyAsLong).orElse(0L),
+                TimeUnit.NANOSECONDS)
+            .description(description)
+            .tags(tags)
+            ::register);
+  }
+
   private static PeerTraffic sum(PeerTraffic a, PeerTraffic b) {
     return new PeerTraffic(
         a.address(),
@@ -212,6 +230,12 @@ final class RemoteCounters {
             ::register);
     for (Map.Entry<String, Peer> e : peers.entrySet()) {
       e.getValue().registerIn(r, e.getKey());
+    }
+    if (view != null && view.serializationTime().isPresent()) { // measure-serialization = on
+      timer(r, "troupe.remote.serialization.time", "time spent serializing outgoing messages",
+          SerializationTime::serializations, SerializationTime::serializeNanos);
+      timer(r, "troupe.remote.deserialization.time", "time spent deserializing arriving messages",
+          SerializationTime::deserializations, SerializationTime::deserializeNanos);
     }
     for (String peer : trafficPeers) {
       registerTraffic(r, peer);

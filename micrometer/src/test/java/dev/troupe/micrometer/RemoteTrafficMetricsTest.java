@@ -3,6 +3,7 @@ package dev.troupe.micrometer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.actor.AbstractActor;
@@ -12,10 +13,12 @@ import dev.troupe.actor.Props;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
 import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -99,6 +102,38 @@ class RemoteTrafficMetricsTest {
         assertEquals(peerB, m.getId().getTag("peer"), "the only peer of a: " + m.getId());
       }
     }
+  }
+
+  @Test
+  void serializationTimeIsMeasuredOnlyWhenSwitchedOn() {
+    String measured = REMOTE + "troupe.remote.advanced.measure-serialization = on\n";
+    ActorSystem a = troupe.createSystem(measured);
+    ActorSystem b = troupe.createSystem(measured);
+    SimpleMeterRegistry onA = new SimpleMeterRegistry();
+    SimpleMeterRegistry onB = new SimpleMeterRegistry();
+    new TroupeMetrics(a, REFRESH).bindTo(onA);
+    new TroupeMetrics(b, REFRESH).bindTo(onB);
+    SimpleMeterRegistry plain = new SimpleMeterRegistry();
+    new TroupeMetrics(troupe.system(), REFRESH).bindTo(plain);
+    assertNull(plain.find("troupe.remote.serialization.time").meter(),
+        "no serialization timer with measure-serialization = off (the default)");
+
+    b.actorOf(Props.create(Echo.class, Echo::new), "echo");
+    TestKit kit = new TestKit(a);
+    for (int i = 0; i < N; i++) {
+      a.actorSelection(b.address() + "/user/echo").tell(PAYLOAD, kit.getRef());
+    }
+    for (int i = 0; i < N; i++) {
+      kit.expectMsg(WAIT, PAYLOAD);
+    }
+    FunctionTimer ser = onA.find("troupe.remote.serialization.time").functionTimer();
+    FunctionTimer deser = onB.find("troupe.remote.deserialization.time").functionTimer();
+    assertNotNull(ser, "troupe.remote.serialization.time on a");
+    assertNotNull(deser, "troupe.remote.deserialization.time on b");
+    assertEquals(N, ser.count(), "messages a serialized (each selection once)");
+    assertEquals(N, deser.count(), "messages b deserialized");
+    assertTrue(ser.totalTime(TimeUnit.NANOSECONDS) > 0, "time a spent serializing");
+    assertTrue(deser.totalTime(TimeUnit.NANOSECONDS) > 0, "time b spent deserializing");
   }
 
   @Test

@@ -43,6 +43,24 @@ public interface RemoteMetricsView {
   Map<Address, Double> phi();
 
   /**
+   * The summed time of this system's serializations of outgoing messages and deserializations of
+   * arriving ones.
+   *
+   * @param serializations messages serialized
+   * @param serializeNanos their summed serialization time, in nanoseconds
+   * @param deserializations messages deserialized
+   * @param deserializeNanos their summed deserialization time, in nanoseconds
+   */
+  record SerializationTime(long serializations, long serializeNanos, long deserializations, long deserializeNanos) {}
+
+  /**
+   * @return the summed (de)serialization times; empty unless {@code
+   *     troupe.remote.advanced.measure-serialization = on} (the clock is read twice per message only
+   *     then)
+   */
+  Optional<SerializationTime> serializationTime();
+
+  /**
    * @param system an actor system
    * @return the view of its remote provider, empty when it has none (not remote, or terminated)
    */

@@ -50,6 +50,8 @@ import java.util.Set;
  * @param largeMessageDestinations the recipients whose messages take the large-message lane (none: no such lane)
  * @param maximumLargeFrameSize the largest frame body on the large-message lane, in bytes
  * @param largeMessageQueueSize bound of a peer's large-message-lane queue
+ * @param measureSerialization {@code advanced.measure-serialization}: whether the time of each
+ *     serialization and deserialization is summed for the meters (two clock reads per message)
  */
 public record RemoteSettings(
     String canonicalHost,
@@ -85,7 +87,8 @@ public record RemoteSettings(
     boolean failureInjector,
     DestinationPatterns largeMessageDestinations,
     int maximumLargeFrameSize,
-    int largeMessageQueueSize) {
+    int largeMessageQueueSize,
+    boolean measureSerialization) {
 
   public static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -174,7 +177,8 @@ public record RemoteSettings(
         ConfigReader.bool(adv, a, "failure-injector"),
         large,
         largeFrame,
-        ConfigReader.intAtLeast(adv, a, "outbound-large-message-queue-size", 1));
+        ConfigReader.intAtLeast(adv, a, "outbound-large-message-queue-size", 1),
+        ConfigReader.bool(adv, a, "measure-serialization"));
   }
 
   /** A frame size in bytes ({@code 256KiB}), {@value #MIN_FRAME_SIZE} bytes up to 2GiB. */

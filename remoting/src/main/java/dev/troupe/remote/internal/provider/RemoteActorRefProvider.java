@@ -20,6 +20,7 @@ import dev.troupe.remote.internal.association.Association;
 import dev.troupe.remote.internal.association.Associations;
 import dev.troupe.remote.internal.association.OutboundLane;
 import dev.troupe.remote.internal.association.RemoteActorRef;
+import dev.troupe.remote.internal.association.SerializationTimes;
 import dev.troupe.remote.internal.config.RemoteSettings;
 import dev.troupe.remote.internal.deploy.DeploymentHost;
 import dev.troupe.remote.internal.deploy.DeploymentMessages;
@@ -54,6 +55,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -499,8 +501,13 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
       }
     }
     Object message;
+    SerializationTimes times = associations.serializationTimes();
+    long start = times == null ? 0 : System.nanoTime();
     try {
       message = serialization.deserialize(serializerId, manifest, bytes);
+      if (times != null) {
+        times.deserialized(System.nanoTime() - start);
+      }
     } catch (RuntimeException e) {
       drops.dropped(
           new Serialized(serializerId, manifest, bytes),
@@ -553,6 +560,14 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     @Override
     public Map<Address, Double> phi() {
       return watchedNodes.phis();
+    }
+
+    @Override
+    public Optional<SerializationTime> serializationTime() {
+      SerializationTimes t = associations.serializationTimes();
+      return t == null
+          ? Optional.empty()
+          : Optional.of(new SerializationTime(t.serializations(), t.serializeNanos(), t.deserializations(), t.deserializeNanos()));
     }
   }
 
