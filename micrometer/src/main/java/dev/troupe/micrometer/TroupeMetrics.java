@@ -67,6 +67,7 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
   private final Tags systemTags;
   private final SystemTelemetry telemetry; // null when telemetry is off
   private final EventCounters events;
+  private final ClusterMeters cluster; // null: troupe-cluster absent, or the system is no cluster node
 
   // guarded by this
   private final List<MeterRegistry> registries = new ArrayList<>();
@@ -113,6 +114,27 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
     Telemetry t = Telemetry.get(system);
     this.telemetry = t instanceof SystemTelemetry s ? s : null;
     this.events = new EventCounters(this, system, systemTags);
+    this.cluster =
+        present("dev.troupe.cluster", "dev/troupe/cluster/Cluster.class")
+            ? ClusterMeters.of(this, system, systemTags)
+            : null;
+  }
+
+  /**
+   * Whether an optional Troupe module is there, without reflection: in a module layer, whether it
+   * was resolved; on the class path, whether one of its classes is.
+   *
+   * @param module the module's name
+   * @param resource a class file of it, e.g. {@code dev/troupe/cluster/Cluster.class}
+   */
+  static boolean present(String module, String resource) {
+    Module self = TroupeMetrics.class.getModule();
+    if (self.isNamed()) {
+      ModuleLayer layer = self.getLayer();
+      return layer != null && layer.findModule(module).isPresent();
+    }
+    ClassLoader loader = TroupeMetrics.class.getClassLoader();
+    return loader != null && loader.getResource(resource) != null;
   }
 
   @Override
@@ -139,6 +161,9 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
                 ::register);
       }
       events.registerIn(registry);
+      if (cluster != null) {
+        cluster.registerIn(registry);
+      }
       for (String d : knownDispatchers) {
         registerDispatcher(registry, d);
       }
