@@ -6,6 +6,8 @@ import dev.troupe.cluster.Cluster;
 import dev.troupe.cluster.CurrentClusterState;
 import dev.troupe.cluster.Member;
 import dev.troupe.cluster.MemberStatus;
+import dev.troupe.cluster.internal.sharding.ShardingHooks;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -14,7 +16,8 @@ import java.util.Locale;
 
 /**
  * The cluster's meters, read from the state the cluster core publishes ({@link Cluster#state()},
- * a field read per gauge): members by status and the members this node cannot reach. Loaded only
+ * a field read per gauge): members by status and the members this node cannot reach; and the
+ * shards this node handed over to other members (sharding's count). Loaded only
  * when {@code troupe-cluster} is present and the system's provider is the cluster's (this class
  * names the cluster's types).
  */
@@ -26,11 +29,13 @@ final class ClusterMeters {
   private final TroupeMetrics binder;
   private final Tags tags;
   private final Cluster cluster;
+  private final ActorSystem system;
 
-  private ClusterMeters(TroupeMetrics binder, Tags tags, Cluster cluster) {
+  private ClusterMeters(TroupeMetrics binder, Tags tags, Cluster cluster, ActorSystem system) {
     this.binder = binder;
     this.tags = tags;
     this.cluster = cluster;
+    this.system = system;
   }
 
   /**
@@ -42,7 +47,7 @@ final class ClusterMeters {
    */
   static ClusterMeters of(TroupeMetrics binder, ActorSystem system, Tags tags) {
     try {
-      return new ClusterMeters(binder, tags, Cluster.get(system));
+      return new ClusterMeters(binder, tags, Cluster.get(system), system);
     } catch (ConfigurationException notACluster) {
       return null;
     }
@@ -62,6 +67,13 @@ final class ClusterMeters {
         Gauge.builder("troupe.cluster.unreachable", this, m -> m.cluster.state().unreachable().size())
                 .description("members this node cannot reach now")
                 .tags(tags)
+            ::register);
+    binder.register(
+        r,
+        FunctionCounter.builder(
+                "troupe.cluster.sharding.handovers", system, ShardingHooks::handOffs)
+            .description("shards this node's regions handed over to another member (a new view placed them there)")
+            .tags(tags)
             ::register);
   }
 
