@@ -32,9 +32,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes an actor system's figures as Micrometer meters: what the runtime's {@link Telemetry}
- * counts per dispatcher and per actor class, dead letters and unhandled messages and, when {@code
- * troupe-remoting} is present and the system is remote, what remoting publishes on the event
- * stream. Every meter is listed, with its tags, in {@code docs/observability.md}.
+ * counts per dispatcher and per actor class, dead letters (by reason) and unhandled messages; when
+ * {@code troupe-remoting} is present and the system is remote, what remoting publishes on the event
+ * stream and what it counts per peer (messages and bytes each way, the phi of watched nodes,
+ * optionally the serialization time); when {@code troupe-cluster} is present and the system is a
+ * cluster node, its members by status, the unreachable ones and the shards handed over. Every
+ * meter is listed, with its tags, in {@code docs/observability.md}.
  *
  * <pre>{@code
  * new TroupeMetrics(system).bindTo(meterRegistry);
