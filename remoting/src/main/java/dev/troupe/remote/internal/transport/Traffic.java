@@ -84,6 +84,11 @@ public final class Traffic {
       }
     }
 
+    /** @return the cells of connections open now (tests) */
+    synchronized int liveCells() {
+      return live.size();
+    }
+
     /** @return the totals now, on any thread */
     public synchronized Totals totals() {
       long ms = messagesSent;
@@ -180,7 +185,7 @@ public final class Traffic {
    * The bytes of one connection, right after TLS: each buffer read, and each frame written. An
    * accepted connection's cell is attached to its peer when the handshake is accepted ({@link
    * HandshakeDeadline.HandshakeDone}, which passes here on its way through the pipeline); the cell
-   * is folded when the connection closes.
+   * is folded when the connection closes (or, one that never connected, is deregistered).
    */
   static final class Bytes extends ChannelDuplexHandler {
     private final Traffic traffic;
@@ -226,6 +231,13 @@ public final class Traffic {
     public void channelInactive(ChannelHandlerContext ctx) {
       cell.close();
       ctx.fireChannelInactive();
+    }
+
+    /** Also for a connection that never became active (a connect that failed): its cell goes too. */
+    @Override
+    public void channelUnregistered(ChannelHandlerContext ctx) {
+      cell.close();
+      ctx.fireChannelUnregistered();
     }
   }
 
