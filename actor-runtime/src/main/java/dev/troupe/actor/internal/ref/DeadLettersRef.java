@@ -110,8 +110,9 @@ public final class DeadLettersRef extends MinimalActorRef {
   }
 
   /**
-   * Publishes through {@code system}'s dead letters with {@code reason} when they are this
-   * runtime's (else as a {@code DeadLetter} told to them).
+   * Publishes a {@code DeadLetter} through {@code system}'s dead letters with {@code reason} when
+   * they are this runtime's (else tells it to them), as telling them the {@code DeadLetter} would:
+   * an {@code Identify} is published too, not answered.
    *
    * @param system the system
    * @param message the message
@@ -126,10 +127,11 @@ public final class DeadLettersRef extends MinimalActorRef {
       ActorRef recipient,
       DeadLetterReason reason) {
     ActorRef dl = system.deadLetters();
+    DeadLetter letter = new DeadLetter(message, sender == null ? dl : sender, recipient);
     if (dl instanceof DeadLettersRef d) {
-      d.publish(message, sender, recipient, reason);
+      d.publish(letter, reason);
     } else {
-      dl.tell(new DeadLetter(message, sender == null ? dl : sender, recipient), sender);
+      dl.tell(letter, sender);
     }
   }
 
