@@ -4,7 +4,6 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Cancellable;
 import dev.troupe.actor.Telemetry;
 import dev.troupe.actor.internal.ActorSystemImpl;
-import dev.troupe.actor.internal.DeadLetterReason;
 import dev.troupe.actor.internal.telemetry.SystemTelemetry;
 import dev.troupe.actor.internal.telemetry.SystemTelemetry.ActorLifecycle;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -154,13 +153,13 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
       first = registries.isEmpty();
       registries.add(registry);
       ActorSystemImpl impl = (ActorSystemImpl) system;
-      for (DeadLetterReason reason : DeadLetterReason.values()) {
+      for (String reason : ActorSystemImpl.deadLetterReasons()) {
         register(
             registry,
             FunctionCounter.builder(
                     "troupe.dead.letters", impl, sys -> sys.deadLetterCount(reason))
                     .description("messages that could not be delivered, published to dead letters")
-                    .tags(systemTags.and("reason", reason.tag()))
+                    .tags(systemTags.and("reason", reason))
                 ::register);
       }
       events.registerIn(registry);

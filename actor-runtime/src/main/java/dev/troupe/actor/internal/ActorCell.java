@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.DeadLetterReason;
+
 import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.AbstractActor;

@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.DeadLetterReason;
+
 import dev.troupe.actor.internal.ref.RootParentRef;
 import dev.troupe.actor.internal.config.SelectionSettings;
 import dev.troupe.runtime.spi.InternalActorRef;

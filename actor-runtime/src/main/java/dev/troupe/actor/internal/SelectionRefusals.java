@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.DeadLetterReason;
+
 import dev.troupe.actor.internal.config.SelectionSettings;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSelection;

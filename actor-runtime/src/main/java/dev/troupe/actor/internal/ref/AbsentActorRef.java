@@ -1,6 +1,5 @@
 package dev.troupe.actor.internal.ref;
 
-import dev.troupe.actor.internal.DeadLetterReason;
 
 import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.runtime.spi.SystemMessages;

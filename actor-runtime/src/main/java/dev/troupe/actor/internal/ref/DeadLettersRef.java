@@ -2,7 +2,6 @@ package dev.troupe.actor.internal.ref;
 
 import dev.troupe.actor.EventStream;
 import dev.troupe.actor.LoggingAdapter;
-import dev.troupe.actor.internal.DeadLetterReason;
 import dev.troupe.actor.internal.config.RuntimeSettings;
 import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.runtime.spi.SystemMessages;

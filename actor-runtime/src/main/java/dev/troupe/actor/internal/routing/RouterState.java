@@ -1,6 +1,6 @@
 package dev.troupe.actor.internal.routing;
 
-import dev.troupe.actor.internal.DeadLetterReason;
+import dev.troupe.actor.internal.ref.DeadLetterReason;
 import dev.troupe.actor.internal.ref.DeadLettersRef;
 
 import com.typesafe.config.Config;

@@ -1,12 +1,12 @@
-package dev.troupe.actor.internal;
+package dev.troupe.actor.internal.ref;
 
 import java.util.Locale;
 
 /**
  * Why a message went to dead letters: the category that the place which gave up on it knows, and
  * that the {@code DeadLetter} event itself does not carry (its public record stays as it is). The
- * dead-letters ref counts each category ({@code ActorSystemImpl#deadLetterCount(DeadLetterReason)});
- * the Micrometer binder publishes the counts with the {@link #tag()} as its {@code reason} tag.
+ * dead-letters ref counts each category ({@link DeadLettersRef#count(DeadLetterReason)}); the
+ * Micrometer binder publishes the counts by {@link #tag()}, its {@code reason} tag.
  */
 public enum DeadLetterReason {
   /**
@@ -30,5 +30,19 @@ public enum DeadLetterReason {
   /** @return the reason as a meter tag: {@code recipient-stopped}, {@code mailbox-full}, ... */
   public String tag() {
     return tag;
+  }
+
+  /**
+   * @param tag a reason's {@link #tag()}
+   * @return that reason
+   * @throws IllegalArgumentException if no reason has that tag
+   */
+  public static DeadLetterReason ofTag(String tag) {
+    for (DeadLetterReason r : values()) {
+      if (r.tag.equals(tag)) {
+        return r;
+      }
+    }
+    throw new IllegalArgumentException("no dead-letter reason is tagged " + tag);
   }
 }
