@@ -5,8 +5,10 @@
  * module's own; actor traffic stays on remoting.
  */
 // JGroups ships no module descriptor; its manifest names it org.jgroups (an automatic module), and
-// javac's warning about requiring an automatic module is expected for that one directive.
-@SuppressWarnings("requires-automatic")
+// javac's warning about requiring an automatic module is expected for that one directive. The
+// micrometer module depends on this one and so is never on its compile path: the "module not
+// found" warning for the qualified export to it is expected too.
+@SuppressWarnings({"requires-automatic", "module"})
 module dev.troupe.cluster {
   requires transitive dev.troupe.actor;
   requires dev.troupe.runtime;
@@ -21,6 +23,8 @@ module dev.troupe.cluster {
 
   // the cluster's serializer, which remoting's serialization registry instantiates by name
   exports dev.troupe.cluster.internal.core to dev.troupe.remoting;
+  // the count of shard hand-overs (ShardingHooks), which the Micrometer binder publishes
+  exports dev.troupe.cluster.internal.sharding to dev.troupe.micrometer;
 
   uses dev.troupe.cluster.spi.MembershipProviderFactory;
 

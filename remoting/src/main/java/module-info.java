@@ -11,8 +11,8 @@
  * com.fasterxml.jackson.databind}, and exports the package of its own serializers to {@code
  * dev.troupe.remoting}, which instantiates them by name.
  */
-// The SPI is exported to the cluster module, which depends on this one and so is never on this
-// module's compile path: javac's "module not found" warning for that qualified export is expected,
+// The SPI is exported to the cluster and micrometer modules, which depend on this one and so are
+// never on this module's compile path: javac's "module not found" warning for that export is expected,
 // and suppressed here only.
 @SuppressWarnings("module")
 module dev.troupe.remoting {
@@ -33,7 +33,8 @@ module dev.troupe.remoting {
 
   exports dev.troupe.remote;
   exports dev.troupe.serialization;
-  exports dev.troupe.remote.spi to dev.troupe.cluster;
+  // the remote provider SPI for the cluster; RemoteMetricsView for the Micrometer binder
+  exports dev.troupe.remote.spi to dev.troupe.cluster, dev.troupe.micrometer;
 
   // Kinds of reference that stand for classic refs (e.g. the typed ActorRef<T>), sent as their paths.
   uses dev.troupe.actor.spi.ClassicRefView;

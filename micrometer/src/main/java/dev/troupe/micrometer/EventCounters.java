@@ -29,7 +29,7 @@ final class EventCounters {
     this.tags = tags;
     this.remote =
         remotingPresent() && system.address().port().isPresent()
-            ? new RemoteCounters(binder, tags)
+            ? new RemoteCounters(binder, system, tags)
             : null;
     this.subscriber =
         new Subscriber(
@@ -66,6 +66,18 @@ final class EventCounters {
     system.eventStream().subscribe(subscriber, UnhandledMessage.class);
     if (remote != null) {
       remote.subscribe(system.eventStream(), subscriber);
+    }
+  }
+
+  /** @return whether {@link #refresh()} has something to read (remoting's metrics view) */
+  boolean refreshes() {
+    return remote != null && remote.refreshes();
+  }
+
+  /** Reads remoting's metrics view, if there is one; on the binder's refresh. */
+  void refresh() {
+    if (remote != null) {
+      remote.refresh();
     }
   }
 

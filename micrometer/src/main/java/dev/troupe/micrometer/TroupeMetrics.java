@@ -31,9 +31,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes an actor system's figures as Micrometer meters: what the runtime's {@link Telemetry}
- * counts per dispatcher and per actor class, dead letters and unhandled messages and, when {@code
- * troupe-remoting} is present and the system is remote, what remoting publishes on the event
- * stream. Every meter is listed, with its tags, in {@code docs/observability.md}.
+ * counts per dispatcher and per actor class, dead letters (by reason) and unhandled messages; when
+ * {@code troupe-remoting} is present and the system is remote, what remoting publishes on the event
+ * stream and what it counts per peer (messages and bytes each way, the phi of watched nodes,
+ * optionally the serialization time); when {@code troupe-cluster} is present and the system is a
+ * cluster node, its members by status, the unreachable ones and the shards handed over. Every
+ * meter is listed, with its tags, in {@code docs/observability.md}.
  *
  * <pre>{@code
  * new TroupeMetrics(system).bindTo(meterRegistry);
@@ -66,6 +69,7 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
   private final Tags systemTags;
   private final SystemTelemetry telemetry; // null when telemetry is off
   private final EventCounters events;
+  private final ClusterMeters cluster; // null: troupe-cluster absent, or the system is no cluster node
 
   // guarded by this
   private final List<MeterRegistry> registries = new ArrayList<>();
@@ -112,6 +116,27 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
     Telemetry t = Telemetry.get(system);
     this.telemetry = t instanceof SystemTelemetry s ? s : null;
     this.events = new EventCounters(this, system, systemTags);
+    this.cluster =
+        present("dev.troupe.cluster", "dev/troupe/cluster/Cluster.class")
+            ? ClusterMeters.of(this, system, systemTags)
+            : null;
+  }
+
+  /**
+   * Whether an optional Troupe module is there, without reflection: in a module layer, whether it
+   * was resolved; on the class path, whether one of its classes is.
+   *
+   * @param module the module's name
+   * @param resource a class file of it, e.g. {@code dev/troupe/cluster/Cluster.class}
+   */
+  static boolean present(String module, String resource) {
+    Module self = TroupeMetrics.class.getModule();
+    if (self.isNamed()) {
+      ModuleLayer layer = self.getLayer();
+      return layer != null && layer.findModule(module).isPresent();
+    }
+    ClassLoader loader = TroupeMetrics.class.getClassLoader();
+    return loader != null && loader.getResource(resource) != null;
   }
 
   @Override
@@ -128,13 +153,19 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
       first = registries.isEmpty();
       registries.add(registry);
       ActorSystemImpl impl = (ActorSystemImpl) system;
-      register(
-          registry,
-          FunctionCounter.builder("troupe.dead.letters", impl, ActorSystemImpl::deadLetterCount)
-                  .description("messages that could not be delivered, published to dead letters")
-                  .tags(systemTags)
-              ::register);
+      for (String reason : ActorSystemImpl.deadLetterReasons()) {
+        register(
+            registry,
+            FunctionCounter.builder(
+                    "troupe.dead.letters", impl, sys -> sys.deadLetterCount(reason))
+                    .description("messages that could not be delivered, published to dead letters")
+                    .tags(systemTags.and("reason", reason))
+                ::register);
+      }
       events.registerIn(registry);
+      if (cluster != null) {
+        cluster.registerIn(registry);
+      }
       for (String d : knownDispatchers) {
         registerDispatcher(registry, d);
       }
@@ -154,7 +185,8 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
           "troupe.telemetry.enabled is off for system [{}]: only its system-wide meters are"
               + " published (no dispatcher or actor class meters)",
           system.name());
-    } else {
+    }
+    if (telemetry != null || events.refreshes()) {
       refresh();
       Cancellable c =
           system
@@ -171,8 +203,19 @@ public final class TroupeMetrics implements MeterBinder, AutoCloseable {
     system.registerOnTermination(this::close);
   }
 
-  /** Takes a snapshot and gives new dispatchers and actor classes their meters. */
+  /**
+   * Takes a snapshot and gives new dispatchers and actor classes their meters; reads remoting's
+   * metrics view, giving new peers theirs.
+   */
   private void refresh() {
+    try {
+      events.refresh();
+    } catch (RuntimeException e) {
+      log.warn("could not read the remoting figures of system [{}]", system.name(), e);
+    }
+    if (telemetry == null) {
+      return;
+    }
     try {
       Telemetry.Snapshot s = telemetry.snapshot();
       Map<String, ActorLifecycle> l = new HashMap<>();

@@ -84,6 +84,12 @@ class TroupeMetricsTest {
     return c.count();
   }
 
+  /** @return troupe.dead.letters summed over its reasons */
+  private double deadLetters() {
+    return registry.find("troupe.dead.letters").tags("system", troupe.system().name())
+        .functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
+  }
+
   private Set<String> names() {
     return registry.getMeters().stream()
         .map(m -> m.getId().getName())
@@ -145,7 +151,7 @@ class TroupeMetricsTest {
     kit.send(c, "count");
     kit.expectMsg(WAIT, 0);
     awaitCounterMeters(kit);
-    double deadBefore = counter("troupe.dead.letters", "system", troupe.system().name());
+    double deadBefore = deadLetters();
 
     c.tell("boom", ActorRef.noSender()); // the default strategy restarts it
     c.tell(-1, ActorRef.noSender()); // not matched: unhandled
@@ -162,7 +168,9 @@ class TroupeMetricsTest {
     kit.expectTerminated(c);
     c.tell(1, ActorRef.noSender());
     c.tell(2, ActorRef.noSender());
-    await(kit, "troupe.dead.letters", () -> counter("troupe.dead.letters"), deadBefore + 2);
+    await(kit, "troupe.dead.letters (all reasons)", this::deadLetters, deadBefore + 2);
+    assertEquals(2, counter("troupe.dead.letters", "reason", "recipient-stopped"),
+        "dead letters because the recipient had stopped");
     await(kit, "troupe.actor.stopped of Counter",
         () -> counter("troupe.actor.stopped", "actor.class", COUNTER), 1);
     await(kit, "troupe.actor.live of Counter",

@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.DeadLetterReason;
+
 import dev.troupe.runtime.spi.InternalActorRef;
 import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.AbstractActor;
@@ -257,14 +259,18 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   }
 
   @Override
-  public void deadLetter(Object message, ActorRef sender) {
+  public void deadLetter(Object message, ActorRef sender, boolean mailboxFull) {
     if (message instanceof ScheduledTick tick) {
       if (tick.timer() == null || mailbox.isClosed()) {
         return; // the actor's own timing, stale once it has stopped: not a lost message
       }
       message = tick.timer().message; // a full bounded mailbox: the user's message is what was lost
     }
-    self.system.deadLetters.publish(message, sender, self);
+    self.system.deadLetters.publish(
+        message,
+        sender,
+        self,
+        mailboxFull ? DeadLetterReason.MAILBOX_FULL : DeadLetterReason.RECIPIENT_STOPPED);
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.DeadLetterReason;
+
 import dev.troupe.actor.internal.ref.RootParentRef;
 import dev.troupe.actor.internal.config.SelectionSettings;
 import dev.troupe.runtime.spi.InternalActorRef;
@@ -64,7 +66,7 @@ final class ActorSelectionImpl extends ActorSelection {
       if (target != null) {
         target.tell(message, sender);
       } else {
-        system.deadLetters.publish(message, sender, system.deadLetters);
+        system.deadLetters.publish(message, sender, system.deadLetters, DeadLetterReason.NO_SUCH_ACTOR);
       }
       return;
     }

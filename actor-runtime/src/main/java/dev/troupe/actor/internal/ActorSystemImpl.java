@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.DeadLetterReason;
+
 import dev.troupe.actor.internal.ref.PromiseActorRef;
 import dev.troupe.actor.internal.ref.DeadLettersRef;
 import dev.troupe.actor.internal.logging.LoggingProviderCheck;
@@ -502,6 +504,27 @@ public final class ActorSystemImpl extends ActorSystem
   /** @return how many messages went to dead letters so far */
   public long deadLetterCount() {
     return deadLetters.count();
+  }
+
+  /**
+   * @return the reasons dead letters are counted by, as tags ({@code recipient-stopped}, {@code
+   *     mailbox-full}, {@code no-such-actor}, {@code no-routee}, {@code explicit}, {@code other})
+   */
+  public static List<String> deadLetterReasons() {
+    List<String> tags = new ArrayList<>();
+    for (DeadLetterReason r : DeadLetterReason.values()) {
+      tags.add(r.tag());
+    }
+    return tags;
+  }
+
+  /**
+   * @param reason one of {@link #deadLetterReasons()}
+   * @return how many messages went to dead letters for {@code reason} so far
+   * @throws IllegalArgumentException for a reason not among them
+   */
+  public long deadLetterCount(String reason) {
+    return deadLetters.count(DeadLetterReason.ofTag(reason));
   }
 
   @Override

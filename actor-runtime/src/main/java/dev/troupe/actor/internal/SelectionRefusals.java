@@ -1,5 +1,7 @@
 package dev.troupe.actor.internal;
 
+import dev.troupe.actor.internal.ref.DeadLetterReason;
+
 import dev.troupe.actor.internal.config.SelectionSettings;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSelection;
@@ -32,7 +34,7 @@ final class SelectionRefusals {
   }
 
   void refused(ActorSelection selection, Object message, ActorRef sender, String reason) {
-    system.deadLetters.publish(message, sender, system.deadLetters);
+    system.deadLetters.publish(message, sender, system.deadLetters, DeadLetterReason.NO_SUCH_ACTOR);
     long now = System.nanoTime();
     long next = nextLogNanos.get();
     if (now - next < 0 || !nextLogNanos.compareAndSet(next, now + TimeUnit.SECONDS.toNanos(INTERVAL_SECONDS))) {

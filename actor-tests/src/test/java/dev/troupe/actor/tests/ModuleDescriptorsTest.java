@@ -270,9 +270,10 @@ class ModuleDescriptorsTest {
         unqualifiedExports(remoting),
         "packages dev.troupe.remoting exports to everyone (its internal packages stay unexported)");
     assertEquals(
-        Map.of("dev.troupe.remote.spi", Set.of("dev.troupe.cluster")),
+        Map.of("dev.troupe.remote.spi", Set.of("dev.troupe.cluster", "dev.troupe.micrometer")),
         qualifiedExports(remoting),
-        "dev.troupe.remoting exports its SPI (for a provider built on the remote one) to the cluster module only");
+        "dev.troupe.remoting exports its SPI to the cluster module (a provider built on the remote one)"
+            + " and the micrometer module (its metrics view) only");
     assertNothingOpened(remoting);
     assertRequiresTransitive(remoting, API);
     assertRequiresTransitive(remoting, "com.fasterxml.jackson.databind"); // JacksonMapperCustomizer's MapperBuilder

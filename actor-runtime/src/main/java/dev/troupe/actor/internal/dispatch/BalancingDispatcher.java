@@ -94,7 +94,7 @@ public final class BalancingDispatcher extends Dispatcher {
     @Override
     void enqueue(Mailbox m, Envelope e) {
       if (m.isClosed()) {
-        m.owner().deadLetter(e.message, e.sender); // a stopped member takes no more team work
+        m.owner().deadLetter(e.message, e.sender, false); // a stopped member takes no more team work
       } else {
         team.shared.offer(e); // the team's queue is unbounded
         if (!m.trySchedule(true, false, false)) {
@@ -160,7 +160,7 @@ public final class BalancingDispatcher extends Dispatcher {
       Envelope e;
       MailboxOwner o = m.owner();
       while ((e = shared.poll()) != null) {
-        o.deadLetter(e.message, e.sender);
+        o.deadLetter(e.message, e.sender, false);
       }
     } else if (shared.hasMessages()) {
       teamWork(m); // what we might have processed goes to the others

@@ -357,7 +357,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       // The queue is the team's: only our own unstashed messages are ours to drain.
       Envelope e;
       while (prepended != null && (e = prepended.pollFirst()) != null) {
-        owner.deadLetter(e.message, e.sender);
+        owner.deadLetter(e.message, e.sender, false);
       }
       return;
     }
@@ -367,7 +367,7 @@ public final class Mailbox extends ForkJoinTask<Void> implements Runnable, Affin
       Object m = e.message;
       dev.troupe.actor.ActorRef s = e.sender;
       e.clear();
-      o.deadLetter(m, s);
+      o.deadLetter(m, s, false);
     }
   }
 

@@ -69,7 +69,7 @@ abstract sealed class MailboxKind permits MailboxKind.OwnQueue, BalancingDispatc
       if (m.queue().offer(e)) {
         m.trySchedule(true, false, false);
       } else {
-        m.owner().deadLetter(e.message, e.sender); // a full bounded queue
+        m.owner().deadLetter(e.message, e.sender, true); // a full bounded queue
       }
     }
 

@@ -24,8 +24,10 @@ public interface MailboxOwner {
    *
    * @param message the message
    * @param sender its sender
+   * @param mailboxFull true when a full bounded mailbox refused it, false when the mailbox was
+   *     closed (its actor terminated)
    */
-  void deadLetter(Object message, dev.troupe.actor.ActorRef sender);
+  void deadLetter(Object message, dev.troupe.actor.ActorRef sender, boolean mailboxFull);
 
   /** @return what runs in this mailbox, for diagnostics (an actor's path and class); any thread */
   default String describe() {

@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal.ref;
 
+
 import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
@@ -34,7 +35,7 @@ public final class AbsentActorRef extends MinimalActorRef {
     if (message == null) {
       throw new NullPointerException("message must not be null (sent to " + path() + ")");
     }
-    deadLetters.publish(message, sender, this);
+    deadLetters.publish(message, sender, this, DeadLetterReason.NO_SUCH_ACTOR);
   }
 
   @Override

@@ -13,12 +13,14 @@ import dev.troupe.actor.ActorIdentity;
 import dev.troupe.runtime.spi.SystemMessage;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.BooleanSupplier;
 
 /**
  * Collects undeliverable messages: publishes each as a {@link DeadLetter} on the event stream,
  * counts them, and logs the first {@code troupe.log-dead-letters} of them, then at most one summary
- * per {@code log-dead-letters-suspend-duration}.
+ * per {@code log-dead-letters-suspend-duration}. Each is also counted under its {@link
+ * DeadLetterReason}, which the caller names (the event does not carry it).
  */
 public final class DeadLettersRef extends MinimalActorRef {
   private final RuntimeSystem system;
@@ -27,6 +29,9 @@ public final class DeadLettersRef extends MinimalActorRef {
   private final BooleanSupplier terminating;
   private final LoggingAdapter log;
   private final AtomicLong count = new AtomicLong();
+  // one count per DeadLetterReason, by ordinal; dead letters are off the message path, so an
+  // atomic add per dead letter (beside the total's) costs nothing that matters
+  private final AtomicLongArray byReason = new AtomicLongArray(DeadLetterReason.values().length);
   private final AtomicLong nextSummaryNanos = new AtomicLong();
   private final AtomicLong suppressed = new AtomicLong();
 
@@ -64,21 +69,35 @@ public final class DeadLettersRef extends MinimalActorRef {
       throw new NullPointerException("message must not be null (sent to dead letters)");
     }
     if (message instanceof DeadLetter d) {
-      publish(d);
+      publish(d, DeadLetterReason.EXPLICIT);
     } else {
-      publish(message, sender, this);
+      publish(message, sender, this, DeadLetterReason.EXPLICIT);
     }
   }
 
   /**
-   * Publishes a message that could not be delivered to {@code recipient}; an {@code Identify} is
-   * answered with an empty identity instead.
+   * Publishes a message that could not be delivered to {@code recipient}, counted under {@link
+   * DeadLetterReason#OTHER}: callers that know why use {@link #publish(Object, ActorRef, ActorRef,
+   * DeadLetterReason)}.
    *
    * @param message the message
    * @param sender its sender, or null
    * @param recipient where it could not be delivered
    */
   public void publish(Object message, ActorRef sender, ActorRef recipient) {
+    publish(message, sender, recipient, DeadLetterReason.OTHER);
+  }
+
+  /**
+   * Publishes a message that could not be delivered to {@code recipient}, counted under {@code
+   * reason}; an {@code Identify} is answered with an empty identity instead (and not counted).
+   *
+   * @param message the message
+   * @param sender its sender, or null
+   * @param recipient where it could not be delivered
+   * @param reason why
+   */
+  public void publish(Object message, ActorRef sender, ActorRef recipient, DeadLetterReason reason) {
     if (message instanceof Identify id) {
       // Whoever asks a dead actor who it is deserves an answer, not silence.
       if (sender != null && sender != this) {
@@ -86,10 +105,37 @@ public final class DeadLettersRef extends MinimalActorRef {
       }
       return;
     }
-    publish(new DeadLetter(message, sender == null ? this : sender, recipient));
+    publish(new DeadLetter(message, sender == null ? this : sender, recipient), reason);
   }
 
-  private void publish(DeadLetter d) {
+  /**
+   * Publishes a {@code DeadLetter} through {@code system}'s dead letters with {@code reason} when
+   * they are this runtime's (else tells it to them), as telling them the {@code DeadLetter} would:
+   * an {@code Identify} is published too, not answered.
+   *
+   * @param system the system
+   * @param message the message
+   * @param sender its sender, or null
+   * @param recipient where it could not be delivered
+   * @param reason why
+   */
+  public static void publish(
+      dev.troupe.actor.ActorSystem system,
+      Object message,
+      ActorRef sender,
+      ActorRef recipient,
+      DeadLetterReason reason) {
+    ActorRef dl = system.deadLetters();
+    DeadLetter letter = new DeadLetter(message, sender == null ? dl : sender, recipient);
+    if (dl instanceof DeadLettersRef d) {
+      d.publish(letter, reason);
+    } else {
+      dl.tell(letter, sender);
+    }
+  }
+
+  private void publish(DeadLetter d, DeadLetterReason reason) {
+    byReason.incrementAndGet(reason.ordinal());
     long n = count.incrementAndGet();
     eventStream.publish(d);
     log(n, d);
@@ -133,6 +179,14 @@ public final class DeadLettersRef extends MinimalActorRef {
   /** @return how many messages went to dead letters so far */
   public long count() {
     return count.get();
+  }
+
+  /**
+   * @param reason a reason
+   * @return how many messages went to dead letters for {@code reason} so far
+   */
+  public long count(DeadLetterReason reason) {
+    return byReason.get(reason.ordinal());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.troupe.actor.internal.ref;
 
+
 import dev.troupe.runtime.spi.RuntimeSystem;
 import dev.troupe.runtime.spi.SystemMessages;
 import dev.troupe.actor.ActorPath;
@@ -42,7 +43,7 @@ public final class PromiseActorRef extends MinimalActorRef {
             ? result.completeExceptionally(f.cause())
             : result.complete(message);
     if (!completed) {
-      deadLetters.publish(message, sender, this);
+      deadLetters.publish(message, sender, this, DeadLetterReason.RECIPIENT_STOPPED);
     }
   }
 

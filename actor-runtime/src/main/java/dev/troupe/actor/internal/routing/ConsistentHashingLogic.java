@@ -1,8 +1,10 @@
 package dev.troupe.actor.internal.routing;
 
+import dev.troupe.actor.internal.ref.DeadLetterReason;
+import dev.troupe.actor.internal.ref.DeadLettersRef;
+
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
-import dev.troupe.actor.DeadLetter;
 import dev.troupe.routing.ActorRefRoutee;
 import dev.troupe.routing.ActorSelectionRoutee;
 import dev.troupe.routing.ConsistentHashMapper;
@@ -84,7 +86,7 @@ final class ConsistentHashingLogic implements RoutingLogic {
           "message of type {} to consistent-hashing router {} has no hash key: use a hash mapper, "
               + "ConsistentHashable or ConsistentHashableEnvelope",
           message.getClass().getName(), self.path());
-      system.deadLetters().tell(new DeadLetter(message, sender == null ? system.deadLetters() : sender, self), sender);
+      DeadLettersRef.publish(system, message, sender, self, DeadLetterReason.NO_ROUTEE);
       return;
     }
     Ring ring = (Ring) prepared;

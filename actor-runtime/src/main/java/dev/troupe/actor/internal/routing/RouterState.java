@@ -1,12 +1,14 @@
 package dev.troupe.actor.internal.routing;
 
+import dev.troupe.actor.internal.ref.DeadLetterReason;
+import dev.troupe.actor.internal.ref.DeadLettersRef;
+
 import com.typesafe.config.Config;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.Deploy;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
-import dev.troupe.actor.DeadLetter;
 import dev.troupe.actor.Kill;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
@@ -265,7 +267,7 @@ public final class RouterState {
   public void route(Object message, ActorRef sender) {
     Snapshot s = current;
     if (s.routees.length == 0) {
-      system.deadLetters().tell(new DeadLetter(message, sender == null ? system.deadLetters() : sender, self), sender);
+      DeadLettersRef.publish(system, message, sender, self, DeadLetterReason.NO_ROUTEE);
     } else {
       logic.send(message, sender, s.routees, s.prepared);
     }
@@ -281,7 +283,7 @@ public final class RouterState {
   public void broadcast(Broadcast b, ActorRef sender) {
     Snapshot s = current;
     if (s.routees.length == 0) {
-      system.deadLetters().tell(new DeadLetter(b, sender == null ? system.deadLetters() : sender, self), sender);
+      DeadLettersRef.publish(system, b, sender, self, DeadLetterReason.NO_ROUTEE);
       return;
     }
     for (Routee r : s.routees) {

@@ -386,6 +386,7 @@ public final class RegionActor extends AbstractActorWithTimers {
         it.remove();
         stopping.add(e.getKey());
         e.getValue().tell(Protocol.HandOff.INSTANCE, getSelf());
+        ShardingHooks.handedOff(getContext().getSystem());
       }
     }
     getTimers().startSingleTimer(new Protocol.HandOverTimeout(version), new Protocol.HandOverTimeout(version),

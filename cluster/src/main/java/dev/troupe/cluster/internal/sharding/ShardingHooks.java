@@ -5,6 +5,7 @@ import dev.troupe.cluster.UniqueAddress;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Where {@link dev.troupe.cluster.sharding.ClusterSharding} gets its membership: the {@code Cluster}
@@ -13,6 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ShardingHooks {
   private static final ConcurrentHashMap<ActorSystem, TopologySource> SOURCES = new ConcurrentHashMap<>();
+  // shards each cluster node handed over, for the meters; kept while its source is installed
+  private static final ConcurrentHashMap<ActorSystem, LongAdder> HAND_OFFS = new ConcurrentHashMap<>();
 
   private ShardingHooks() {}
 
@@ -39,7 +42,34 @@ public final class ShardingHooks {
   public static void install(ActorSystem system, TopologySource source) {
     Objects.requireNonNull(source, "source");
     SOURCES.put(system, source);
-    system.getWhenTerminated().whenComplete((t, e) -> SOURCES.remove(system, source));
+    HAND_OFFS.putIfAbsent(system, new LongAdder());
+    system.getWhenTerminated().whenComplete((t, e) -> {
+      SOURCES.remove(system, source);
+      HAND_OFFS.remove(system);
+    });
+  }
+
+  /**
+   * A region of {@code system} hands a shard it hosted over to another member (a new view placed
+   * it elsewhere). Counted only on a system with an installed source (a cluster node).
+   *
+   * @param system the region's system
+   */
+  public static void handedOff(ActorSystem system) {
+    LongAdder n = HAND_OFFS.get(system);
+    if (n != null) {
+      n.increment();
+    }
+  }
+
+  /**
+   * @param system an actor system
+   * @return the shards its regions handed over to other members so far (0 for a system that is no
+   *     cluster node)
+   */
+  public static long handOffs(ActorSystem system) {
+    LongAdder n = HAND_OFFS.get(system);
+    return n == null ? 0 : n.sum();
   }
 
   /**

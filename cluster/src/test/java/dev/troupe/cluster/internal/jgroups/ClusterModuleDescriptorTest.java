@@ -30,9 +30,11 @@ class ClusterModuleDescriptorTest {
     assertEquals(
         Set.of("dev.troupe.cluster", "dev.troupe.cluster.sharding", "dev.troupe.cluster.singleton", "dev.troupe.cluster.spi"),
         d.exports().stream().filter(e -> !e.isQualified()).map(Exports::source).collect(Collectors.toSet()));
-    // the core's package, only to remoting: its serialization registry instantiates the cluster's serializer
+    // the core's package, only to remoting: its serialization registry instantiates the cluster's
+    // serializer; sharding's, only to micrometer: it publishes the count of hand-overs
     assertEquals(
-        Set.of("dev.troupe.cluster.internal.core -> [dev.troupe.remoting]"),
+        Set.of("dev.troupe.cluster.internal.core -> [dev.troupe.remoting]",
+            "dev.troupe.cluster.internal.sharding -> [dev.troupe.micrometer]"),
         d.exports().stream().filter(Exports::isQualified).map(e -> e.source() + " -> " + e.targets())
             .collect(Collectors.toSet()));
     assertTrue(d.opens().isEmpty(), "nothing is opened");

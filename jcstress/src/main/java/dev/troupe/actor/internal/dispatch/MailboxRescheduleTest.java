@@ -66,5 +66,5 @@ public class MailboxRescheduleTest implements MailboxOwner {
   public void systemInvoke(SystemMessage message) {}
 
   @Override
-  public void deadLetter(Object message, ActorRef sender) {}
+  public void deadLetter(Object message, ActorRef sender, boolean mailboxFull) {}
 }

@@ -60,6 +60,8 @@ public final class Associations {
   private final AtomicBoolean pressureSweep = new AtomicBoolean();
   // null unless troupe.remote.advanced.failure-injector = on (tests of partitions)
   private final FailureInjector injector;
+  // null unless troupe.remote.advanced.measure-serialization = on
+  private final SerializationTimes serializationTimes;
 
   /** @param serialization the system's registry: messages are serialized with it on the sender's thread */
   public Associations(
@@ -83,6 +85,12 @@ public final class Associations {
     this.logger = logger;
     this.retired = new RetiredAssociations(settings.maximumRetiredAssociations());
     this.injector = settings.failureInjector() ? new FailureInjector() : null;
+    this.serializationTimes = settings.measureSerialization() ? new SerializationTimes() : null;
+  }
+
+  /** @return the summed (de)serialization times, or null unless {@code measure-serialization = on} */
+  public SerializationTimes serializationTimes() {
+    return serializationTimes;
   }
 
   /**
@@ -236,8 +244,13 @@ public final class Associations {
       return; // a test's partition: lost without a word, as on a cut cable
     }
     Serialized payload;
+    SerializationTimes times = serializationTimes;
+    long start = times == null ? 0 : System.nanoTime();
     try {
       payload = serialization.serialize(message);
+      if (times != null) {
+        times.serialized(System.nanoTime() - start);
+      }
     } catch (RuntimeException e) {
       drops.dropped(message, "cannot serialize it: " + e.getMessage(), sender, recipient);
       return;

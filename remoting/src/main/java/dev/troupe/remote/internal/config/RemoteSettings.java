@@ -56,6 +56,8 @@ import java.util.Set;
  *     it stop reading
  * @param inboundLaneQueueBytes serialized bytes waiting on one inbound lane before the connections
  *     that feed it stop reading
+ * @param measureSerialization {@code advanced.measure-serialization}: whether the time of each
+ *     serialization and deserialization is summed for the meters (two clock reads per message)
  */
 public record RemoteSettings(
     String canonicalHost,
@@ -94,7 +96,8 @@ public record RemoteSettings(
     int largeMessageQueueSize,
     int inboundLanes,
     int inboundLaneQueueSize,
-    long inboundLaneQueueBytes) {
+    long inboundLaneQueueBytes,
+    boolean measureSerialization) {
 
   public static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -192,7 +195,8 @@ public record RemoteSettings(
         ConfigReader.intAtLeast(adv, a, "outbound-large-message-queue-size", 1),
         inboundLanes(adv, a, Runtime.getRuntime().availableProcessors()),
         ConfigReader.intAtLeast(adv, a, "inbound-lane-queue-size", 1),
-        bytesAtLeastOne(adv, a, "inbound-lane-queue-bytes"));
+        bytesAtLeastOne(adv, a, "inbound-lane-queue-bytes"),
+        ConfigReader.bool(adv, a, "measure-serialization"));
   }
 
   /**

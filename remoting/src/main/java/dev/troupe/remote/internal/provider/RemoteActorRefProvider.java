@@ -21,6 +21,7 @@ import dev.troupe.remote.internal.association.Association;
 import dev.troupe.remote.internal.association.Associations;
 import dev.troupe.remote.internal.association.OutboundLane;
 import dev.troupe.remote.internal.association.RemoteActorRef;
+import dev.troupe.remote.internal.association.SerializationTimes;
 import dev.troupe.remote.internal.config.RemoteSettings;
 import dev.troupe.remote.internal.deploy.DeploymentHost;
 import dev.troupe.remote.internal.deploy.DeploymentMessages;
@@ -37,10 +38,12 @@ import dev.troupe.remote.internal.transport.Lane;
 import dev.troupe.remote.internal.transport.NettyTransport;
 import dev.troupe.remote.internal.transport.OutboundEnvelope;
 import dev.troupe.remote.internal.transport.RateLimitedLog;
+import dev.troupe.remote.internal.transport.Traffic;
 import dev.troupe.remote.internal.transport.Wire;
 import dev.troupe.remote.internal.watch.WatchedNodes;
 import dev.troupe.remote.spi.PeerEvent;
 import dev.troupe.remote.spi.PeerListener;
+import dev.troupe.remote.spi.RemoteMetricsView;
 import dev.troupe.remote.spi.RemoteProvider;
 import dev.troupe.serialization.Serialization;
 import dev.troupe.serialization.SerializationException;
@@ -52,6 +55,8 @@ import io.netty.channel.Channel;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -109,6 +114,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
   private final AbsentRecipients absentRecipients; // answers asks of stopped actors here
   private final InboundSelections.Target selectionTarget = new SelectionTarget();
   private final InboundLanes<LaneMessage> lanes; // null with inbound-lanes = 1: delivered on the event loop
+  private final RemoteMetricsView metricsView = new MetricsView();
 
   RemoteActorRefProvider(RuntimeSystem runtime) {
     this.runtime = runtime;
@@ -233,6 +239,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     runtime.subscribeAddressTerminated(daemon); // hosted children stop when their parents' node goes
     transport.startAccepting();
     associations.startSweeping();
+    RemoteMetricsView.register(system, metricsView);
     logger.info("remoting of {} listens at {} (uid {})", system.name(), address, uid);
   }
 
@@ -265,6 +272,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
 
   @Override
   public void shutdown() {
+    RemoteMetricsView.unregister(system, metricsView);
     watchedNodes.stop();
     sayLeaving();
     for (Association a : associations.all()) {
@@ -571,8 +579,13 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
       }
     }
     Object message;
+    SerializationTimes times = associations.serializationTimes();
+    long start = times == null ? 0 : System.nanoTime();
     try {
       message = serialization.deserialize(serializerId, manifest, bytes);
+      if (times != null) {
+        times.deserialized(System.nanoTime() - start);
+      }
     } catch (RuntimeException e) {
       drops.dropped(
           new Serialized(serializerId, manifest, bytes),
@@ -640,6 +653,33 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
   }
 
   /** Resolves the selections of {@link InboundSelections} from the root, on the dispatcher. */
+  /** What the meters read: the transport's counts per peer and the watched nodes' phi. */
+  private final class MetricsView implements RemoteMetricsView {
+    @Override
+    public List<PeerTraffic> peers() {
+      List<Traffic.Peer> peers = transport.traffic().peers();
+      List<PeerTraffic> out = new ArrayList<>(peers.size());
+      for (Traffic.Peer p : peers) {
+        Traffic.Totals t = p.totals();
+        out.add(new PeerTraffic(p.address(), t.messagesSent(), t.bytesSent(), t.messagesReceived(), t.bytesReceived()));
+      }
+      return out;
+    }
+
+    @Override
+    public Map<Address, Double> phi() {
+      return watchedNodes.phis();
+    }
+
+    @Override
+    public Optional<SerializationTime> serializationTime() {
+      SerializationTimes t = associations.serializationTimes();
+      return t == null
+          ? Optional.empty()
+          : Optional.of(new SerializationTime(t.serializations(), t.serializeNanos(), t.deserializations(), t.deserializeNanos()));
+    }
+  }
+
   private final class SelectionTarget implements InboundSelections.Target {
     @Override
     public void deliver(ActorSelectionMessage selection, ActorRef sender) {

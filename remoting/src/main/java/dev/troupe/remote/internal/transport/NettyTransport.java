@@ -31,7 +31,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import org.slf4j.Logger;
@@ -66,6 +65,7 @@ public final class NettyTransport {
   private final TlsContexts tls;
   private final EventLoops loops;
   private final InboundConnections inboundConnections;
+  private final Traffic traffic = new Traffic();
   private Channel server;
   /** Name lookups: one daemon thread at most, started on demand and gone after 10 s idle. */
   private final ThreadPoolExecutor resolver;
@@ -100,6 +100,11 @@ public final class NettyTransport {
     return log;
   }
 
+  /** @return what went over the connections with each peer (the meters read it) */
+  public Traffic traffic() {
+    return traffic;
+  }
+
   /** @return whether the caller runs on one of this transport's event loops */
   public boolean inEventLoop() {
     return loops.inEventLoop();
@@ -131,11 +136,13 @@ public final class NettyTransport {
                       settings.maximumFrameSize(),
                       settings.inboundIdleTimeout().toMillis(),
                       ch -> tls != null ? tls.forAccepted(ch.alloc()) : new TlsOnPlainPort(),
-                      () ->
+                      null, // the peer is known once its handshake is accepted
+                      cell ->
                           new ChannelHandler[] {
                             new LengthFieldPrepender(4), // acknowledgements and answers to heartbeats: few frames
                             new InboundHandshakeHandler(host, settings.tls().verifyPeerOrigin(), settings.maximumLargeFrameSize()),
                             new EnvelopeDecoder(host::resolve),
+                            new Traffic.Messages(cell),
                             new InboundDispatcher(log, settings.inboundIdleTimeout().toMillis())
                           },
                       inboundConnections::admit))
@@ -218,12 +225,14 @@ public final class NettyTransport {
                 ACK_FRAME_LIMIT,
                 0,
                 ch -> tls != null ? tls.forOutbound(ch.alloc(), to.getHostString(), to.getPort()) : null,
-                () ->
+                target,
+                cell ->
                     new ChannelHandler[] {
                       // writes whole frames, length included
                       lane == Lane.LARGE
                           ? new EnvelopeEncoder(settings.maximumLargeFrameSize(), "maximum-large-frame-size", drops)
                           : new EnvelopeEncoder(settings.maximumFrameSize(), "maximum-frame-size", drops),
+                      new Traffic.Messages(cell),
                       new OutboundHandshakeHandler(handshake, listener),
                       new OutboundConnectionHandler(listener, lane, log.logger())
                     },
@@ -233,17 +242,21 @@ public final class NettyTransport {
 
   /**
    * A connection's pipeline, unless {@code admit} refuses (and closes) the connection: {@code
-   * first} (TLS, or the check for TLS on a plain port; none when it gives null), then closed if the
+   * first} (TLS, or the check for TLS on a plain port; none when it gives null), the count of its
+   * bytes ({@link Traffic.Bytes}, for {@code peer}, or for the peer its handshake names when {@code
+   * peer} is null), then closed if the
    * handshake is not done within {@code handshake-timeout} of the start ({@link HandshakeDeadline};
    * after the handshake, when {@code idleMillis} is not 0, if nothing is read for that long),
    * frames of at most {@code readLimit} bytes in, then {@code last} (whose first handler writes the
-   * length-prefixed frames out).
+   * length-prefixed frames out; it gets the connection's {@link Traffic.Cell}, for the count of
+   * its messages).
    */
   private ChannelInitializer<SocketChannel> pipeline(
       int readLimit,
       long idleMillis,
       Function<SocketChannel, ChannelHandler> first,
-      Supplier<ChannelHandler[]> last,
+      Address peer,
+      Function<Traffic.Cell, ChannelHandler[]> last,
       Predicate<Channel> admit) {
     long timeout = settings.handshakeTimeout().toMillis();
     return new ChannelInitializer<>() {
@@ -256,11 +269,13 @@ public final class NettyTransport {
         if (head != null) {
           ch.pipeline().addLast(head);
         }
+        Traffic.Cell cell = new Traffic.Cell();
         // after TLS: it sees a read only once decrypted bytes come, so it bounds both handshakes
         ch.pipeline()
+            .addLast(new Traffic.Bytes(traffic, cell, peer))
             .addLast(new HandshakeDeadline(timeout, idleMillis))
             .addLast(frameDecoder(readLimit))
-            .addLast(last.get());
+            .addLast(last.apply(cell));
       }
     };
   }

@@ -160,6 +160,15 @@ public final class WatchedNodes implements Associations.WatchListener {
     return sent == null ? 0 : sent.get();
   }
 
+  /** @return the failure detector's phi of each node watched now (for the meters) */
+  public synchronized Map<Address, Double> phis() {
+    Map<Address, Double> m = new HashMap<>();
+    for (Node n : nodes.values()) {
+      m.put(n.address, n.detector.phi());
+    }
+    return m;
+  }
+
   /** @return the nodes watched now, for tests */
   public synchronized List<Address> nodes() {
     return new ArrayList<>(nodes.keySet());
