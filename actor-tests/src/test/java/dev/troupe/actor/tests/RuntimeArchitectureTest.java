@@ -3,6 +3,7 @@ package dev.troupe.actor.tests;
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.simpleName;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -119,10 +120,18 @@ class RuntimeArchitectureTest {
   void onlyRemotingAndTheClusterPlugIntoTheSpi() {
     noClasses()
         .that(not(resideInAnyPackage(INTERNAL, SPI, "dev.troupe.remote..", "dev.troupe.serialization..", "dev.troupe.cluster..")))
+        .and(not(resideInAPackage("dev.troupe.opentelemetry..")))
         .should()
         .dependOnClassesThat()
         .resideInAPackage(SPI)
-        .because("module-info exports dev.troupe.runtime.spi to dev.troupe.remoting and dev.troupe.cluster only")
+        .because("module-info exports dev.troupe.runtime.spi to dev.troupe.remoting, dev.troupe.cluster and dev.troupe.opentelemetry only")
+        .check(troupe);
+    noClasses()
+        .that()
+        .resideInAPackage("dev.troupe.opentelemetry..")
+        .should()
+        .dependOnClassesThat(resideInAPackage(SPI).and(not(simpleName("TraceCarrier"))))
+        .because("the tracing module uses the runtime SPI for its trace carrier only")
         .check(troupe);
   }
 }
