@@ -74,6 +74,11 @@ import java.util.TreeMap;
  * (cut off, or gone: it cannot send anything here either) is not waited for again.
  *
  * <p>All state is the actor's own (actor thread only).
+ *
+ * <p>One file on purpose (about 700 lines): routing, buffering, the hand-over and the leave check
+ * all read and change the same per-shard state (owner, buffer, stopping set) on one actor thread,
+ * and each step of the hand-over is only correct next to the routing rule it protects; what stands
+ * alone already lives apart ({@link Placement}, {@link Protocol}, {@link ShardActor}).
  */
 public final class RegionActor extends AbstractActorWithTimers {
   private final String typeName;
