@@ -15,7 +15,6 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.ssl.SslHandler;
@@ -36,8 +35,8 @@ import javax.net.ssl.SSLSession;
 import org.slf4j.Logger;
 
 /**
- * The TCP transport of one system, on Netty: one or two NIO event loops ({@link EventLoops}, their
- * threads named {@code <system>-remote-io-…}) that run the server channel, every accepted
+ * The TCP transport of one system, on Netty: one or two NIO or epoll event loops ({@link
+ * EventLoops}, their threads named {@code <system>-remote-io-…}) that run the server channel, every accepted
  * connection and every outbound lane. Frames are length-prefixed ({@link Wire}); an accepted connection reads at most
  * {@code maximum-frame-size} per frame ({@code maximum-large-frame-size} once the handshake of a
  * large-message lane is accepted, see {@link #raiseFrameLimit}) and is closed on the first violation.
@@ -80,7 +79,7 @@ public final class NettyTransport {
     this.drops = drops;
     this.log = log;
     this.tls = settings.tls().enabled() ? TlsContexts.create(settings.tls(), settings.handshakeTimeout()) : null;
-    this.loops = new EventLoops(systemName, settings.eventLoopThreads(), log);
+    this.loops = new EventLoops(systemName, settings.eventLoopThreads(), settings.transport(), log);
     this.inboundConnections =
         new InboundConnections(settings.maximumInboundConnections(), settings.maximumInboundConnectionsPerHost(), log);
     this.resolver =
@@ -128,7 +127,7 @@ public final class NettyTransport {
       f =
           new ServerBootstrap()
               .group(loops.acceptor(), loops.inbound())
-              .channelFactory(GuardedServerSocketChannel::new)
+              .channelFactory(loops.serverChannels())
               .option(ChannelOption.AUTO_READ, false)
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childHandler(
@@ -216,7 +215,7 @@ public final class NettyTransport {
     return new Bootstrap()
         .group(loop)
         .disableResolver()
-        .channel(NioSocketChannel.class)
+        .channelFactory(loops.socketChannels())
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, settings.connectionTimeout().toMillis()))
         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
