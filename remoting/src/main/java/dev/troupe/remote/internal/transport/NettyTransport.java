@@ -15,6 +15,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.unix.Errors;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.ssl.SslHandler;
@@ -54,6 +55,8 @@ public final class NettyTransport {
    * acknowledgements of system messages and answers to heartbeats, all smaller.
    */
   private static final int ACK_FRAME_LIMIT = Wire.REFUSAL_MAX_BYTES;
+  /** Linux's errno for an address in use, which Netty's native transport reports negated. */
+  private static final int EADDRINUSE = 98;
   private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024);
 
   private final InboundHost host;
@@ -155,7 +158,7 @@ public final class NettyTransport {
       shutdown();
       throw new ConfigurationException(
           "cannot listen on " + where + ": " + (cause == null ? "timed out" : cause.getMessage())
-              + (cause instanceof java.net.BindException
+              + (addressInUse(cause)
                   ? " (is another process or system using that port? set troupe.remote.canonical.port,"
                       + " or 0 for any free port)"
                   : "")
@@ -164,6 +167,15 @@ public final class NettyTransport {
     }
     server = f.channel();
     return ((InetSocketAddress) server.localAddress()).getPort();
+  }
+
+  /**
+   * @return whether {@code cause}, a failed bind, says the address is in use: the JDK's {@link
+   *     java.net.BindException} (NIO), or the native error {@code EADDRINUSE} (epoll, Linux only)
+   */
+  static boolean addressInUse(Throwable cause) {
+    return cause instanceof java.net.BindException
+        || (cause instanceof Errors.NativeIoException n && n.expectedErr() == -EADDRINUSE);
   }
 
   /** @return the port the server channel listens on */

@@ -19,7 +19,8 @@ class TransportSettingsTest {
   private static final String KEY = "troupe.remote.advanced.transport";
 
   private static RemoteSettings settings(String hocon) {
-    return RemoteSettings.from(ConfigFactory.parseString(hocon).withFallback(ConfigFactory.defaultReference()).resolve());
+    // reference.conf without -D overrides, so that the default is read even in a run that forces a transport
+    return RemoteSettings.from(ConfigFactory.parseString(hocon).withFallback(ConfigFactory.defaultReferenceUnresolved()).resolve());
   }
 
   @Test

@@ -12,6 +12,7 @@ import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.unix.Errors;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +49,17 @@ class EventLoopsTransportTest {
         assertThrows(ConfigurationException.class, () -> new EventLoops("epoll-choice", 1, Transport.EPOLL, LOG));
     assertTrue(e.getMessage().contains("'troupe.remote.advanced.transport'"), e.getMessage());
     assertTrue(e.getMessage().contains(String.valueOf(Epoll.unavailabilityCause())), e.getMessage());
+  }
+
+  @Test
+  void aBindToAPortInUseIsToldApartOnBothTransports() {
+    assertTrue(NettyTransport.addressInUse(new java.net.BindException("Address already in use")), "NIO's");
+    assertTrue(
+        NettyTransport.addressInUse(new Errors.NativeIoException("bind(..) failed with error(-98): Address already in use", -98)),
+        "epoll's");
+    assertFalse(
+        NettyTransport.addressInUse(new Errors.NativeIoException("bind(..) failed with error(-13): Permission denied", -13)));
+    assertFalse(NettyTransport.addressInUse(new java.io.IOException("other")));
   }
 
   /**
