@@ -100,10 +100,10 @@ public class RemotePingPong {
 
   /**
    * Troupe only: {@code troupe.remote.advanced.transport} on both systems and the child JVM ({@code
-   * auto}, its default, {@code nio} or {@code epoll}; epoll needs a jar built with {@code
+   * nio}, its default, {@code epoll} or {@code auto}; epoll needs a jar built with {@code
    * -Pnative-epoll}, see bench/pom.xml). Compare with {@code -p impl=troupe -p transport=nio,epoll}.
    */
-  @Param({"auto"})
+  @Param({"nio"})
   public String transport;
 
   private RemotePingPongDriver driver;

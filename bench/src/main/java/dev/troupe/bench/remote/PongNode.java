@@ -54,7 +54,7 @@ public final class PongNode {
    * @param pairs pongers to create
    */
   static PongNode start(String impl, int pairs) {
-    return start(impl, pairs, "auto", "auto");
+    return start(impl, pairs, "auto", "nio");
   }
 
   /**
@@ -150,7 +150,7 @@ public final class PongNode {
     String impl = args[0];
     int pairs = Integer.parseInt(args[1]);
     String inboundLanes = args.length > 2 ? args[2] : "auto";
-    String transport = args.length > 3 ? args[3] : "auto";
+    String transport = args.length > 3 ? args[3] : "nio";
     Runnable stop;
     String address;
     switch (impl) {

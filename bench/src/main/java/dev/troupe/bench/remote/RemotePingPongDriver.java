@@ -51,7 +51,7 @@ public interface RemotePingPongDriver {
 
   /** @param childJvm whether the pong side runs in a child JVM ({@link PongNode}) */
   private static RemotePingPongDriver create(Impl impl, boolean childJvm) {
-    return impl == Impl.TROUPE ? new TroupeRemotePingPong(false, childJvm, "auto", "auto") : new PekkoRemotePingPong(impl, childJvm);
+    return impl == Impl.TROUPE ? new TroupeRemotePingPong(false, childJvm, "auto", "nio") : new PekkoRemotePingPong(impl, childJvm);
   }
 
   /**
@@ -71,7 +71,7 @@ public interface RemotePingPongDriver {
    * @return its driver
    */
   static RemotePingPongDriver create(String impl, int jvms) {
-    return create(impl, jvms, "auto", "auto");
+    return create(impl, jvms, "auto", "nio");
   }
 
   /**

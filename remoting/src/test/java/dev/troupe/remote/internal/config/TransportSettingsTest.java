@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code troupe.remote.advanced.transport}: read once into the settings, {@code auto} by default,
+ * {@code troupe.remote.advanced.transport}: read once into the settings, {@code nio} by default,
  * a malformed value a {@link ConfigurationException} naming the full key and the choices.
  */
 class TransportSettingsTest {
@@ -24,8 +24,8 @@ class TransportSettingsTest {
   }
 
   @Test
-  void autoByDefaultAndEachChoiceByName() {
-    assertEquals(Transport.AUTO, settings("").transport());
+  void nioByDefaultAndEachChoiceByName() {
+    assertEquals(Transport.NIO, settings("").transport());
     assertEquals(Transport.NIO, settings(KEY + " = nio").transport());
     assertEquals(Transport.EPOLL, settings(KEY + " = epoll").transport());
     assertEquals(Transport.AUTO, settings(KEY + " = auto").transport());
