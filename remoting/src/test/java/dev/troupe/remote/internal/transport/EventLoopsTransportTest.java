@@ -68,6 +68,68 @@ class EventLoopsTransportTest {
         NettyTransport.addressInUse(new Errors.NativeIoException("bind(..) failed with error(-13): Permission denied", -13)));
   }
 
+  private static ThreadAwareExecutor loopOn(Thread loopThread) {
+    return new ThreadAwareExecutor() {
+      @Override
+      public boolean isExecutorThread(Thread thread) {
+        return thread == loopThread;
+      }
+
+      @Override
+      public void execute(Runnable command) {
+        throw new UnsupportedOperationException();
+      }
+    };
+  }
+
+  /** A round with nothing to do, whose select waits until {@code delay} from now unless woken. */
+  private static IoHandlerContext idleRound(long delay) {
+    return new IoHandlerContext() {
+      @Override
+      public boolean canBlock() {
+        return true;
+      }
+
+      @Override
+      public long delayNanos(long currentTimeNanos) {
+        return delay;
+      }
+
+      @Override
+      public long deadlineNanos() {
+        return System.nanoTime() + delay;
+      }
+    };
+  }
+
+  /**
+   * A wake-up that comes while the loop is not waiting (it runs its tasks, say, and will look at
+   * its queue before it selects again) writes nothing to its selector: the next idle round sleeps
+   * until its deadline.
+   */
+  @Test
+  void aLoopThatIsNotWaitingIsNotWoken() throws Exception {
+    IoHandler handler = EventLoops.ioHandlers(false).newHandler(loopOn(Thread.currentThread()));
+    handler.initialize();
+    try {
+      long delay = TimeUnit.MILLISECONDS.toNanos(400);
+      handler.run(idleRound(TimeUnit.MILLISECONDS.toNanos(1))); // a first round, then the loop runs its tasks
+      Thread sender = new Thread(handler::wakeup);
+      sender.start();
+      sender.join();
+      long start = System.nanoTime();
+      handler.run(idleRound(delay));
+      long slept = System.nanoTime() - start;
+      assertTrue(
+          slept >= delay / 2,
+          "an idle round after a wake-up between rounds returned after " + TimeUnit.NANOSECONDS.toMillis(slept)
+              + " ms, before its deadline of " + TimeUnit.NANOSECONDS.toMillis(delay) + " ms: the busy loop was woken");
+    } finally {
+      handler.prepareToDestroy();
+      handler.destroy();
+    }
+  }
+
   /**
    * A loop woken by another thread while it selects, with a task queued, does not wake itself as
    * well: its next round sleeps until its deadline instead of returning at once. The handler is
