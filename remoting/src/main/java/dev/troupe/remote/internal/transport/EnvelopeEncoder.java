@@ -17,35 +17,48 @@ import io.netty.channel.ChannelPromise;
  * LengthFieldPrepender} writes it): half the entries in the channel's outbound buffer and in the
  * gathering write of every flush, and no 4-byte allocation per message. An outbound connection's
  * pipeline therefore has no other length prepender.
+ *
+ * <p>It also counts the connection's traffic into its {@link Traffic.Cell}: each envelope it is
+ * given (also one dropped as too large) and the bytes of each frame it writes, length included.
+ * Every frame an outbound connection writes passes here, so no handler of its own counts them.
  */
 final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
   private final OutboundTable table = new OutboundTable();
   private final int maximumFrameSize;
   private final String limitKey;
   private final Drops drops;
+  private final Traffic.Cell traffic;
 
+  /** One that counts into a cell of its own, attached to no peer (tests). */
   EnvelopeEncoder(int maximumFrameSize, Drops drops) {
-    this(maximumFrameSize, "maximum-frame-size", drops);
+    this(maximumFrameSize, "maximum-frame-size", drops, new Traffic.Cell());
   }
 
-  /** @param limitKey the key under {@code troupe.remote} that set {@code maximumFrameSize}, for the drop's reason */
-  EnvelopeEncoder(int maximumFrameSize, String limitKey, Drops drops) {
+  /**
+   * @param limitKey the key under {@code troupe.remote} that set {@code maximumFrameSize}, for the drop's reason
+   * @param traffic the connection's counts
+   */
+  EnvelopeEncoder(int maximumFrameSize, String limitKey, Drops drops, Traffic.Cell traffic) {
     this.maximumFrameSize = maximumFrameSize;
     this.limitKey = limitKey;
     this.drops = drops;
+    this.traffic = traffic;
   }
 
   @Override
   public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
     if (msg instanceof OutboundEnvelope e) {
+      traffic.messageSent();
       encode(ctx, e, -1, promise);
     } else if (msg instanceof SequencedEnvelope s) {
+      traffic.messageSent();
       encode(ctx, s.envelope(), s.seq(), promise);
     } else if (msg instanceof ControlFrame c) {
       ByteBuf b = ctx.alloc().ioBuffer(6);
       b.writeInt(2);
       b.writeByte(Wire.REF_NONE);
       b.writeByte(c.kind());
+      traffic.sent(6);
       ctx.write(b, promise);
     } else if (msg instanceof ByteBuf body) {
       ByteBuf b;
@@ -56,6 +69,7 @@ final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
       } finally {
         body.release();
       }
+      traffic.sent(b.readableBytes());
       ctx.write(b, promise);
     } else {
       ctx.write(msg, promise);
@@ -73,6 +87,7 @@ final class EnvelopeEncoder extends ChannelOutboundHandlerAdapter {
       promise.trySuccess();
       return;
     }
+    traffic.sent(frame.readableBytes());
     ctx.write(frame, promise);
   }
 }
