@@ -26,6 +26,9 @@ rate and count:
   spoof      handshakes claiming the legitimate peer's address with a random uid, and LEAVING
   churn      connections opened, given a byte, dropped; up to 240 idle ones held open, half
              trickling a frame a byte at a time, half idle after a handshake
+  traced     user messages behind the trace-context code (20/s): well-formed ones (W3C, with a
+             tracestate, 512 bytes, non-ASCII) must all be echoed to a sink; malformed ones
+             (over 512 bytes, overflowing or cut varints, cut contexts) must close the connection
 
 The verdict (the run fails if any item fails): no legitimate ask lost or answered wrongly;
 their p99 latency under --max-p99; every never-named actor found, answered, its death heard;

@@ -139,7 +139,11 @@ public final class RegionActor extends AbstractActorWithTimers {
 
   private record PendingCheck(Protocol.LeaveCheck check, ActorRef replyTo) {}
 
-  private record PendingQuery(long version, Set<UniqueAddress> owners, ActorRef replyTo) {}
+  /** A peer's query not answered yet; {@code keptSince}: this region's view version when it first came. */
+  private record PendingQuery(long version, Set<UniqueAddress> owners, ActorRef replyTo, long keptSince) {}
+
+  /** Queries kept at most from nodes not in this region's view (see {@link #roomForAnEarlyQuery}). */
+  static final int MAX_EARLY_QUERIES = 8;
 
   /** From a region to itself: {@code leave-check-timeout} passed for a check round. */
   private record LeaveCheckTimeout(long round) {}
@@ -226,7 +230,7 @@ public final class RegionActor extends AbstractActorWithTimers {
         .match(ShardRegion.GetCurrentRegions.class, m -> getSender().tell(currentRegions(), getSelf()))
         .match(ShardRegion.GetShardRegionState.class, m -> onGetState())
         .matchEquals(Protocol.GetStats.INSTANCE, m -> getSender().tell(
-            new Protocol.Stats(hosted.size(), stopping.size(), bufferedMessages, dropped), getSelf()))
+            new Protocol.Stats(hosted.size(), stopping.size(), bufferedMessages, dropped, handOverQueries.size()), getSelf()))
         .matchEquals(WhenHandedOver.INSTANCE, m -> {
           handOverWaiters.add(getSender());
           answerHandOverWaiters();
@@ -354,6 +358,7 @@ public final class RegionActor extends AbstractActorWithTimers {
       return;
     }
     boolean first = version == Long.MIN_VALUE;
+    long previousVersion = version;
     version = view.version();
     List<UniqueAddress> ownerList = new ArrayList<>();
     Set<UniqueAddress> before = new HashSet<>(present.keySet());
@@ -374,6 +379,9 @@ public final class RegionActor extends AbstractActorWithTimers {
         handOverQueries.remove(gone); // removed: nobody waits for an answer any more
       }
     }
+    // a query from a node in no view of this region: kept through the next view only (its asker may
+    // be a member this region has not heard of yet; one in neither view is gone, or never was)
+    handOverQueries.entrySet().removeIf(e -> !present.containsKey(e.getKey()) && e.getValue().keptSince() < previousVersion);
     placement = new Placement(ownerList);
     owners.clear();
     owners.addAll(ownerList);
@@ -416,8 +424,12 @@ public final class RegionActor extends AbstractActorWithTimers {
       return; // a proxy is in no view: nobody asks it
     }
     PendingQuery previous = handOverQueries.get(q.from());
+    if (!present.containsKey(q.from()) && previous == null && !roomForAnEarlyQuery()) {
+      return;
+    }
     if (previous == null || previous.version() < q.version()) {
-      handOverQueries.put(q.from(), new PendingQuery(q.version(), Set.copyOf(q.owners()), getSender()));
+      long keptSince = previous == null ? version : previous.keptSince();
+      handOverQueries.put(q.from(), new PendingQuery(q.version(), Set.copyOf(q.owners()), getSender(), keptSince));
       answerHandOverQueries();
     }
     // this region's own query may have reached the asker before its region was started (and been
@@ -427,6 +439,24 @@ public final class RegionActor extends AbstractActorWithTimers {
       askedAgain.put(q.from(), version);
       getSender().tell(handOverQuery(), getSelf());
     }
+  }
+
+  /**
+   * Whether a query from a node that is not in this region's view may wait here for a view that
+   * holds its asker (a member that joined in a view still on its way here): while fewer than {@link
+   * #MAX_EARLY_QUERIES} such queries wait. Each waits through the next view at most (see onView).
+   * What peers send can thus never grow the map without bound; an asker whose query was ignored
+   * asks again when this region's own query reaches it, or starts its shards at its hand-over
+   * timeout.
+   */
+  private boolean roomForAnEarlyQuery() {
+    int early = 0;
+    for (UniqueAddress asker : handOverQueries.keySet()) {
+      if (!present.containsKey(asker)) {
+        early++;
+      }
+    }
+    return early < MAX_EARLY_QUERIES;
   }
 
   private Protocol.HandOverQuery handOverQuery() {

@@ -45,7 +45,8 @@ import java.util.stream.Collectors;
  * <p>Not a test: {@code scripts/cluster-partition-soak.sh} runs it with the test class path:
  * {@code PartitionSoak [runs] [seed] [default|fast]}. {@code default}: reference.conf's failure
  * detector and downing (heartbeat 1 s, pause 5 s, stable-after 7 s); {@code fast}: the partition
- * test's (300 ms, 1.5 s, 3 s). Prints one line per run and a summary; exit status 0 only when no
+ * test's (300 ms, 1.5 s, 3 s). {@code -Dtroupe.soak.config=<HOCON>} adds settings to every node
+ * (e.g. {@code troupe.remote.advanced.inbound-lanes = 4}). Prints one line per run and a summary; exit status 0 only when no
  * run was a split brain, lost the cluster, or kept the wrong side.
  */
 public final class PartitionSoak {
@@ -54,6 +55,8 @@ public final class PartitionSoak {
   private static final Duration DECIDE = Duration.ofSeconds(90);
   private static final Duration SETTLED = Duration.ofSeconds(3);
   private static final PrintStream OUT = System.out;
+  /** The nodes' own settings, last so that they win: HOCON lines from {@code -Dtroupe.soak.config} (the script's -c). */
+  private static final String EXTRA_CONFIG = "\n" + System.getProperty("troupe.soak.config", "");
 
   private PartitionSoak() {}
 
@@ -108,7 +111,7 @@ public final class PartitionSoak {
     List<ActorSystem> systems = new ArrayList<>();
     try {
       for (int i = 0; i < NODES; i++) {
-        systems.add(ActorSystem.create(name, ClusterNodes.config("jgroups", Partitions.CONFIG + timings)));
+        systems.add(ActorSystem.create(name, ClusterNodes.config("jgroups", Partitions.CONFIG + timings + EXTRA_CONFIG)));
       }
       List<Address> seeds = systems.stream().map(ActorSystem::address).toList();
       for (ActorSystem s : systems) {
