@@ -17,7 +17,8 @@ rate and count:
 
   random     random bytes, sometimes behind a plausible frame length
   frames     valid handshake, then envelopes with guessed string-table refs (out of the table,
-             overflowing varints, oversized strings), serializer ids, manifests and payloads
+             overflowing varints, oversized strings), serializer ids, manifests and payloads,
+             one in five behind a guessed trace context (any length, any bytes)
   addresses  envelopes whose sender paths each name a new node (500/s), new origin ports
   selection  /*/../*/.. x depth/nope selections through a Troupe system's public API (1 per 5 s)
   nested     one 256 KiB frame of Identify nested ~37,000 deep (1 per 2 s)

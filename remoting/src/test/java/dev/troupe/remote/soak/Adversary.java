@@ -229,8 +229,8 @@ abstract class Adversary implements Runnable {
     }
 
     /**
-     * Waits, at most {@code max}, until the victim closes the connection, reading (and ignoring)
-     * what it sends meanwhile; the connection is dropped either way.
+     * Waits, at most {@code maxNanos}, until the victim closes the connection, reading (and
+     * ignoring) what it sends meanwhile; the connection is dropped either way.
      *
      * @return whether the victim closed it in time (true also when there was no connection)
      */
@@ -314,7 +314,7 @@ abstract class Adversary implements Runnable {
     }
   }
 
-  /** A valid handshake, then envelopes whose every field is a guess. */
+  /** A valid handshake, then envelopes whose every field is a guess, one in five behind a guessed trace context. */
   static final class Frames extends Adversary {
     private final Link link = new Link(RawFrames.LANE_ORDINARY, false);
 
@@ -325,6 +325,11 @@ abstract class Adversary implements Runnable {
     @Override
     void step() throws IOException {
       RawFrames.Body b = new RawFrames.Body();
+      if (random.nextInt(5) == 0) { // a trace context in front: of any length, within the bound or not
+        b.writeByte(RawFrames.REF_NONE).writeByte(RawFrames.TRACED);
+        int n = random.nextBoolean() ? random.nextInt(RawFrames.TRACE_CONTEXT_MAX_BYTES + 1) : random.nextInt();
+        b.writeVarInt(n).writeBytes(randomBytes(Math.min(Math.abs(n), 2 * RawFrames.TRACE_CONTEXT_MAX_BYTES)));
+      }
       ref(b, true);
       ref(b, false);
       b.writeVarInt(switch (random.nextInt(4)) {

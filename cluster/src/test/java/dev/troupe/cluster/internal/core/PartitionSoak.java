@@ -79,6 +79,7 @@ public final class PartitionSoak {
     int lost = 0;
     int wrongSide = 0;
     int unhealed = 0;
+    int other = 0; // a cluster that never formed, a leave that failed, an error: no verdict on the split
     List<Long> decisions = new ArrayList<>();
     for (int run = 1; run <= runs; run++) {
       Result r = run(run, random, timings);
@@ -89,19 +90,21 @@ public final class PartitionSoak {
         case "SPLIT BRAIN" -> splitBrains++;
         case "LOST" -> lost++;
         case "WRONG SIDE" -> wrongSide++;
-        default -> unhealed++;
+        case "CHANGED AFTER HEAL", "UNDECIDED" -> unhealed++;
+        default -> other++;
       }
     }
     Collections.sort(decisions);
     say("soak: summary: %d runs, %d split brains (both sides up), %d lost (no side up), %d wrong side kept,"
-        + " %d failed after the heal", runs, splitBrains, lost, wrongSide, unhealed);
+        + " %d undecided or changed after the heal, %d not run to a verdict (formation or leave failed, an error)",
+        runs, splitBrains, lost, wrongSide, unhealed, other);
     if (!decisions.isEmpty()) {
       say("soak: time to decision (ms), %d decided runs: min %d, median %d, p90 %d, max %d", decisions.size(),
           decisions.get(0), decisions.get(decisions.size() / 2),
           decisions.get(Math.min(decisions.size() - 1, (int) Math.ceil(decisions.size() * 0.9) - 1)),
           decisions.get(decisions.size() - 1));
     }
-    System.exit(splitBrains + lost + wrongSide + unhealed == 0 ? 0 : 1);
+    System.exit(splitBrains + lost + wrongSide + unhealed + other == 0 ? 0 : 1);
   }
 
   private record Result(String split, String sides, String stayed, long decisionMillis, String verdict) {}

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.troupe.cluster.UniqueAddress;
 import dev.troupe.cluster.internal.Contexts;
 import dev.troupe.cluster.internal.Recorder;
+import dev.troupe.cluster.spi.MembershipContext;
 import dev.troupe.cluster.spi.MembershipProvider;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -50,6 +51,14 @@ class JGroupsTlsTest {
   private static final String REFUSED_CONF = "troupe.cluster.jgroups.join-timeout = 1s";
 
   private static final String TRUSTED_CONF = "troupe.cluster.jgroups.join-timeout = 10s";
+
+  /**
+   * The failure detector's pause here: the test is about who may join, not about detecting a
+   * member that went silent, and {@link Contexts#PAUSE}'s 1 s of silence is what a member of a
+   * loaded machine can go through while alive (the view would then drop it, and the test would
+   * fail for a reason it does not test).
+   */
+  private static final Duration PAUSE = Duration.ofSeconds(15);
   private static final String PASSWORD = "changeit";
   private static final Duration CHANGE = Duration.ofSeconds(15);
 
@@ -117,10 +126,10 @@ class JGroupsTlsTest {
   /** @param conf {@link #TRUSTED_CONF} for a node that must join, {@link #REFUSED_CONF} for one that must not */
   private JGroupsMembershipProvider engine(UniqueAddress self, SSLContext tls, String conf) {
     JGroupsProviderFactory f = new JGroupsProviderFactory();
-    MembershipProvider e =
-        tls == null
-            ? f.create(Contexts.context(self, Set.of(), conf))
-            : f.create(JGroupsSecurityTest.tlsContext(self, conf, tls));
+    MembershipContext c =
+        tls == null ? Contexts.context(self, Set.of(), conf) : JGroupsSecurityTest.tlsContext(self, conf, tls);
+    MembershipProvider e = f.create(new MembershipContext(
+        c.self(), c.roles(), c.clusterName(), c.heartbeatInterval(), PAUSE, c.config(), c.tls()));
     engines.add(e);
     return (JGroupsMembershipProvider) e;
   }
