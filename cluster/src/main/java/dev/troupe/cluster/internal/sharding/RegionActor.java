@@ -47,7 +47,10 @@ import java.util.TreeMap;
  * HandOverQuery(version, owners)}. A region answers a query with {@link Protocol.HandOverDone
  * HandOverDone(version)}, in the asker's numbering, once its own view has the same owners and it
  * hosts no shard it does not own (versions count each node's own view changes, so a node that joined
- * later numbers the same views differently; the owners are what they agree on). A region starts a
+ * later numbers the same views differently; the owners are what they agree on). It keeps one
+ * unanswered query per asker, and from askers not in its view (a joiner whose view is still on its
+ * way) at most {@link #MAX_EARLY_QUERIES}, each through one more view only, so that no peer's
+ * queries can grow it without bound. A region starts a
  * shard it owns only when no other member may still host it: a peer may host shard {@code s} if it
  * is in the current view, has not answered done for the current version, and owned {@code s} in some
  * view since the last version it answered done for (or was there before this region's first view,
