@@ -4,7 +4,7 @@ set -euo pipefail
 
 usage() {
   cat <<'USAGE'
-Usage: scripts/cluster-partition-soak.sh [-n RUNS] [-s SEED] [--fast] [--no-build]
+Usage: scripts/cluster-partition-soak.sh [-n RUNS] [-s SEED] [--fast] [-c KEY=VALUE]... [--no-build]
 
 Cuts the network of a five-node Troupe cluster (JGroups engine and remoting, 127.0.0.1, one JVM)
 RUNS times, each a fresh cluster and a random split with equal chance:
@@ -24,6 +24,7 @@ Options:
   -s, --seed N     seed of the random splits                              [now]
       --fast       the partition test's timings (heartbeat 300 ms, pause 1.5 s, stable-after 3 s)
                    instead of reference.conf's (1 s, 5 s, 7 s)
+  -c, --config K=V a setting of every node, repeatable, e.g. -c troupe.remote.advanced.inbound-lanes=4
       --no-build   use what the last build left (cluster/target/test-classpath.txt)
   -h, --help       this text
 
@@ -37,11 +38,15 @@ runs=50
 seed=$(date +%s)
 timings=default
 build=yes
+config=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -n|--runs) runs="$2"; shift 2 ;;
     -s|--seed) seed="$2"; shift 2 ;;
     --fast) timings=fast; shift ;;
+    -c|--config)
+      [[ "${2-}" == *=* ]] || { echo "cluster-partition-soak: --config wants KEY=VALUE, got '${2-}'" >&2; exit 2; }
+      config+="$2"$'\n'; shift 2 ;;
     --no-build) build=no; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "unknown argument: $1" >&2; usage >&2; exit 2 ;;
@@ -55,8 +60,9 @@ if [[ "$build" == yes ]]; then
 fi
 cp="cluster/target/test-classes:cluster/target/classes:$(cat cluster/target/test-classpath.txt)"
 log=cluster/target/partition-soak.log
+[[ -z "$config" ]] || echo "nodes' own settings: $(echo -n "$config" | tr '\n' ' ')"
 set +e
-java -Xmx1g -cp "$cp" dev.troupe.cluster.internal.core.PartitionSoak "$runs" "$seed" "$timings" 2>&1 \
+java -Xmx1g -Dtroupe.soak.config="$config" -cp "$cp" dev.troupe.cluster.internal.core.PartitionSoak "$runs" "$seed" "$timings" 2>&1 \
   | tee "$log" | grep --line-buffered '^soak: ' | sed -u 's/^soak: //'
 status=${PIPESTATUS[0]}
 set -e

@@ -17,7 +17,8 @@ rate and count:
 
   random     random bytes, sometimes behind a plausible frame length
   frames     valid handshake, then envelopes with guessed string-table refs (out of the table,
-             overflowing varints, oversized strings), serializer ids, manifests and payloads
+             overflowing varints, oversized strings), serializer ids, manifests and payloads,
+             one in five behind a guessed trace context (any length, any bytes)
   addresses  envelopes whose sender paths each name a new node (500/s), new origin ports
   selection  /*/../*/.. x depth/nope selections through a Troupe system's public API (1 per 5 s)
   nested     one 256 KiB frame of Identify nested ~37,000 deep (1 per 2 s)
@@ -26,6 +27,9 @@ rate and count:
   spoof      handshakes claiming the legitimate peer's address with a random uid, and LEAVING
   churn      connections opened, given a byte, dropped; up to 240 idle ones held open, half
              trickling a frame a byte at a time, half idle after a handshake
+  traced     user messages behind the trace-context code (20/s): well-formed ones (W3C, with a
+             tracestate, 512 bytes, non-ASCII) must all be echoed to a sink; malformed ones
+             (over 512 bytes, overflowing or cut varints, cut contexts) must close the connection
 
 The verdict (the run fails if any item fails): no legitimate ask lost or answered wrongly;
 their p99 latency under --max-p99; every never-named actor found, answered, its death heard;

@@ -46,7 +46,11 @@ public final class Serialization {
   private static final ThreadLocal<Set<ActorSystem>> CREATING =
       ThreadLocal.withInitial(() -> Collections.newSetFromMap(new IdentityHashMap<>()));
 
+  private static final int DIRECT_IDS = 256;
+
   private final Map<Integer, Serializer> byId = new HashMap<>();
+  /** {@link #byId} for identifiers 0..{@value #DIRECT_IDS}-1: looked up per message, without boxing or hashing. */
+  private final Serializer[] directById = new Serializer[DIRECT_IDS];
   private final Map<Serializer, String> names = new IdentityHashMap<>();
   private final Map<Class<?>, Serializer> bindings;
   private final Map<Class<?>, Serializer> resolved = new ConcurrentHashMap<>();
@@ -56,6 +60,11 @@ public final class Serialization {
     setup.serializers().forEach((name, s) -> {
       byId.put(s.identifier(), s);
       names.put(s, name);
+    });
+    byId.forEach((id, s) -> {
+      if (id >= 0 && id < DIRECT_IDS) {
+        directById[id] = s;
+      }
     });
     this.bindings = setup.bindings();
   }
@@ -128,7 +137,7 @@ public final class Serialization {
    * @throws SerializationException if this system has none
    */
   public Serializer serializerById(int id) {
-    Serializer s = byId.get(id);
+    Serializer s = id >= 0 && id < DIRECT_IDS ? directById[id] : byId.get(id);
     if (s == null) {
       throw new SerializationException(
           "no serializer with identifier " + id + " in troupe.serialization.serializers (this system has "

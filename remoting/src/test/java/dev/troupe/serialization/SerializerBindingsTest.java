@@ -115,5 +115,12 @@ class SerializerBindingsTest {
         assertThrows(SerializationException.class, () -> Serialization.get(TROUPE.system()).deserialize(4711, "", new byte[0]));
     assertTrue(e.getMessage().contains("no serializer with identifier 4711"), e.getMessage());
     assertTrue(e.getMessage().contains("'jackson-cbor' (id 21"), e.getMessage());
+    for (int id : new int[] {0, 200, 255, 256, -1}) { // small ids are looked up in an array: none there is as unknown
+      SerializationException small =
+          assertThrows(SerializationException.class, () -> Serialization.get(TROUPE.system()).deserialize(id, "", new byte[0]));
+      assertTrue(small.getMessage().contains("no serializer with identifier " + id + " "), small.getMessage());
+    }
+    assertEquals("x", Serialization.get(TROUPE.system()).deserialize(idFor(String.class), "", "x".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+        "a known small id");
   }
 }

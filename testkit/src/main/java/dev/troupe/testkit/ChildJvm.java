@@ -98,13 +98,13 @@ public final class ChildJvm {
    */
   public static String awaitLine(Process child, String prefix, Duration max) {
     CompletableFuture<String> found = new CompletableFuture<>();
+    StringBuffer seen = new StringBuffer(); // what the child printed before the line, for a timeout's message
     Thread reader =
         new Thread(
             () -> {
               try (BufferedReader in =
                   new BufferedReader(
                       new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                StringBuilder seen = new StringBuilder();
                 String line;
                 while ((line = in.readLine()) != null) {
                   if (!found.isDone() && line.startsWith(prefix)) {
@@ -125,7 +125,8 @@ public final class ChildJvm {
     try {
       return found.get(max.toNanos(), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      throw new AssertionError("the child printed no line starting with '" + prefix + "' within " + max);
+      throw new AssertionError("the child printed no line starting with '" + prefix + "' within " + max
+          + " (it " + (child.isAlive() ? "still runs" : "ended") + "); it printed:\n" + seen);
     } catch (ExecutionException e) {
       throw new AssertionError(e.getCause().getMessage(), e.getCause());
     } catch (InterruptedException e) {

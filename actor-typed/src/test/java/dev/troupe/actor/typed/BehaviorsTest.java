@@ -14,6 +14,7 @@ import dev.troupe.actor.typed.javadsl.Receive;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -253,6 +254,93 @@ class BehaviorsTest {
             Behaviors.receive(String.class).onSignal(PostStop.class, s -> Behaviors.same()).build());
     signalsOnly.tell("no case");
     assertEquals("no case", probe.expectClass(UnhandledMessage.class).message());
+  }
+
+  /** Counts, and moves to a fresh instance of itself (count 0, next generation) on "next". */
+  static final class Generation extends AbstractBehavior<String> {
+    private final ActorRef<String> out;
+    private final int generation;
+    private int count;
+
+    Generation(ActorContext<String> ctx, ActorRef<String> out, int generation) {
+      super(ctx);
+      this.out = out;
+      this.generation = generation;
+    }
+
+    @Override
+    public Receive<String> createReceive() {
+      return newReceiveBuilder()
+          .onMessageEquals("inc", () -> {
+            count++;
+            return this;
+          })
+          .onMessageEquals("next", () -> new Generation(getContext(), out, generation + 1))
+          .onMessageEquals("report", () -> {
+            out.tell("generation " + generation + " count " + count);
+            return this;
+          })
+          .onMessageEquals("stop", Behaviors::stopped)
+          .onSignal(PostStop.class, s -> {
+            out.tell("stopped in generation " + generation);
+            return this;
+          })
+          .build();
+    }
+  }
+
+  /**
+   * What a handler returns decides the next behaviour, whether the actor runs an {@code
+   * AbstractBehavior} or a built behaviour: the object that ran (compared by identity on the
+   * actor's path) is kept with its state; another object of the same class replaces it, and a
+   * deferred one is set up first; stopped stops; unhandled keeps the behaviour and publishes.
+   */
+  @Test
+  void aHandlerReturningTheBehaviorThatRanKeepsItAndAnyOtherObjectReplacesIt() {
+    Probe<Object> probe = new Probe<>(system);
+    ActorRef<String> gen =
+        Adapter.spawnAnonymous(Adapter.toClassic(system), Behaviors.<String>setup(ctx -> new Generation(ctx, probe.ref().narrow(), 1)));
+    gen.tell("inc");
+    gen.tell("inc");
+    gen.tell("report");
+    probe.expect("generation 1 count 2");
+    gen.tell("next");
+    gen.tell("inc");
+    gen.tell("report");
+    probe.expect("generation 2 count 1");
+    probe.watch(gen);
+    gen.tell("stop");
+    probe.expect("stopped in generation 2");
+    probe.expectTerminated(gen);
+
+    Adapter.toClassic(system).eventStream().subscribe(Adapter.toClassic(probe.ref()), UnhandledMessage.class);
+    int[] setups = {0};
+    AtomicReference<Behavior<String>> self = new AtomicReference<>();
+    self.set(
+        Behaviors.receive(String.class)
+            .onMessageEquals("self", self::get) // the very object that runs: kept, not set up
+            .onMessageEquals("fresh", () -> Behaviors.setup(ctx -> {
+              setups[0]++;
+              return self.get();
+            }))
+            .onMessageEquals("count", () -> {
+              probe.ref().tell("setups " + setups[0]);
+              return Behaviors.same();
+            })
+            .onMessageEquals("unknown", Behaviors::unhandled)
+            .build());
+    ActorRef<String> built = Adapter.spawnAnonymous(Adapter.toClassic(system), self.get());
+    built.tell("self");
+    built.tell("count");
+    probe.expect("setups 0");
+    built.tell("fresh");
+    built.tell("self");
+    built.tell("count");
+    probe.expect("setups 1");
+    built.tell("unknown");
+    assertEquals("unknown", probe.expectClass(UnhandledMessage.class).message());
+    built.tell("count");
+    probe.expect("setups 1");
   }
 
   @Test

@@ -1,7 +1,9 @@
 package dev.troupe.remote.soak;
 
+import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Props;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -44,12 +46,18 @@ import java.util.concurrent.locks.LockSupport;
  *       LEAVING notice in its name;
  *   <li>{@code churn}: connections opened, given one byte and dropped, and idle connections kept
  *       open up to a cap ({@code troupe.soak.churn.idle}), half of them trickling a frame's bytes
- *       slower than any idle timeout, half idle after a completed handshake.
+ *       slower than any idle timeout, half idle after a completed handshake;
+ *   <li>{@code traced}: user messages behind the trace-context control code, on a handshaken
+ *       connection: well-formed ones (a W3C context, one with a {@code tracestate}, one of exactly
+ *       the bound's length, one of bytes beyond ASCII or control characters) must each be delivered
+ *       (the echo's answer reaches a sink in the harness's attacker system); malformed ones (a
+ *       length above the bound, an overflowing or cut varint, a context or envelope cut short) must
+ *       each make the victim close that connection.
  * </ul>
  */
 abstract class Adversary implements Runnable {
   static final List<String> NAMES =
-      List.of("random", "frames", "addresses", "selection", "nested", "identity", "spoof", "churn");
+      List.of("random", "frames", "addresses", "selection", "nested", "identity", "spoof", "churn", "traced");
 
   /** Where the victim is, and who the legitimate peer is. */
   record Target(int port, String address, String legitimateAddress, ActorSystem attacker) {}
@@ -91,6 +99,7 @@ abstract class Adversary implements Runnable {
       case "identity" -> new Identities(target, seed);
       case "spoof" -> new Spoof(target, seed);
       case "churn" -> new Churn(target, seed);
+      case "traced" -> new Traced(target, seed);
       default -> throw new IllegalArgumentException("unknown adversary '" + name + "', known: " + NAMES);
     };
   }
@@ -219,6 +228,38 @@ abstract class Adversary implements Runnable {
       }
     }
 
+    /**
+     * Waits, at most {@code maxNanos}, until the victim closes the connection, reading (and
+     * ignoring) what it sends meanwhile; the connection is dropped either way.
+     *
+     * @return whether the victim closed it in time (true also when there was no connection)
+     */
+    boolean closedByVictimWithin(long maxNanos) {
+      if (socket == null) {
+        return true;
+      }
+      long end = System.nanoTime() + maxNanos;
+      try {
+        InputStream in = socket.getInputStream();
+        byte[] sink = new byte[256];
+        while (true) {
+          try {
+            if (in.read(sink) < 0) {
+              return true;
+            }
+          } catch (SocketTimeoutException stillOpen) {
+            if (System.nanoTime() - end >= 0) {
+              return false;
+            }
+          }
+        }
+      } catch (IOException reset) {
+        return true;
+      } finally {
+        drop();
+      }
+    }
+
     /** Waits until the victim closes the connection or the read timeout passes. */
     void awaitClose() {
       if (socket != null) {
@@ -273,7 +314,7 @@ abstract class Adversary implements Runnable {
     }
   }
 
-  /** A valid handshake, then envelopes whose every field is a guess. */
+  /** A valid handshake, then envelopes whose every field is a guess, one in five behind a guessed trace context. */
   static final class Frames extends Adversary {
     private final Link link = new Link(RawFrames.LANE_ORDINARY, false);
 
@@ -284,6 +325,11 @@ abstract class Adversary implements Runnable {
     @Override
     void step() throws IOException {
       RawFrames.Body b = new RawFrames.Body();
+      if (random.nextInt(5) == 0) { // a trace context in front: of any length, within the bound or not
+        b.writeByte(RawFrames.REF_NONE).writeByte(RawFrames.TRACED);
+        int n = random.nextBoolean() ? random.nextInt(RawFrames.TRACE_CONTEXT_MAX_BYTES + 1) : random.nextInt();
+        b.writeVarInt(n).writeBytes(randomBytes(Math.min(Math.abs(n), 2 * RawFrames.TRACE_CONTEXT_MAX_BYTES)));
+      }
       ref(b, true);
       ref(b, false);
       b.writeVarInt(switch (random.nextInt(4)) {
@@ -589,6 +635,178 @@ abstract class Adversary implements Runnable {
     @Override
     String detail() {
       return String.format(Locale.ROOT, "idle peak %d (cap %d), %d closed by the victim", peak, idleCap, closedByVictim);
+    }
+  }
+
+  /**
+   * User messages behind the trace-context control code ({@code 0 | 6 | varint n | n bytes |
+   * envelope}) on one handshaken ordinary-lane connection. Each well-formed one (its length within
+   * the bound, whatever its bytes) is a string for {@code /user/echo} from a sink actor in the
+   * attacker system, and must be delivered: the sink must hear every echo. Each malformed one (a
+   * length above the bound, an overflowing or negative length, a varint, context or envelope cut
+   * short) must make the victim close the connection, within {@link #CLOSE_WITHIN_NANOS}; the next
+   * one goes on a new connection. What the victim must not do: keep a broken connection open, or
+   * lose a well-formed message sent before a malformed one on the same connection.
+   */
+  static final class Traced extends Adversary {
+    /** How long the victim may take to close a connection that broke the protocol (a loaded machine is slow). */
+    static final long CLOSE_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** How long after the attack the echoes of the last well-formed messages may take to arrive. */
+    static final long ECHOES_WITHIN_NANOS = TimeUnit.SECONDS.toNanos(20);
+    private static final String HEX = "0123456789abcdef";
+
+    private final Link link = new Link(RawFrames.LANE_ORDINARY, false);
+    private final AtomicLong echoes = new AtomicLong();
+    private final String sinkPath;
+    private long delivered;
+    private long unusual;
+    private long malformed;
+    private long closed;
+    private long keptOpen;
+    private String outcome;
+
+    Traced(Target target, long seed) {
+      super("traced", target, seed, 20);
+      ActorRef sink = target.attacker().actorOf(Props.create(Sink.class, () -> new Sink(echoes)), "traced-sink");
+      sinkPath = target.attacker().address() + sink.path().toStringWithoutAddress();
+    }
+
+    /** Counts what it receives: the victim's echoes of the well-formed traced messages. */
+    static final class Sink extends AbstractActor {
+      private final AtomicLong received;
+
+      Sink(AtomicLong received) {
+        this.received = received;
+      }
+
+      @Override
+      public Receive createReceive() {
+        return receiveBuilder().matchAny(m -> received.incrementAndGet()).build();
+      }
+    }
+
+    @Override
+    void step() throws IOException {
+      int kind = random.nextInt(10);
+      if (kind < 6) {
+        byte[] context = switch (kind) {
+          case 0, 1 -> ascii(traceparent());
+          case 2 -> ascii(traceparent() + "\nvendor=" + randomAscii(40).replace(',', '_'));
+          case 3 -> ascii(garbage(RawFrames.TRACE_CONTEXT_MAX_BYTES)); // exactly the bound, no W3C value
+          case 4 -> nonAscii(1 + random.nextInt(RawFrames.TRACE_CONTEXT_MAX_BYTES));
+          default -> new byte[0];
+        };
+        if (kind >= 3) {
+          unusual++;
+        }
+        link.send(RawFrames.traced(context, context.length,
+            RawFrames.stringEnvelope(path("/user/echo"), sinkPath, "traced " + ops.get())));
+        if (link.connected()) {
+          delivered++; // written on an open connection: the echo must come
+        }
+        return;
+      }
+      byte[] frame = switch (random.nextInt(7)) {
+        case 0 -> { // a length above the bound, the bytes all there
+          int n = RawFrames.TRACE_CONTEXT_MAX_BYTES + 1 + random.nextInt(4096);
+          yield RawFrames.traced(ascii(garbage(n)), n, envelope());
+        }
+        case 1 -> RawFrames.traced(new byte[0], Integer.MAX_VALUE, envelope());
+        case 2 -> RawFrames.traced(new byte[0], -1, envelope()); // five bytes, above Integer.MAX_VALUE
+        case 3 -> { // the context cut short: the length says more than the frame holds
+          int n = 1 + random.nextInt(RawFrames.TRACE_CONTEXT_MAX_BYTES);
+          yield RawFrames.traced(ascii(garbage(random.nextInt(n))), n, new byte[0]);
+        }
+        case 4 -> new RawFrames.Body().writeByte(RawFrames.REF_NONE).writeByte(RawFrames.TRACED).frame(); // no length at all
+        case 5 -> new RawFrames.Body().writeByte(RawFrames.REF_NONE).writeByte(RawFrames.TRACED).writeByte(0x80).frame(); // a varint cut
+        default -> { // a valid context, then an envelope cut after its recipient
+          byte[] context = ascii(traceparent());
+          yield RawFrames.traced(context, context.length, new RawFrames.Body().writeRef(RawFrames.REF_LITERAL, path("/user/echo")).bytes());
+        }
+      };
+      link.send(frame);
+      if (!link.connected()) {
+        return; // the handshake was refused: counted there
+      }
+      malformed++;
+      if (link.closedByVictimWithin(CLOSE_WITHIN_NANOS)) {
+        closed++;
+      } else {
+        keptOpen++;
+      }
+    }
+
+    private byte[] envelope() {
+      return RawFrames.stringEnvelope(path("/user/echo"), sinkPath, "never delivered");
+    }
+
+    /** @return a W3C traceparent of random ids, sampled or not */
+    private String traceparent() {
+      return "00-" + hex(32) + "-" + hex(16) + "-0" + random.nextInt(2);
+    }
+
+    private String hex(int n) {
+      StringBuilder b = new StringBuilder(n);
+      for (int i = 0; i < n; i++) {
+        b.append(HEX.charAt(random.nextInt(16)));
+      }
+      return b.toString();
+    }
+
+    /** @return exactly {@code n} printable ASCII characters, no W3C value */
+    private String garbage(int n) {
+      StringBuilder b = new StringBuilder(n);
+      for (int i = 0; i < n; i++) {
+        b.append((char) (' ' + random.nextInt(95)));
+      }
+      return b.toString();
+    }
+
+    /** @return {@code n} bytes, each beyond ASCII or a control character */
+    private byte[] nonAscii(int n) {
+      byte[] b = new byte[n];
+      for (int i = 0; i < n; i++) {
+        b[i] = (byte) (random.nextBoolean() ? 0x80 + random.nextInt(128) : random.nextInt(32));
+      }
+      return b;
+    }
+
+    private static byte[] ascii(String s) {
+      return s.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    @Override
+    void close() {
+      link.drop();
+    }
+
+    /** Waits (bounded) for the echoes of every well-formed message, once; later calls reuse the answer. */
+    private synchronized String outcome() {
+      if (outcome == null) {
+        long end = System.nanoTime() + ECHOES_WITHIN_NANOS;
+        while (echoes.get() < delivered && System.nanoTime() - end < 0) {
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+        outcome = echoes.get() >= delivered ? "" : (delivered - echoes.get()) + " of " + delivered + " well-formed traced messages never echoed";
+      }
+      return outcome;
+    }
+
+    @Override
+    String detail() {
+      String lost = outcome();
+      return String.format(Locale.ROOT, "%d well-formed (%d odd bytes or lengths), %d echoed; %d malformed, %d closed%s",
+          delivered, unusual, echoes.get(), malformed, closed, lost.isEmpty() ? "" : ": " + lost);
+    }
+
+    @Override
+    String violation() {
+      String lost = outcome();
+      if (keptOpen > 0) {
+        return keptOpen + " of " + malformed + " connections that sent a malformed trace context still open after "
+            + TimeUnit.NANOSECONDS.toSeconds(CLOSE_WITHIN_NANOS) + " s" + (lost.isEmpty() ? "" : "; " + lost);
+      }
+      return lost.isEmpty() ? null : lost;
     }
   }
 }

@@ -33,6 +33,13 @@ final class RawFrames {
 
   static final int HEARTBEAT = 1;
   static final int LEAVING = 3;
+  /** The control code of a user message that carries a trace context in front of its envelope. */
+  static final int TRACED = 6;
+  /** The most bytes of trace context a node reads ({@code Wire.TRACE_CONTEXT_MAX_BYTES}). */
+  static final int TRACE_CONTEXT_MAX_BYTES = 512;
+
+  /** The serializer of strings. */
+  static final int STRING_SERIALIZER = 2;
 
   /** The serializer of Troupe's built-in messages, and its manifest of {@code Identify}. */
   static final int MESSAGES_SERIALIZER = 5;
@@ -143,6 +150,37 @@ final class RawFrames {
         .writeRef(REF_NEW, manifest)
         .writeBytes(payload)
         .frame();
+  }
+
+  /**
+   * @param context the trace context's bytes as they go on the wire (any bytes: the caller decides
+   *     whether they are valid US-ASCII)
+   * @param declared the length the field announces (the context's own for a well-formed field)
+   * @param envelope the body of an envelope ({@code ref recipient | ref sender | ...}), or empty
+   * @return a traced frame: {@code 0 | 6 | varint declared | context | envelope}
+   */
+  static byte[] traced(byte[] context, int declared, byte[] envelope) {
+    return new Body()
+        .writeByte(REF_NONE)
+        .writeByte(TRACED)
+        .writeVarInt(declared)
+        .writeBytes(context)
+        .writeBytes(envelope)
+        .frame();
+  }
+
+  /**
+   * @return the body of an envelope of a string for {@code recipient} from {@code sender} (both
+   *     full paths, literals: nothing enters the connection's string table)
+   */
+  static byte[] stringEnvelope(String recipient, String sender, String text) {
+    return new Body()
+        .writeRef(REF_LITERAL, recipient)
+        .writeRef(REF_LITERAL, sender)
+        .writeVarInt(zigZag(STRING_SERIALIZER))
+        .writeVarInt(REF_NONE)
+        .writeBytes(text.getBytes(StandardCharsets.UTF_8))
+        .bytes();
   }
 
   /**

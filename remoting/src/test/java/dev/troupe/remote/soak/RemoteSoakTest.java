@@ -79,7 +79,8 @@ class RemoteSoakTest {
     try (VictimProcess victim = VictimProcess.start(s, freshActors, gcEverySeconds)) {
       String address = victim.awaitAddress(Duration.ofSeconds(60));
       ActorSystem legitimate = peer("soak-legitimate", systems);
-      ActorSystem attacker = s.adversaries().contains("selection") ? peer("soak-attacker", systems) : null;
+      ActorSystem attacker =
+          s.adversaries().contains("selection") || s.adversaries().contains("traced") ? peer("soak-attacker", systems) : null;
       Adversary.Target target =
           new Adversary.Target(
               Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)),

@@ -13,6 +13,7 @@ import dev.troupe.actor.typed.Props;
 import dev.troupe.actor.typed.Signal;
 import dev.troupe.actor.typed.Terminated;
 import dev.troupe.actor.typed.javadsl.AbstractBehavior;
+import dev.troupe.actor.typed.javadsl.Receive;
 import java.util.Optional;
 
 /**
@@ -24,10 +25,13 @@ import java.util.Optional;
  * Terminated}) and an identity comparison (receive timeout), the call into the behaviour and two
  * identity comparisons of what it returned; nothing is allocated. {@link InternalMessage} is a
  * class, not an interface, so that its test stays one compare. The call into the behaviour is
- * direct for an {@code AbstractBehavior} (a class test, then its final {@code receive}, its built
- * cases and their loop all inline here), so that beyond the cell's call of {@code onReceive},
- * which a classic message makes too, a message makes one call that depends on the actor: into the
- * matching case's handler. Other behaviours go through {@link Interpreter#interpretMessage}.
+ * direct for an {@code AbstractBehavior} (a class test, then its final {@code receive}) and for a
+ * built {@code Receive} ({@code Behaviors.receive(...).build()}, a final class: one compare), so
+ * that beyond the cell's call of {@code onReceive}, which a classic message makes too, a message
+ * makes one call that depends on the actor: into the matching case's handler. Other behaviours go
+ * through {@link Interpreter#interpretMessage}. A handler that returns the behaviour it ran (an
+ * {@code AbstractBehavior}'s {@code this}) costs one compare of what it returned; only another
+ * result goes through {@link #next}.
  *
  * <p>Footprint. An idle typed actor costs two small objects more than an idle classic one: this
  * actor (two fields over the classic base) and its {@link ContextImpl} (three). It is an untyped
@@ -132,7 +136,13 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
         @SuppressWarnings("unchecked")
         T msg = (T) m;
         Behavior<T> b = behavior;
-        next(b instanceof AbstractBehavior<T> ab ? ab.receive(ctx, msg) : Interpreter.interpretMessage(b, ctx, msg), msg);
+        Behavior<T> r =
+            b instanceof AbstractBehavior<T> ab ? ab.receive(ctx, msg)
+                : b instanceof Receive<T> cases ? cases.receive(ctx, msg)
+                : Interpreter.interpretMessage(b, ctx, msg);
+        if (r != b) {
+          next(r, msg);
+        }
       }
     } catch (Throwable t) {
       failed(t);
@@ -156,8 +166,9 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
   /**
    * Hands a message of the actor's type to the behaviour (adapted and piped messages come here).
    *
-   * <p>An {@code AbstractBehavior} is called here directly (its {@code receive} is final, so the
-   * call inlines, and with it the built cases' loop), not through {@link
+   * <p>An {@code AbstractBehavior} and a built {@code Receive} are called here directly (the
+   * first's {@code receive} is final and the second is a final class, so the call inlines, and with
+   * it the first case's test), not through {@link
    * Interpreter#interpretMessage}: that method is called from several places (wrappers, stash,
    * testkit), gets compiled on its own, and the JIT then calls its large compiled code instead of
    * inlining it.
@@ -166,7 +177,13 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
    */
   void handle(T msg) {
     Behavior<T> b = behavior;
-    next(b instanceof AbstractBehavior<T> ab ? ab.receive(ctx, msg) : Interpreter.interpretMessage(b, ctx, msg), msg);
+    Behavior<T> r =
+        b instanceof AbstractBehavior<T> ab ? ab.receive(ctx, msg)
+            : b instanceof Receive<T> cases ? cases.receive(ctx, msg)
+            : Interpreter.interpretMessage(b, ctx, msg);
+    if (r != b) {
+      next(r, msg);
+    }
   }
 
   /**

@@ -17,10 +17,13 @@ import java.util.function.Supplier;
  * @param <T> the type of message it accepts
  */
 public final class Receive<T> extends ExtensibleBehavior<T> {
+  /** The first message case, or null for none: kept apart so that its test needs no array load. */
+  private final Case<T> first;
   private final Case<T>[] messages;
   private final Case<T>[] signals;
 
   Receive(Case<T>[] messages, Case<T>[] signals) {
+    this.first = messages.length == 0 ? null : messages[0];
     this.messages = messages;
     this.signals = signals;
   }
@@ -36,16 +39,20 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
    */
   @Override
   public Behavior<T> receive(ActorContext<T> ctx, T msg) {
+    Case<T> f = first;
+    if (f != null && f.matches(msg)) {
+      return f.applyFirst(msg);
+    }
+    return receiveLater(msg);
+  }
+
+  /**
+   * The cases after the first, in their order; a method of its own so that {@link #receive}, on
+   * the path of every message, stays small enough to inline into its caller.
+   */
+  private Behavior<T> receiveLater(T msg) {
     Case<T>[] cs = messages;
-    int n = cs.length;
-    if (n == 0) {
-      return Behaviors.unhandled();
-    }
-    Case<T> first = cs[0];
-    if (first.matches(msg)) {
-      return first.applyFirst(msg);
-    }
-    for (int i = 1; i < n; i++) {
+    for (int i = 1; i < cs.length; i++) {
       Case<T> c = cs[i];
       if (c.matches(msg)) {
         return c.apply(msg);

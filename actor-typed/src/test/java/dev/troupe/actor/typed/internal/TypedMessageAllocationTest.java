@@ -17,6 +17,7 @@ import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.actor.typed.javadsl.Receive;
 import java.lang.management.ManagementFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -181,16 +182,58 @@ class TypedMessageAllocationTest {
       assertEquals(1, done[0], "the calling thread ran every typed round trip before tell returned");
     };
 
+    // The same pair as built behaviours (Behaviors.receive(...).build()), which the actor calls
+    // directly as it does an AbstractBehavior, with the state in arrays the handlers capture.
+    int[] left = new int[1];
+    int[][] builtDone = new int[1][];
+    AtomicReference<ActorRef<Msg>> builtPingerRef = new AtomicReference<>();
+    ActorRef<Msg> builtPonger = Adapter.toTyped(classicSystem.actorOf(Adapter.props(
+        Behaviors.receive(Msg.class)
+            .onMessageEquals(Ball.PING, () -> {
+              builtPingerRef.get().tell(Ball.PONG);
+              return Behaviors.same();
+            })
+            .build(),
+        calling)));
+    ActorRef<Msg> builtPinger = Adapter.toTyped(classicSystem.actorOf(Adapter.props(
+        Behaviors.receive(Msg.class)
+            .onMessageEquals(Ball.PONG, () -> {
+              if (--left[0] > 0) {
+                builtPonger.tell(Ball.PING);
+              } else {
+                builtDone[0][0]++;
+              }
+              return Behaviors.same();
+            })
+            .onMessage(Start.class, st -> {
+              left[0] = st.roundTrips();
+              builtDone[0] = st.done();
+              builtPonger.tell(Ball.PING);
+              return Behaviors.same();
+            })
+            .build(),
+        calling)));
+    builtPingerRef.set(builtPinger);
+    Runnable built = () -> {
+      int[] done = new int[1];
+      builtPinger.tell(new Start(ROUND_TRIPS, done));
+      assertEquals(1, done[0], "the calling thread ran every built round trip before tell returned");
+    };
+
     for (int i = 0; i < 5; i++) { // the first runs load and initialise classes
       classic.run();
       typed.run();
+      built.run();
     }
     double classicBytes = bytesPerMessage(classic);
     double typedBytes = bytesPerMessage(typed);
+    double builtBytes = bytesPerMessage(built);
     // One run allocates, besides its messages, a start message and its array: well under a byte
     // per message over 40,000 messages.
     assertTrue(typedBytes <= classicBytes + 0.5,
         "a typed message allocated " + typedBytes + " bytes, a classic one " + classicBytes);
+    assertTrue(builtBytes <= classicBytes + 0.5,
+        "a message to a built behaviour allocated " + builtBytes + " bytes, a classic one " + classicBytes);
   }
 
   /** A request of the classic pair: the reply goes to the sender. */

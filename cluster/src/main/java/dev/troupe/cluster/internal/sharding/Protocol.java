@@ -106,6 +106,7 @@ public final class Protocol {
    * @param stoppingShards shards it is handing over (stopping their entities)
    * @param bufferedMessages messages it holds for shards in hand-over (or without an owner)
    * @param dropped messages dropped because a buffer was full, since it started
+   * @param pendingQueries hand-over queries of peers it has not answered yet
    */
-  record Stats(int hostedShards, int stoppingShards, int bufferedMessages, long dropped) {}
+  record Stats(int hostedShards, int stoppingShards, int bufferedMessages, long dropped, int pendingQueries) {}
 }

@@ -47,7 +47,10 @@ import java.util.TreeMap;
  * HandOverQuery(version, owners)}. A region answers a query with {@link Protocol.HandOverDone
  * HandOverDone(version)}, in the asker's numbering, once its own view has the same owners and it
  * hosts no shard it does not own (versions count each node's own view changes, so a node that joined
- * later numbers the same views differently; the owners are what they agree on). A region starts a
+ * later numbers the same views differently; the owners are what they agree on). It keeps one
+ * unanswered query per asker, and from askers not in its view (a joiner whose view is still on its
+ * way) at most {@link #MAX_EARLY_QUERIES}, each through one more view only, so that no peer's
+ * queries can grow it without bound. A region starts a
  * shard it owns only when no other member may still host it: a peer may host shard {@code s} if it
  * is in the current view, has not answered done for the current version, and owned {@code s} in some
  * view since the last version it answered done for (or was there before this region's first view,
@@ -139,7 +142,11 @@ public final class RegionActor extends AbstractActorWithTimers {
 
   private record PendingCheck(Protocol.LeaveCheck check, ActorRef replyTo) {}
 
-  private record PendingQuery(long version, Set<UniqueAddress> owners, ActorRef replyTo) {}
+  /** A peer's query not answered yet; {@code keptSince}: this region's view version when it first came. */
+  private record PendingQuery(long version, Set<UniqueAddress> owners, ActorRef replyTo, long keptSince) {}
+
+  /** Queries kept at most from nodes not in this region's view (see {@link #roomForAnEarlyQuery}). */
+  static final int MAX_EARLY_QUERIES = 8;
 
   /** From a region to itself: {@code leave-check-timeout} passed for a check round. */
   private record LeaveCheckTimeout(long round) {}
@@ -226,7 +233,7 @@ public final class RegionActor extends AbstractActorWithTimers {
         .match(ShardRegion.GetCurrentRegions.class, m -> getSender().tell(currentRegions(), getSelf()))
         .match(ShardRegion.GetShardRegionState.class, m -> onGetState())
         .matchEquals(Protocol.GetStats.INSTANCE, m -> getSender().tell(
-            new Protocol.Stats(hosted.size(), stopping.size(), bufferedMessages, dropped), getSelf()))
+            new Protocol.Stats(hosted.size(), stopping.size(), bufferedMessages, dropped, handOverQueries.size()), getSelf()))
         .matchEquals(WhenHandedOver.INSTANCE, m -> {
           handOverWaiters.add(getSender());
           answerHandOverWaiters();
@@ -354,6 +361,7 @@ public final class RegionActor extends AbstractActorWithTimers {
       return;
     }
     boolean first = version == Long.MIN_VALUE;
+    long previousVersion = version;
     version = view.version();
     List<UniqueAddress> ownerList = new ArrayList<>();
     Set<UniqueAddress> before = new HashSet<>(present.keySet());
@@ -374,6 +382,9 @@ public final class RegionActor extends AbstractActorWithTimers {
         handOverQueries.remove(gone); // removed: nobody waits for an answer any more
       }
     }
+    // a query from a node in no view of this region: kept through the next view only (its asker may
+    // be a member this region has not heard of yet; one in neither view is gone, or never was)
+    handOverQueries.entrySet().removeIf(e -> !present.containsKey(e.getKey()) && e.getValue().keptSince() < previousVersion);
     placement = new Placement(ownerList);
     owners.clear();
     owners.addAll(ownerList);
@@ -416,8 +427,12 @@ public final class RegionActor extends AbstractActorWithTimers {
       return; // a proxy is in no view: nobody asks it
     }
     PendingQuery previous = handOverQueries.get(q.from());
+    if (!present.containsKey(q.from()) && previous == null && !roomForAnEarlyQuery()) {
+      return;
+    }
     if (previous == null || previous.version() < q.version()) {
-      handOverQueries.put(q.from(), new PendingQuery(q.version(), Set.copyOf(q.owners()), getSender()));
+      long keptSince = previous == null ? version : previous.keptSince();
+      handOverQueries.put(q.from(), new PendingQuery(q.version(), Set.copyOf(q.owners()), getSender(), keptSince));
       answerHandOverQueries();
     }
     // this region's own query may have reached the asker before its region was started (and been
@@ -427,6 +442,24 @@ public final class RegionActor extends AbstractActorWithTimers {
       askedAgain.put(q.from(), version);
       getSender().tell(handOverQuery(), getSelf());
     }
+  }
+
+  /**
+   * Whether a query from a node that is not in this region's view may wait here for a view that
+   * holds its asker (a member that joined in a view still on its way here): while fewer than {@link
+   * #MAX_EARLY_QUERIES} such queries wait. Each waits through the next view at most (see onView).
+   * What peers send can thus never grow the map without bound; an asker whose query was ignored
+   * asks again when this region's own query reaches it, or starts its shards at its hand-over
+   * timeout.
+   */
+  private boolean roomForAnEarlyQuery() {
+    int early = 0;
+    for (UniqueAddress asker : handOverQueries.keySet()) {
+      if (!present.containsKey(asker)) {
+        early++;
+      }
+    }
+    return early < MAX_EARLY_QUERIES;
   }
 
   private Protocol.HandOverQuery handOverQuery() {

@@ -92,4 +92,79 @@ class ShardingSingletonSerializerTest {
     byte[] bigRef = {0, 0, 0, 4, 0, 0, (byte) 0xff, (byte) 0xff};
     assertThrows(IllegalArgumentException.class, () -> singleton.fromBinary(bigRef, "M"));
   }
+
+  /**
+   * What a hostile peer can put in a hand-over query ({@code Q}): absurd owner counts (negative,
+   * one above the bound, the largest int, the bound itself with no owner behind it), an owner's
+   * address as long as the field allows, and thousands of random mutations of a valid query. Each
+   * is read as a query or refused with an {@link IllegalArgumentException}; nothing else is thrown,
+   * and no count makes the reader allocate by what the count claims.
+   */
+  @Test
+  void handOverQueriesWithAbsurdCountsOrMutatedBytesAreReadOrRefusedNeverAnythingElse() throws Exception {
+    ShardingMessageSerializer sharding = new ShardingMessageSerializer();
+    byte[] empty = sharding.toBinary(new dev.troupe.cluster.internal.sharding.Protocol.HandOverQuery(1, NODE, List.of()));
+    for (int count : new int[] {-1, Integer.MIN_VALUE, ShardingMessageSerializer.MAX_OWNERS + 1, Integer.MAX_VALUE}) {
+      byte[] q = withCount(empty, count);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> sharding.fromBinary(q, "Q"), "count " + count);
+      assertTrue(e.getMessage().contains(count + " owners"), e.getMessage());
+    }
+    // the largest count allowed, with no owner behind it: the first owner is missing
+    byte[] claimsMax = withCount(empty, ShardingMessageSerializer.MAX_OWNERS);
+    IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> sharding.fromBinary(claimsMax, "Q"));
+    assertTrue(missing.getMessage().contains("malformed sharding message Q"), missing.getMessage());
+    // one owner whose address is a 60,000-character string: refused before it is parsed
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    java.io.DataOutputStream out = new java.io.DataOutputStream(b);
+    out.write(withCount(empty, 1));
+    out.writeShort(60_000);
+    out.write(new byte[60_000]);
+    out.writeLong(1);
+    IllegalArgumentException longAddress = assertThrows(IllegalArgumentException.class, () -> sharding.fromBinary(b.toByteArray(), "Q"));
+    assertTrue(longAddress.getMessage().contains("at most"), longAddress.getMessage());
+
+    // random mutations of a query with owners: flipped bytes, cuts, counts, random tails
+    List<UniqueAddress> owners = new java.util.ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      owners.add(new UniqueAddress(Address.remote("sys", "127.0.0." + (i + 1), 2552), i + 1));
+    }
+    byte[] valid = sharding.toBinary(new dev.troupe.cluster.internal.sharding.Protocol.HandOverQuery(9, NODE, owners));
+    java.util.Random random = new java.util.Random(18);
+    int read = 0;
+    int refused = 0;
+    for (int i = 0; i < 20_000; i++) {
+      byte[] m = Arrays.copyOf(valid, valid.length);
+      switch (random.nextInt(4)) {
+        case 0 -> m[random.nextInt(m.length)] = (byte) random.nextInt(256);
+        case 1 -> m = Arrays.copyOf(m, random.nextInt(m.length));
+        case 2 -> m = withCount(m, random.nextBoolean() ? random.nextInt() : random.nextInt(ShardingMessageSerializer.MAX_OWNERS + 2));
+        default -> {
+          byte[] tail = new byte[random.nextInt(64)];
+          random.nextBytes(tail);
+          byte[] longer = Arrays.copyOf(m, m.length + tail.length);
+          System.arraycopy(tail, 0, longer, m.length, tail.length);
+          m = longer;
+        }
+      }
+      try {
+        Object q = sharding.fromBinary(m, "Q");
+        assertTrue(q instanceof dev.troupe.cluster.internal.sharding.Protocol.HandOverQuery, String.valueOf(q));
+        read++;
+      } catch (IllegalArgumentException expected) {
+        refused++;
+      }
+    }
+    assertTrue(read > 0 && refused > 0, read + " read, " + refused + " refused");
+  }
+
+  /** @return {@code query} (a serialized {@code Q} of {@link #NODE}) with its owner count set to {@code count} */
+  private static byte[] withCount(byte[] query, int count) {
+    int at = 8 + 2 + NODE.address().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 8;
+    byte[] q = Arrays.copyOf(query, Math.max(query.length, at + 4));
+    q[at] = (byte) (count >>> 24);
+    q[at + 1] = (byte) (count >>> 16);
+    q[at + 2] = (byte) (count >>> 8);
+    q[at + 3] = (byte) count;
+    return q;
+  }
 }

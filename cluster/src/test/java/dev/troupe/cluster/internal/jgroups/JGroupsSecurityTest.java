@@ -230,11 +230,23 @@ class JGroupsSecurityTest {
 
   /** What a JGroups peer sends first on a connection: the cookie, the version, its address. */
   static void writePeerHandshake(DataOutputStream out, Socket s) throws IOException {
+    out.write(peerHandshake(s));
+  }
+
+  /**
+   * @return the bytes of JGroups' peer handshake from {@code s}'s local address, to be written at
+   *     once (a member that refuses the first bytes may close the connection before a later write)
+   */
+  static byte[] peerHandshake(Socket s) throws IOException {
     IpAddress self = new IpAddress(s.getLocalAddress(), s.getLocalPort());
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64);
+    DataOutputStream out = new DataOutputStream(bytes);
     out.write(Connection.cookie);
     out.writeShort(Version.version);
     out.writeShort(self.serializedSize());
     self.writeTo(out);
+    out.flush();
+    return bytes.toByteArray();
   }
 
   /** Fails unless the peer closes {@code s} within its read timeout (reads until end of stream). */

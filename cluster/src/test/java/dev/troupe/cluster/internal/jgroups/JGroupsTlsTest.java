@@ -9,13 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.troupe.cluster.UniqueAddress;
 import dev.troupe.cluster.internal.Contexts;
 import dev.troupe.cluster.internal.Recorder;
+import dev.troupe.cluster.spi.MembershipContext;
 import dev.troupe.cluster.spi.MembershipProvider;
-import java.io.DataOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +42,23 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class JGroupsTlsTest {
   private static final String THREAD = "troupe-cluster-jgroups-";
-  private static final String CONF = "troupe.cluster.jgroups.join-timeout = 1s";
+  /**
+   * A node that can never join fails after join-timeout x 3 attempts: 1 s keeps those quick. A
+   * trusted node's join is bounded by the same setting, and under load (a TLS handshake and the
+   * view's installation on a busy machine) can take more than 3 s: it gets 10 s x 3, a bound, not
+   * a wait (it returns as soon as the coordinator answers).
+   */
+  private static final String REFUSED_CONF = "troupe.cluster.jgroups.join-timeout = 1s";
+
+  private static final String TRUSTED_CONF = "troupe.cluster.jgroups.join-timeout = 10s";
+
+  /**
+   * The failure detector's pause here: the test is about who may join, not about detecting a
+   * member that went silent, and {@link Contexts#PAUSE}'s 1 s of silence is what a member of a
+   * loaded machine can go through while alive (the view would then drop it, and the test would
+   * fail for a reason it does not test).
+   */
+  private static final Duration PAUSE = Duration.ofSeconds(15);
   private static final String PASSWORD = "changeit";
   private static final Duration CHANGE = Duration.ofSeconds(15);
 
@@ -106,12 +123,13 @@ class JGroupsTlsTest {
     engines.forEach(MembershipProvider::close);
   }
 
-  private JGroupsMembershipProvider engine(UniqueAddress self, SSLContext tls) {
+  /** @param conf {@link #TRUSTED_CONF} for a node that must join, {@link #REFUSED_CONF} for one that must not */
+  private JGroupsMembershipProvider engine(UniqueAddress self, SSLContext tls, String conf) {
     JGroupsProviderFactory f = new JGroupsProviderFactory();
-    MembershipProvider e =
-        tls == null
-            ? f.create(Contexts.context(self, Set.of(), CONF))
-            : f.create(JGroupsSecurityTest.tlsContext(self, CONF, tls));
+    MembershipContext c =
+        tls == null ? Contexts.context(self, Set.of(), conf) : JGroupsSecurityTest.tlsContext(self, conf, tls);
+    MembershipProvider e = f.create(new MembershipContext(
+        c.self(), c.roles(), c.clusterName(), c.heartbeatInterval(), PAUSE, c.config(), c.tls()));
     engines.add(e);
     return (JGroupsMembershipProvider) e;
   }
@@ -120,20 +138,20 @@ class JGroupsTlsTest {
   void trustedNodesJoinAndOthersCannotConnect() throws Exception {
     UniqueAddress a = Contexts.node("tls", 25520, 1);
     UniqueAddress b = Contexts.node("tls", 25521, 2);
-    JGroupsMembershipProvider founder = engine(a, nodeA);
+    JGroupsMembershipProvider founder = engine(a, nodeA, TRUSTED_CONF);
     Recorder ra = new Recorder(THREAD);
     String seed = founder.join(List.of(), ra);
     Recorder rb = new Recorder(THREAD);
-    engine(b, nodeB).join(List.of(seed), rb);
+    engine(b, nodeB, TRUSTED_CONF).join(List.of(seed), rb);
     for (Recorder r : List.of(ra, rb)) {
       r.awaitView("of the two trusted nodes", v -> nodes(v).equals(List.of(a, b)), CHANGE);
     }
 
     UniqueAddress untrusted = Contexts.node("tls", 25522, 3);
     UniqueAddress plain = Contexts.node("tls", 25523, 4);
-    JGroupsMembershipProvider withRogueCertificate = engine(untrusted, rogue);
+    JGroupsMembershipProvider withRogueCertificate = engine(untrusted, rogue, REFUSED_CONF);
     assertThrows(ConnectException.class, () -> withRogueCertificate.join(List.of(seed), new Recorder(THREAD)));
-    JGroupsMembershipProvider withoutTls = engine(plain, null);
+    JGroupsMembershipProvider withoutTls = engine(plain, null, REFUSED_CONF);
     assertThrows(ConnectException.class, () -> withoutTls.join(List.of(seed), new Recorder(THREAD)));
 
     for (Recorder r : List.of(ra, rb)) {
@@ -150,16 +168,18 @@ class JGroupsTlsTest {
     try (Socket s = new Socket()) {
       s.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
       s.setSoTimeout(5_000);
-      DataOutputStream out = new DataOutputStream(s.getOutputStream());
-      JGroupsSecurityTest.writePeerHandshake(out, s);
-      out.flush();
+      try {
+        s.getOutputStream().write(JGroupsSecurityTest.peerHandshake(s)); // in one write: the member may close after the first bytes
+      } catch (SocketException closedEarly) {
+        // the member read enough to refuse it and closed the connection before the write ended: as it should
+      }
       JGroupsSecurityTest.assertClosedByPeer(s, "the TLS port after a plain handshake");
     }
 
     // and a trusted node still joins after all that
     UniqueAddress c = Contexts.node("tls", 25524, 5);
     Recorder rc = new Recorder(THREAD);
-    engine(c, nodeB).join(List.of(seed), rc);
+    engine(c, nodeB, TRUSTED_CONF).join(List.of(seed), rc);
     for (Recorder r : List.of(ra, rb, rc)) {
       r.awaitView("of three", v -> nodes(v).equals(List.of(a, b, c)), CHANGE);
     }

@@ -286,12 +286,12 @@ class ShardingTest {
       assertEquals(proxy, d.recipient());
       assertTrue(d.reason().contains("buffer-size = 5"), d.reason());
     }
-    assertEquals(new Protocol.Stats(0, 0, 5, 3), stats(proxy));
+    assertEquals(new Protocol.Stats(0, 0, 5, 3, 0), stats(proxy));
     Node n1 = node(1);
     publish(List.of(n1));
     awaitTotal(5);
     assertEquals(List.of(0L, 1L, 2L, 3L, 4L), journal.receivedBy("a"));
-    assertEquals(new Protocol.Stats(0, 0, 0, 3), stats(proxy));
+    assertEquals(new Protocol.Stats(0, 0, 0, 3, 0), stats(proxy));
   }
 
   /**
@@ -416,6 +416,42 @@ class ShardingTest {
     }
     assertEquals(List.of(), journal.overlaps());
     assertEquals(0, stats(n3.region()).bufferedMessages());
+  }
+
+  /**
+   * Hand-over queries from nodes outside a region's view (a peer naming ever new nodes, or joiners
+   * that never showed up) cannot grow the region's memory: it keeps at most {@link
+   * RegionActor#MAX_EARLY_QUERIES} of them, each through one more view only. A joiner's query that
+   * came before the view that holds the joiner is still among them, and answered by that view.
+   */
+  @Test
+  void queriesFromNodesOutsideTheViewAreBoundedAndAnEarlyJoinersQueryIsStillAnswered() {
+    Node n1 = node(1);
+    Node n2 = node(2);
+    publish(List.of(n1, n2));
+    assertEquals(0, stats(n1.region()).pendingQueries());
+    UniqueAddress joiner = new UniqueAddress(Address.remote("sys", "127.0.0.3", 2552), 103);
+    TestKit joinerRegion = new TestKit(system);
+    joinerRegion.send(n1.region(), new Protocol.HandOverQuery(7, joiner, List.of(n1.address(), n2.address(), joiner)));
+
+    for (int i = 0; i < 2_000; i++) { // each from a node no view holds, none answerable
+      UniqueAddress stranger = new UniqueAddress(Address.remote("sys", "10.0." + (i >> 8) + "." + (i & 0xFF), 2552), i + 1);
+      kit.send(n1.region(), new Protocol.HandOverQuery(Long.MAX_VALUE - i, stranger, List.of(stranger, n1.address())));
+    }
+    int pending = stats(n1.region()).pendingQueries();
+    assertTrue(pending <= RegionActor.MAX_EARLY_QUERIES,
+        pending + " queries from nodes outside the view kept (at most " + RegionActor.MAX_EARLY_QUERIES + ")");
+
+    List<ShardingTopology.RegionMember> withJoiner = List.of(
+        new ShardingTopology.RegionMember(n1.address(), n1.region(), false),
+        new ShardingTopology.RegionMember(n2.address(), n2.region(), false),
+        new ShardingTopology.RegionMember(joiner, joinerRegion.getRef(), false));
+    topology.publish(withJoiner);
+    Object done = joinerRegion.fishForMessage(WAIT, "n1's answer to the joiner's early query",
+        m -> m instanceof Protocol.HandOverDone);
+    assertEquals(new Protocol.HandOverDone(7, n1.address()), done);
+    topology.publish(withJoiner); // the strangers were in neither view: forgotten
+    assertEquals(0, stats(n1.region()).pendingQueries(), "queries left after two views without their askers");
   }
 
   /**

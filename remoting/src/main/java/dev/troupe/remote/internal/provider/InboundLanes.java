@@ -33,7 +33,16 @@ final class InboundLanes<T extends InboundLane.Item> {
 
   /** Hands {@code item}, a message to {@code recipient}, to that recipient's lane; on an event loop. */
   void submit(ActorPath recipient, T item) {
-    lanes[index(recipient.hashCode(), lanes.length)].submit(item);
+    submit(recipient.hashCode(), item);
+  }
+
+  /**
+   * Hands {@code item} to the lane of a recipient whose path's hash code is {@code pathHash} (as
+   * the connection's string table keeps it, so that a message does not walk its recipient's path);
+   * on an event loop.
+   */
+  void submit(int pathHash, T item) {
+    lanes[index(pathHash, lanes.length)].submit(item);
   }
 
   /** @return the lane of a path whose hash code is {@code hash} */

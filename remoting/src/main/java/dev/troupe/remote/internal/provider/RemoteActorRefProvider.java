@@ -452,7 +452,7 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
       } else if (lanes == null) {
         receive(e.recipient(), e.sender(), e.serializerId(), e.manifest(), e.bytes(), handshake.origin(), selections, e.traceContext());
       } else {
-        lanes.submit(e.recipient().path(), new LaneMessage(e.recipient(), e.sender(), e.serializerId(), e.manifest(), e.bytes(), e.traceContext(), this));
+        lanes.submit(e.recipientPathHash(), new LaneMessage(e.recipient(), e.sender(), e.serializerId(), e.manifest(), e.bytes(), e.traceContext(), this));
       }
     }
 

@@ -18,6 +18,9 @@ import java.util.function.Function;
  * control kind, a trace context above its bound) is passed on as a {@link Wire.ProtocolException}
  * through {@code exceptionCaught}, and nothing after it is decoded: the last handler closes the
  * connection.
+ *
+ * <p>Each envelope decoded is counted in the connection's {@link Traffic.Cell} (its bytes are
+ * counted where they are read, by {@link Traffic.Bytes}).
  */
 final class EnvelopeDecoder extends ChannelInboundHandlerAdapter {
   /** A control frame of the transport that an accepted connection reads. */
@@ -29,11 +32,21 @@ final class EnvelopeDecoder extends ChannelInboundHandlerAdapter {
 
   private final InboundTable table = new InboundTable();
   private final InboundEnvelope envelope;
+  private final Traffic.Cell traffic;
   private boolean broken;
 
-  /** @param resolve turns a path that arrived into a ref (the provider's) */
+  /** One that counts into a cell of its own, attached to no peer (tests). */
   EnvelopeDecoder(Function<ActorPath, InternalActorRef> resolve) {
+    this(resolve, new Traffic.Cell());
+  }
+
+  /**
+   * @param resolve turns a path that arrived into a ref (the provider's)
+   * @param traffic the connection's counts
+   */
+  EnvelopeDecoder(Function<ActorPath, InternalActorRef> resolve, Traffic.Cell traffic) {
     this.envelope = new InboundEnvelope(resolve);
+    this.traffic = traffic;
   }
 
   @Override
@@ -48,6 +61,9 @@ final class EnvelopeDecoder extends ChannelInboundHandlerAdapter {
         return; // the connection is closing: the rest of its bytes tell nothing
       }
       decoded = decode(frame);
+      if (decoded == envelope) {
+        traffic.messageReceived();
+      }
     } catch (Wire.ProtocolException e) {
       broken = true;
       ctx.fireExceptionCaught(e);

@@ -14,6 +14,7 @@ import java.util.function.Function;
  */
 public final class InboundEnvelope {
   private final Function<ActorPath, InternalActorRef> resolve;
+  private InboundTable.Entry recipientEntry;
   private InternalActorRef recipient;
   private InternalActorRef sender;
   private int serializerId;
@@ -35,6 +36,7 @@ public final class InboundEnvelope {
     this.bytes = bytes;
     this.seq = 0;
     this.traceContext = null;
+    this.recipientEntry = recipientEntry;
     try {
       recipient = recipientEntry.ref(resolve);
       sender = senderEntry == null ? null : senderEntry.ref(resolve);
@@ -57,6 +59,15 @@ public final class InboundEnvelope {
   /** @return the recipient; null when {@link #malformed} */
   public InternalActorRef recipient() {
     return recipient;
+  }
+
+  /**
+   * @return the hash code of the recipient's path ({@code recipient().path().hashCode()}), kept
+   *     with the connection's string table for a recipient it remembers; only when not {@link
+   *     #malformed}
+   */
+  public int recipientPathHash() {
+    return recipientEntry.pathHash(recipient);
   }
 
   /** @return the sender, null for none or when {@link #malformed} */

@@ -28,6 +28,7 @@ final class InboundTable {
     final String text;
     private final int bytes; // what it counts against the table's limit; -1 when not remembered
     private InternalActorRef ref;
+    private int pathHash; // the hash code of ref's path, once asked for; 0: not yet
 
     Entry(String text, int bytes) {
       this.text = text;
@@ -49,6 +50,23 @@ final class InboundTable {
         ref = r;
       }
       return r;
+    }
+
+    /**
+     * @param r the ref {@link #ref} gave
+     * @return the hash code of {@code r}'s path: worked out once for the ref kept beside the entry
+     *     (a path's hash walks all its elements), anew for any other
+     */
+    int pathHash(InternalActorRef r) {
+      if (r != ref) {
+        return r.path().hashCode();
+      }
+      int h = pathHash;
+      if (h == 0) {
+        h = r.path().hashCode();
+        pathHash = h;
+      }
+      return h;
     }
   }
 

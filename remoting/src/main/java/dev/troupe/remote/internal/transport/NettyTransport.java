@@ -17,7 +17,6 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.unix.Errors;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.LengthFieldPrepender;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.NetUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -141,10 +140,9 @@ public final class NettyTransport {
                       null, // the peer is known once its handshake is accepted
                       cell ->
                           new ChannelHandler[] {
-                            new LengthFieldPrepender(4), // acknowledgements and answers to heartbeats: few frames
+                            new Traffic.Prepender(cell), // acknowledgements and answers to heartbeats: few frames
                             new InboundHandshakeHandler(host, settings.tls().verifyPeerOrigin(), settings.maximumLargeFrameSize()),
-                            new EnvelopeDecoder(host::resolve),
-                            new Traffic.Messages(cell),
+                            new EnvelopeDecoder(host::resolve, cell),
                             new InboundDispatcher(log, settings.inboundIdleTimeout().toMillis())
                           },
                       inboundConnections::admit))
@@ -239,11 +237,10 @@ public final class NettyTransport {
                 target,
                 cell ->
                     new ChannelHandler[] {
-                      // writes whole frames, length included
+                      // writes whole frames, length included, and counts them
                       lane == Lane.LARGE
-                          ? new EnvelopeEncoder(settings.maximumLargeFrameSize(), "maximum-large-frame-size", drops)
-                          : new EnvelopeEncoder(settings.maximumFrameSize(), "maximum-frame-size", drops),
-                      new Traffic.Messages(cell),
+                          ? new EnvelopeEncoder(settings.maximumLargeFrameSize(), "maximum-large-frame-size", drops, cell)
+                          : new EnvelopeEncoder(settings.maximumFrameSize(), "maximum-frame-size", drops, cell),
                       new OutboundHandshakeHandler(handshake, listener),
                       new OutboundConnectionHandler(listener, lane, log.logger())
                     },
@@ -253,14 +250,14 @@ public final class NettyTransport {
 
   /**
    * A connection's pipeline, unless {@code admit} refuses (and closes) the connection: {@code
-   * first} (TLS, or the check for TLS on a plain port; none when it gives null), the count of its
-   * bytes ({@link Traffic.Bytes}, for {@code peer}, or for the peer its handshake names when {@code
-   * peer} is null), then closed if the
+   * first} (TLS, or the check for TLS on a plain port; none when it gives null), the count of the
+   * bytes it reads ({@link Traffic.Bytes}, for {@code peer}, or for the peer its handshake names
+   * when {@code peer} is null), then closed if the
    * handshake is not done within {@code handshake-timeout} of the start ({@link HandshakeDeadline};
    * after the handshake, when {@code idleMillis} is not 0, if nothing is read for that long),
    * frames of at most {@code readLimit} bytes in, then {@code last} (whose first handler writes the
    * length-prefixed frames out; it gets the connection's {@link Traffic.Cell}, for the count of
-   * its messages).
+   * its messages and of the bytes it writes).
    */
   private ChannelInitializer<SocketChannel> pipeline(
       int readLimit,

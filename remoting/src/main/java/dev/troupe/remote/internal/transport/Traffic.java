@@ -3,9 +3,9 @@ package dev.troupe.remote.internal.transport;
 import dev.troupe.actor.Address;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufHolder;
-import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.LengthFieldPrepender;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -15,16 +15,19 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What went over the connections with each peer, for the meters: messages and bytes, each way.
  *
- * <p><b>No shared write per message.</b> Every connection counts into a {@link Cell} of its own,
- * written only by the connection's event loop with plain arithmetic and an opaque store (no CAS,
- * no {@code LongAdder}, nothing another thread writes): two handlers of the connection's pipeline
- * do it, {@link Bytes} right after TLS (the bytes of every frame, before encryption) and {@link
- * Messages} next to the envelope codec (each envelope, user or system message, as it is encoded or
- * once it is decoded). A connection's cell is attached to its peer's {@link Peer} once the peer is
- * known (an outbound connection at once, an accepted one when its handshake is accepted) and
- * folded into the peer's totals when the connection closes; the peer sums its folded totals and
- * its live cells under its own lock, which only attaching, folding and readers take, so a reader
- * never sees a total go down.
+ * <p><b>No shared write per message, and no handler step of its own per message.</b> Every
+ * connection counts into a {@link Cell} of its own, written only by the connection's event loop
+ * with plain arithmetic and an opaque store (no CAS, no {@code LongAdder}, nothing another thread
+ * writes). The bytes read are counted by {@link Bytes}, right after TLS, once per buffer read (not
+ * per frame); everything else is counted by the code that already touches each frame: the {@link
+ * EnvelopeEncoder} counts each envelope it is given (user or system message) and the bytes of each
+ * frame it writes, the {@link EnvelopeDecoder} each envelope it decodes, and an accepted
+ * connection's few frames out (acknowledgements, answers to heartbeats) are counted by its {@link
+ * Prepender}. All counts are of the bytes before encryption. A connection's cell is attached to its
+ * peer's {@link Peer} once the peer is known (an outbound connection at once, an accepted one when
+ * its handshake is accepted) and folded into the peer's totals when the connection closes; the
+ * peer sums its folded totals and its live cells under its own lock, which only attaching, folding
+ * and readers take, so a reader never sees a total go down.
  *
  * <p>Peers are kept by address, at most {@value #MAX_PEERS}; connections of later peers are not
  * counted.
@@ -182,12 +185,13 @@ public final class Traffic {
   }
 
   /**
-   * The bytes of one connection, right after TLS: each buffer read, and each frame written. An
-   * accepted connection's cell is attached to its peer when the handshake is accepted ({@link
+   * The bytes read by one connection, right after TLS: each buffer read (one step per read, however
+   * many frames it holds). It has no write method, so writes pass it by. An accepted connection's
+   * cell is attached to its peer when the handshake is accepted ({@link
    * HandshakeDeadline.HandshakeDone}, which passes here on its way through the pipeline); the cell
    * is folded when the connection closes (or, one that never connected, is deregistered).
    */
-  static final class Bytes extends ChannelDuplexHandler {
+  static final class Bytes extends ChannelInboundHandlerAdapter {
     private final Traffic traffic;
     private final Cell cell;
 
@@ -208,14 +212,6 @@ public final class Traffic {
         cell.received(h.content().readableBytes());
       }
       ctx.fireChannelRead(msg);
-    }
-
-    @Override
-    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-      if (msg instanceof ByteBuf b) {
-        cell.sent(b.readableBytes());
-      }
-      ctx.write(msg, promise);
     }
 
     @Override
@@ -242,31 +238,21 @@ public final class Traffic {
   }
 
   /**
-   * The messages of one connection: placed between the envelope codec and the handlers above it,
-   * it counts each envelope that an outbound connection is given to encode, and each that an
-   * accepted connection decoded.
+   * The length prefix of an accepted connection's frames out (its handshake answer,
+   * acknowledgements, answers to heartbeats: few frames), counting their bytes, length included.
    */
-  static final class Messages extends ChannelDuplexHandler {
+  static final class Prepender extends LengthFieldPrepender {
     private final Cell cell;
 
-    Messages(Cell cell) {
+    Prepender(Cell cell) {
+      super(4);
       this.cell = cell;
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-      if (msg instanceof InboundEnvelope) {
-        cell.messageReceived();
-      }
-      ctx.fireChannelRead(msg);
-    }
-
-    @Override
-    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-      if (msg instanceof OutboundEnvelope || msg instanceof SequencedEnvelope) {
-        cell.messageSent();
-      }
-      ctx.write(msg, promise);
+    protected void encode(ChannelHandlerContext ctx, ByteBuf msg, List<Object> out) throws Exception {
+      cell.sent(4 + msg.readableBytes());
+      super.encode(ctx, msg, out);
     }
   }
 }

@@ -416,6 +416,28 @@ public final class Wire {
    */
   static ByteBuf encodeEnvelope(
       ByteBufAllocator alloc, OutboundTable table, OutboundEnvelope e, long seq, int maximumFrameSize, boolean lengthPrefix) {
+    return encodeEnvelope(alloc, null, 0, table, e, seq, maximumFrameSize, lengthPrefix);
+  }
+
+  /**
+   * {@link #encodeEnvelope(ByteBufAllocator, OutboundTable, OutboundEnvelope, long, int,
+   * boolean)}, appended to {@code into} when the frame fits in what it has room for without
+   * growing; else into a new buffer with room for at least {@code minCapacity} bytes (the frame
+   * whole when it is larger), which later frames may be appended to. A frame that fails half-way
+   * leaves {@code into} as it was.
+   *
+   * @param into the buffer to append to, or null
+   * @return the buffer the frame is in: {@code into}, or the new one
+   */
+  static ByteBuf encodeEnvelope(
+      ByteBufAllocator alloc,
+      ByteBuf into,
+      int minCapacity,
+      OutboundTable table,
+      OutboundEnvelope e,
+      long seq,
+      int maximumFrameSize,
+      boolean lengthPrefix) {
     ActorRef recipient = e.recipient();
     ActorRef sender = e.sender();
     Serialized p = e.payload();
@@ -442,7 +464,10 @@ public final class Wire {
     if (size > maximumFrameSize) {
       throw new FrameTooLarge(size, maximumFrameSize);
     }
-    ByteBuf out = alloc.ioBuffer((int) size + (lengthPrefix ? 4 : 0));
+    int frameBytes = (int) size + (lengthPrefix ? 4 : 0);
+    boolean append = into != null && into.writableBytes() >= frameBytes;
+    ByteBuf out = append ? into : alloc.ioBuffer(Math.max(frameBytes, minCapacity));
+    int start = out.writerIndex();
     try {
       if (lengthPrefix) {
         out.writeInt(0); // the body's length, set once it is written
@@ -471,10 +496,14 @@ public final class Wire {
       }
       out.writeBytes(p.bytes());
       if (lengthPrefix) {
-        out.setInt(out.readerIndex(), out.readableBytes() - 4);
+        out.setInt(start, out.writerIndex() - start - 4);
       }
     } catch (RuntimeException ex) {
-      out.release();
+      if (append) {
+        out.writerIndex(start);
+      } else {
+        out.release();
+      }
       throw ex;
     }
     return out;

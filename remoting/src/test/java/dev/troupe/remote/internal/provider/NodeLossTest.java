@@ -40,6 +40,17 @@ class NodeLossTest {
 
   private static final Duration WAIT = Duration.ofSeconds(10);
 
+  /**
+   * How long a child JVM may take to print its port: a JVM start, class loading and a node's
+   * start, all on a machine whose cores other processes may hold (CI runs suites side by side). A
+   * bound, not a wait: the test goes on as soon as the line comes, and a child that dies fails it
+   * at once with what it printed.
+   */
+  private static final Duration CHILD_START = Duration.ofSeconds(90);
+
+  /** The child's JVM: a small heap, and the flags that make a short-lived JVM start with the least CPU. */
+  private static final List<String> CHILD_JVM = List.of("-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
   /** Does nothing but live. */
   public static final class Idle extends AbstractActor {
     @Override
@@ -118,8 +129,8 @@ class NodeLossTest {
 
   @Test
   void aWatcherHearsExactlyOnceWhenTheWatchedActorsNodeVanishes() throws Exception {
-    child = ChildJvm.builder(List.of("-Xmx128m"), VanishingNode.class).redirectErrorStream(true).start();
-    String port = ChildJvm.awaitLine(child, VanishingNode.PORT_LINE, WAIT.multipliedBy(2));
+    child = ChildJvm.builder(CHILD_JVM, VanishingNode.class).redirectErrorStream(true).start();
+    String port = ChildJvm.awaitLine(child, VanishingNode.PORT_LINE, CHILD_START);
     String address = "troupe://" + VanishingNode.SYSTEM + "@127.0.0.1:" + port;
     ActorRef remote = lookup(a, address, "/user/target");
     TestKit probe = new TestKit(a);

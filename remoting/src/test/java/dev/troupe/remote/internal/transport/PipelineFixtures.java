@@ -29,7 +29,7 @@ final class PipelineFixtures {
   }
 
   /** A ref that is only a path (as a provider's remote ref is to the transport). */
-  static final class PathRef extends InternalActorRef {
+  static class PathRef extends InternalActorRef {
     private final ActorPath path;
 
     PathRef(ActorPath path) {

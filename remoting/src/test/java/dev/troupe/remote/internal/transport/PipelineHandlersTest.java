@@ -486,6 +486,88 @@ class PipelineHandlersTest {
 
   @Nested
   class Framing {
+    /**
+     * Envelopes written with the void promise (as the outbound lanes write them) wait in the
+     * encoder until the flush and leave in shared buffers, in the order written among the frames
+     * that leave at once (control frames, an envelope with a promise of its own); one too large is
+     * dropped without a trace in the buffer; what was never flushed is released with the close.
+     */
+    @Test
+    void theEnvelopesOfOneFlushShareBuffersInTheOrderTheyWereWritten() {
+      List<Object> published = new ArrayList<>();
+      dev.troupe.actor.EventStream events = new dev.troupe.actor.EventStream() {
+        @Override
+        public boolean subscribe(dev.troupe.actor.ActorRef subscriber, Class<?> channel) {
+          return false;
+        }
+
+        @Override
+        public boolean unsubscribe(dev.troupe.actor.ActorRef subscriber, Class<?> channel) {
+          return false;
+        }
+
+        @Override
+        public void unsubscribe(dev.troupe.actor.ActorRef subscriber) {}
+
+        @Override
+        public void publish(Object event) {
+          published.add(event);
+        }
+      };
+      Drops drops = new Drops(events, PipelineFixtures.log(), (ref, why) -> false);
+      int[] passedOn = {0};
+      io.netty.channel.ChannelOutboundHandlerAdapter below = new io.netty.channel.ChannelOutboundHandlerAdapter() {
+        @Override
+        public void write(io.netty.channel.ChannelHandlerContext ctx, Object msg, io.netty.channel.ChannelPromise promise) {
+          passedOn[0]++;
+          ctx.write(msg, promise);
+        }
+      };
+      EmbeddedChannel out = new EmbeddedChannel(below, new EnvelopeEncoder(1024, drops));
+      PipelineFixtures.PathRef to = new PipelineFixtures.PathRef(dev.troupe.actor.ActorPath.fromString(path("a")));
+      int n = 200;
+      List<String> expected = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        String m = "m" + i;
+        if (i == 50) {
+          out.write(new OutboundEnvelope(to, path("a"), null, "big", new Serialized(2, "", new byte[2000])), out.voidPromise());
+        }
+        if (i == 100) {
+          out.write(ControlFrame.HEARTBEAT, out.voidPromise());
+          expected.add("heartbeat");
+        }
+        if (i == 150) {
+          out.writeOneOutbound(new OutboundEnvelope(to, path("a"), null, "own", new Serialized(2, "", "own".getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+          expected.add(path("a") + "|-|2||own|0");
+        }
+        out.write(new OutboundEnvelope(to, path("a"), null, m, new Serialized(2, "", m.getBytes(java.nio.charset.StandardCharsets.UTF_8))), out.voidPromise());
+        expected.add(path("a") + "|-|2||" + m + "|0");
+      }
+      int beforeFlush = passedOn[0];
+      out.flush();
+      List<ByteBuf> buffers = written(out);
+      assertTrue(beforeFlush < buffers.size(), "the last buffer waits for the flush");
+      assertTrue(buffers.size() <= 8, "a few shared buffers for " + n + " envelopes, not one each: " + buffers.size());
+      PipelineFixtures.Recorder recorder = new PipelineFixtures.Recorder();
+      EmbeddedChannel in =
+          new EmbeddedChannel(NettyTransport.frameDecoder(1024), new EnvelopeDecoder(p -> new PipelineFixtures.PathRef(p)), recorder);
+      for (ByteBuf b : buffers) {
+        in.writeInbound(b);
+      }
+      List<Object> reads = new ArrayList<>();
+      for (Object r : recorder.reads) {
+        reads.add(r == EnvelopeDecoder.Control.HEARTBEAT ? "heartbeat" : r);
+      }
+      assertEquals(expected, reads, "every frame, whole, in the order written");
+      assertEquals(1, published.size(), "the envelope too large is dropped: " + published);
+      assertEquals("big", assertInstanceOf(Dropped.class, published.get(0)).message());
+
+      out.write(new OutboundEnvelope(to, path("a"), null, "never flushed", new Serialized(2, "", new byte[] {1})), out.voidPromise());
+      assertEquals(buffers.size(), passedOn[0], "held until a flush");
+      out.close();
+      assertFalse(out.finishAndReleaseAll(), "nothing left over after the close");
+    }
+
     /** Every frame leaves as one buffer, its length in front: no separate 4-byte buffer per message. */
     @Test
     void anOutboundConnectionWritesEachFrameWholeInOneBufferWithItsLengthFirst() {
