@@ -30,6 +30,8 @@ module dev.troupe.remoting {
   requires io.netty.transport;
   requires io.netty.codec;
   requires io.netty.handler;
+  requires io.netty.transport.unix.common; // the native transport's errors
+  requires io.netty.transport.classes.epoll; // the epoll transport (troupe.remote.advanced.transport); its native library is optional
 
   exports dev.troupe.remote;
   exports dev.troupe.serialization;

@@ -98,6 +98,14 @@ public class RemotePingPong {
   @Param({"auto"})
   public String inboundLanes;
 
+  /**
+   * Troupe only: {@code troupe.remote.advanced.transport} on both systems and the child JVM ({@code
+   * nio}, its default, {@code epoll} or {@code auto}; epoll needs a jar built with {@code
+   * -Pnative-epoll}, see bench/pom.xml). Compare with {@code -p impl=troupe -p transport=nio,epoll}.
+   */
+  @Param({"nio"})
+  public String transport;
+
   private RemotePingPongDriver driver;
   private int roundTripsPerPair;
   private Histogram[] perPair;
@@ -145,7 +153,7 @@ public class RemotePingPong {
     for (int i = 0; i < pairs; i++) {
       perPair[i] = RoundTrips.newHistogram();
     }
-    driver = RemotePingPongDriver.create(impl, jvms, inboundLanes);
+    driver = RemotePingPongDriver.create(impl, jvms, inboundLanes, transport);
     driver.setup(pairs, inFlight);
   }
 

@@ -54,7 +54,7 @@ public final class PongNode {
    * @param pairs pongers to create
    */
   static PongNode start(String impl, int pairs) {
-    return start(impl, pairs, "auto");
+    return start(impl, pairs, "auto", "nio");
   }
 
   /**
@@ -63,8 +63,9 @@ public final class PongNode {
    * @param impl troupe, pekko, raw or raw-batched
    * @param pairs pongers to create
    * @param inboundLanes Troupe's {@code troupe.remote.advanced.inbound-lanes} in the child
+   * @param transport Troupe's {@code troupe.remote.advanced.transport} in the child
    */
-  static PongNode start(String impl, int pairs, String inboundLanes) {
+  static PongNode start(String impl, int pairs, String inboundLanes, String transport) {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     String classPath = System.getProperty("java.class.path");
     String modulePath = System.getProperty("jdk.module.path"); // a test run on the module path
@@ -74,7 +75,7 @@ public final class PongNode {
     List<String> command =
         List.of(
             java, "-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch", "-cp", classPath,
-            PongNode.class.getName(), impl, Integer.toString(pairs), inboundLanes);
+            PongNode.class.getName(), impl, Integer.toString(pairs), inboundLanes, transport);
     Process p;
     try {
       p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -142,20 +143,21 @@ public final class PongNode {
   }
 
   /**
-   * The child: {@code PongNode <impl> <pairs> [<inbound-lanes>]}. Prints {@link #ADDRESS} and the address, then
+   * The child: {@code PongNode <impl> <pairs> [<inbound-lanes> [<transport>]]}. Prints {@link #ADDRESS} and the address, then
    * serves until standard input closes.
    */
   public static void main(String[] args) throws Exception {
     String impl = args[0];
     int pairs = Integer.parseInt(args[1]);
     String inboundLanes = args.length > 2 ? args[2] : "auto";
+    String transport = args.length > 3 ? args[3] : "nio";
     Runnable stop;
     String address;
     switch (impl) {
       case "troupe" -> {
         ActorSystem s =
             TroupeSystems.start(
-                Names.unique("remote-pong"), TroupeRemotePingPong.config(inboundLanes));
+                Names.unique("remote-pong"), TroupeRemotePingPong.config(inboundLanes, transport));
         for (int i = 0; i < pairs; i++) {
           s.actorOf(Props.create(TroupeRemotePingPong.Ponger.class, TroupeRemotePingPong.Ponger::new).withDispatcher(Dispatchers.ID), "ponger-" + i);
         }

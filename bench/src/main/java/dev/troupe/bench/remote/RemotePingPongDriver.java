@@ -51,7 +51,7 @@ public interface RemotePingPongDriver {
 
   /** @param childJvm whether the pong side runs in a child JVM ({@link PongNode}) */
   private static RemotePingPongDriver create(Impl impl, boolean childJvm) {
-    return impl == Impl.TROUPE ? new TroupeRemotePingPong(false, childJvm, "auto") : new PekkoRemotePingPong(impl, childJvm);
+    return impl == Impl.TROUPE ? new TroupeRemotePingPong(false, childJvm, "auto", "nio") : new PekkoRemotePingPong(impl, childJvm);
   }
 
   /**
@@ -71,7 +71,7 @@ public interface RemotePingPongDriver {
    * @return its driver
    */
   static RemotePingPongDriver create(String impl, int jvms) {
-    return create(impl, jvms, "auto");
+    return create(impl, jvms, "auto", "nio");
   }
 
   /**
@@ -79,9 +79,11 @@ public interface RemotePingPongDriver {
    * @param jvms as {@link #create(String, int)}
    * @param inboundLanes Troupe's {@code troupe.remote.advanced.inbound-lanes} on both systems
    *     ({@code auto} or a number); the other implementations ignore it
+   * @param transport Troupe's {@code troupe.remote.advanced.transport} on both systems ({@code
+   *     auto}, {@code nio} or {@code epoll}); the other implementations ignore it
    * @return its driver
    */
-  static RemotePingPongDriver create(String impl, int jvms, String inboundLanes) {
+  static RemotePingPongDriver create(String impl, int jvms, String inboundLanes, String transport) {
     if (jvms != 1 && jvms != 2) {
       throw new IllegalArgumentException("jvms must be 1 or 2, was " + jvms);
     }
@@ -93,9 +95,9 @@ public interface RemotePingPongDriver {
         if (child) {
           throw new IllegalArgumentException(WITH_MICROMETER + " runs in one JVM only");
         }
-        yield new TroupeRemotePingPong(true, false, inboundLanes);
+        yield new TroupeRemotePingPong(true, false, inboundLanes, transport);
       }
-      default -> Impl.of(impl) == Impl.TROUPE ? new TroupeRemotePingPong(false, child, inboundLanes) : create(Impl.of(impl), child);
+      default -> Impl.of(impl) == Impl.TROUPE ? new TroupeRemotePingPong(false, child, inboundLanes, transport) : create(Impl.of(impl), child);
     };
   }
 }

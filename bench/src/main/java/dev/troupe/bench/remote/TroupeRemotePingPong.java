@@ -30,6 +30,7 @@ final class TroupeRemotePingPong implements RemotePingPongDriver {
   private final boolean micrometer;
   private final boolean childJvm;
   private final String inboundLanes;
+  private final String transport;
   private PongNode child;
   private ActorSystem pingSystem;
   private ActorSystem pongSystem;
@@ -42,30 +43,33 @@ final class TroupeRemotePingPong implements RemotePingPongDriver {
    * @param micrometer whether both systems run with telemetry on and the Micrometer binder bound
    * @param childJvm whether the pong system runs in a child JVM
    * @param inboundLanes {@code troupe.remote.advanced.inbound-lanes} of both systems
+   * @param transport {@code troupe.remote.advanced.transport} of both systems
    */
-  TroupeRemotePingPong(boolean micrometer, boolean childJvm, String inboundLanes) {
+  TroupeRemotePingPong(boolean micrometer, boolean childJvm, String inboundLanes, String transport) {
     this.micrometer = micrometer;
     this.childJvm = childJvm;
     this.inboundLanes = inboundLanes;
+    this.transport = transport;
   }
 
-  /** @return the configuration of a system of this benchmark with {@code inboundLanes} */
-  static String config(String inboundLanes) {
+  /** @return the configuration of a system of this benchmark with {@code inboundLanes} and {@code transport} */
+  static String config(String inboundLanes, String transport) {
     return REMOTE
         + "troupe.remote.advanced.inbound-lanes = \"" + inboundLanes + "\"\n"
+        + "troupe.remote.advanced.transport = \"" + transport + "\"\n"
         + Dispatchers.section(Impl.TROUPE, Dispatchers.DEFAULT_THROUGHPUT);
   }
 
   @Override
   public void setup(int pairs, int inFlight) {
     this.inFlight = inFlight;
-    String config = config(inboundLanes);
+    String config = config(inboundLanes, transport);
     if (micrometer) {
       config += Observability.TELEMETRY_ON;
     }
     String pongAddress;
     if (childJvm) {
-      child = PongNode.start("troupe", pairs, inboundLanes);
+      child = PongNode.start("troupe", pairs, inboundLanes, transport);
       pongAddress = child.address();
     } else {
       pongSystem = TroupeSystems.start(Names.unique("remote-pong"), config);

@@ -58,6 +58,8 @@ import java.util.Set;
  *     that feed it stop reading
  * @param measureSerialization {@code advanced.measure-serialization}: whether the time of each
  *     serialization and deserialization is summed for the meters (two clock reads per message)
+ * @param transport {@code advanced.transport}: Netty's NIO or native epoll transport, or {@code
+ *     auto} (epoll where it can be used); resolved when the network threads start
  */
 public record RemoteSettings(
     String canonicalHost,
@@ -97,7 +99,8 @@ public record RemoteSettings(
     int inboundLanes,
     int inboundLaneQueueSize,
     long inboundLaneQueueBytes,
-    boolean measureSerialization) {
+    boolean measureSerialization,
+    Transport transport) {
 
   public static final String ROOT = "troupe.remote";
   /** Frames smaller than this could not carry a handshake with long host names. */
@@ -196,7 +199,37 @@ public record RemoteSettings(
         inboundLanes(adv, a, Runtime.getRuntime().availableProcessors()),
         ConfigReader.intAtLeast(adv, a, "inbound-lane-queue-size", 1),
         bytesAtLeastOne(adv, a, "inbound-lane-queue-bytes"),
-        ConfigReader.bool(adv, a, "measure-serialization"));
+        ConfigReader.bool(adv, a, "measure-serialization"),
+        transport(adv, a));
+  }
+
+  /**
+   * The network transport: Netty's NIO, or its native epoll one (Linux, with Netty's native
+   * library of the same version on the class path), or {@code AUTO}, epoll where it can be used
+   * and NIO elsewhere.
+   */
+  public enum Transport {
+    AUTO,
+    NIO,
+    EPOLL
+  }
+
+  /** {@code advanced.transport}: {@code auto}, {@code nio} or {@code epoll}. */
+  static Transport transport(Config adv, String a) {
+    String key = a + ".transport";
+    String v;
+    try {
+      v = adv.getString("transport");
+    } catch (ConfigException e) {
+      throw new ConfigurationException("invalid configuration value at '" + key + "': " + e.getMessage(), e);
+    }
+    return switch (v.trim()) {
+      case "auto" -> Transport.AUTO;
+      case "nio" -> Transport.NIO;
+      case "epoll" -> Transport.EPOLL;
+      default -> throw new ConfigurationException(
+          "invalid configuration value at '" + key + "': expected auto, nio or epoll, was '" + v + "'");
+    };
   }
 
   /**

@@ -1,17 +1,32 @@
 package dev.troupe.remote.internal.transport;
 
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.remote.internal.config.RemoteSettings.Transport;
+import io.netty.channel.ChannelFactory;
 import io.netty.channel.IoEventLoop;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.ServerChannel;
 import io.netty.channel.SingleThreadIoEventLoop;
-import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The network threads of one system: one or two NIO event loops, each one thread named {@code
+ * The network threads of one system: one or two event loops, each one thread named {@code
  * <system>-remote-io-…}. Loop 0 accepts connections; accepted connections are read on the last
  * loop; outbound lanes take turns over all of them.
+ *
+ * <p>The loops run Netty's NIO transport or its native epoll one ({@code
+ * troupe.remote.advanced.transport}); the channels of the connections and of the server come from
+ * here, of the kind that the loops serve. NIO loops are woken by other threads through their
+ * selector alone ({@link DirectWakeupNio}); epoll loops write their eventfd only while they wait.
  *
  * <p>Standalone loops rather than Netty's {@code MultiThreadIoEventLoopGroup}: the group
  * aggregates its children's termination through Netty's process-wide {@code GlobalEventExecutor},
@@ -21,16 +36,73 @@ import java.util.concurrent.atomic.AtomicInteger;
  * while it processes IO does not end its thread.
  */
 public final class EventLoops {
+  private static final String KEY = "troupe.remote.advanced.transport";
+
   private final IoEventLoop[] loops;
   private final AtomicInteger turn = new AtomicInteger();
+  private final boolean epoll;
 
-  /** @param log where an {@link Error} that a loop survived is reported ({@link GuardedIoHandler}) */
+  /** NIO loops. */
   public EventLoops(String systemName, int threads, RateLimitedLog log) {
+    this(systemName, threads, Transport.NIO, log);
+  }
+
+  /**
+   * @param transport the transport; {@code AUTO} is epoll when {@link Epoll#isAvailable()}, else NIO
+   * @param log where an {@link Error} that a loop survived is reported ({@link GuardedIoHandler})
+   * @throws ConfigurationException if {@code transport} is {@code EPOLL} and epoll cannot be used
+   *     here (before any thread is started)
+   */
+  public EventLoops(String systemName, int threads, Transport transport, RateLimitedLog log) {
+    this.epoll = useEpoll(transport);
     DefaultThreadFactory threadFactory = new DefaultThreadFactory(systemName + "-remote-io", true);
+    IoHandlerFactory handlers = GuardedIoHandler.guard(ioHandlers(epoll), log);
     loops = new IoEventLoop[threads];
     for (int i = 0; i < threads; i++) {
-      loops[i] = new SingleThreadIoEventLoop(null, threadFactory, GuardedIoHandler.guard(NioIoHandler.newFactory(), log));
+      loops[i] = new SingleThreadIoEventLoop(null, threadFactory, handlers);
     }
+  }
+
+  /** @return whether {@code transport} means epoll here */
+  static boolean useEpoll(Transport transport) {
+    return switch (transport) {
+      case NIO -> false;
+      case AUTO -> Epoll.isAvailable();
+      case EPOLL -> {
+        if (!Epoll.isAvailable()) {
+          Throwable cause = Epoll.unavailabilityCause();
+          throw new ConfigurationException(
+              "invalid configuration value at '" + KEY + "': epoll, but Netty's native epoll transport cannot be used"
+                  + " here (it needs Linux and io.netty:netty-transport-native-epoll of Netty's version, with the"
+                  + " classifier of this machine, on the class path): " + cause,
+              cause);
+        }
+        yield true;
+      }
+    };
+  }
+
+  /** @return the factory of unguarded IO handlers of the transport */
+  static IoHandlerFactory ioHandlers(boolean epoll) {
+    return epoll ? EpollIoHandler.newFactory() : DirectWakeupNio.factory();
+  }
+
+  /** @return whether the loops run the epoll transport (else NIO) */
+  boolean epoll() {
+    return epoll;
+  }
+
+  /** @return the factory of outbound connections' channels, of the loops' transport */
+  ChannelFactory<SocketChannel> socketChannels() {
+    return epoll ? EpollSocketChannel::new : NioSocketChannel::new;
+  }
+
+  /**
+   * @return the factory of the server channel, of the loops' transport; the NIO one is {@linkplain
+   *     GuardedServerSocketChannel guarded}, epoll's stays open after a failed accept as it is
+   */
+  ChannelFactory<ServerChannel> serverChannels() {
+    return epoll ? EpollServerSocketChannel::new : GuardedServerSocketChannel::new;
   }
 
   /** @return the loop that accepts connections */

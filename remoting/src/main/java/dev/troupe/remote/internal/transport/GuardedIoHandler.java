@@ -7,8 +7,8 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.IoRegistration;
 
 /**
- * An event loop's IO handler that survives an {@link Error} thrown while it processes IO. Netty's
- * NIO handler lets an {@code Error} (an {@code OutOfMemoryError} under a flood, a {@code
+ * An event loop's IO handler (NIO or epoll, see {@link EventLoops}) that survives an {@link Error}
+ * thrown while it processes IO. Netty's handlers let an {@code Error} (an {@code OutOfMemoryError} under a flood, a {@code
  * StackOverflowError}) that escapes a channel's IO processing out of its loop, which ends the
  * loop's thread: every connection on it, and the server channel on the accepting loop, would go
  * deaf for good. Here it is logged (rate-limited) and the loop goes on with its next round; the

@@ -15,7 +15,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.unix.Errors;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.NetUtil;
@@ -35,8 +35,8 @@ import javax.net.ssl.SSLSession;
 import org.slf4j.Logger;
 
 /**
- * The TCP transport of one system, on Netty: one or two NIO event loops ({@link EventLoops}, their
- * threads named {@code <system>-remote-io-…}) that run the server channel, every accepted
+ * The TCP transport of one system, on Netty: one or two NIO or epoll event loops ({@link
+ * EventLoops}, their threads named {@code <system>-remote-io-…}) that run the server channel, every accepted
  * connection and every outbound lane. Frames are length-prefixed ({@link Wire}); an accepted connection reads at most
  * {@code maximum-frame-size} per frame ({@code maximum-large-frame-size} once the handshake of a
  * large-message lane is accepted, see {@link #raiseFrameLimit}) and is closed on the first violation.
@@ -54,6 +54,8 @@ public final class NettyTransport {
    * acknowledgements of system messages and answers to heartbeats, all smaller.
    */
   private static final int ACK_FRAME_LIMIT = Wire.REFUSAL_MAX_BYTES;
+  /** Linux's errno for an address in use, which Netty's native transport reports negated. */
+  private static final int EADDRINUSE = 98;
   private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(512 * 1024, 2 * 1024 * 1024);
 
   private final InboundHost host;
@@ -79,7 +81,7 @@ public final class NettyTransport {
     this.drops = drops;
     this.log = log;
     this.tls = settings.tls().enabled() ? TlsContexts.create(settings.tls(), settings.handshakeTimeout()) : null;
-    this.loops = new EventLoops(systemName, settings.eventLoopThreads(), log);
+    this.loops = new EventLoops(systemName, settings.eventLoopThreads(), settings.transport(), log);
     this.inboundConnections =
         new InboundConnections(settings.maximumInboundConnections(), settings.maximumInboundConnectionsPerHost(), log);
     this.resolver =
@@ -127,7 +129,7 @@ public final class NettyTransport {
       f =
           new ServerBootstrap()
               .group(loops.acceptor(), loops.inbound())
-              .channelFactory(GuardedServerSocketChannel::new)
+              .channelFactory(loops.serverChannels())
               .option(ChannelOption.AUTO_READ, false)
               .childOption(ChannelOption.TCP_NODELAY, true)
               .childHandler(
@@ -154,7 +156,7 @@ public final class NettyTransport {
       shutdown();
       throw new ConfigurationException(
           "cannot listen on " + where + ": " + (cause == null ? "timed out" : cause.getMessage())
-              + (cause instanceof java.net.BindException
+              + (addressInUse(cause)
                   ? " (is another process or system using that port? set troupe.remote.canonical.port,"
                       + " or 0 for any free port)"
                   : "")
@@ -163,6 +165,15 @@ public final class NettyTransport {
     }
     server = f.channel();
     return ((InetSocketAddress) server.localAddress()).getPort();
+  }
+
+  /**
+   * @return whether {@code cause}, a failed bind, says the address is in use: the JDK's {@link
+   *     java.net.BindException} (NIO), or the native error {@code EADDRINUSE} (epoll, Linux only)
+   */
+  static boolean addressInUse(Throwable cause) {
+    return cause instanceof java.net.BindException
+        || (cause instanceof Errors.NativeIoException n && n.expectedErr() == -EADDRINUSE);
   }
 
   /** @return the port the server channel listens on */
@@ -214,7 +225,7 @@ public final class NettyTransport {
     return new Bootstrap()
         .group(loop)
         .disableResolver()
-        .channel(NioSocketChannel.class)
+        .channelFactory(loops.socketChannels())
         .option(ChannelOption.TCP_NODELAY, true)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, settings.connectionTimeout().toMillis()))
         .option(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
