@@ -528,6 +528,7 @@ class ModuleDescriptorsTest {
         io.netty.resolver.AddressResolver.class,
         io.netty.channel.Channel.class,
         io.netty.channel.unix.Socket.class,
+        io.netty.channel.epoll.Epoll.class, // remoting requires the epoll transport's classes (troupe.remote.advanced.transport)
         io.netty.handler.codec.LengthFieldPrepender.class,
         io.netty.handler.timeout.ReadTimeoutHandler.class));
     classes.addAll(List.of(more));

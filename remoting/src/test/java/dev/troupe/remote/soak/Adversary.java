@@ -54,6 +54,10 @@ import java.util.concurrent.locks.LockSupport;
  *       length above the bound, an overflowing or cut varint, a context or envelope cut short) must
  *       each make the victim close that connection.
  * </ul>
+ *
+ * <p>The kinds stay nested in this one file (past 700 lines): each is a few dozen lines over the
+ * same socket, frame and pacing helpers of this class, and the harness picks them by name from
+ * {@link #NAMES}; split apart they would each need those helpers made public to the package.
  */
 abstract class Adversary implements Runnable {
   static final List<String> NAMES =

@@ -89,6 +89,11 @@ import org.slf4j.LoggerFactory;
  * {@code tell} goes from the ref to its association, not through here), death watch across nodes
  * ({@link WatchedNodes}) and remote deployment ({@link RemoteDaemon}, which knows it only as its
  * {@link DeploymentHost}).
+ *
+ * <p>One file past 700 lines: it is the one place where the runtime's provider seam, the
+ * transport's {@link InboundHost}, the associations' hooks and the deployment host meet, and most
+ * of its length is the inbound checks (origin, trust, quarantine, drops) that each of those entry
+ * points shares; the layers it delegates to are already classes of their own.
  */
 final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks, InboundHost, DeploymentHost {
 
