@@ -138,20 +138,7 @@ class EventLoopsTransportTest {
    */
   @Test
   void aLoopWokenFromOutsideDoesNotWakeItselfAgain() throws Exception {
-    Thread loopThread = Thread.currentThread();
-    ThreadAwareExecutor executor =
-        new ThreadAwareExecutor() {
-          @Override
-          public boolean isExecutorThread(Thread thread) {
-            return thread == loopThread;
-          }
-
-          @Override
-          public void execute(Runnable command) {
-            throw new UnsupportedOperationException();
-          }
-        };
-    IoHandler handler = EventLoops.ioHandlers(false).newHandler(executor);
+    IoHandler handler = EventLoops.ioHandlers(false).newHandler(loopOn(Thread.currentThread()));
     handler.initialize();
     AtomicBoolean taskQueued = new AtomicBoolean();
     AtomicInteger looks = new AtomicInteger();
@@ -195,23 +182,7 @@ class EventLoopsTransportTest {
       assertTrue(taskQueued.get(), "the sender ran during the round");
 
       // the task ran; the next round has nothing to do and should sleep until its deadline
-      IoHandlerContext idle =
-          new IoHandlerContext() {
-            @Override
-            public boolean canBlock() {
-              return true;
-            }
-
-            @Override
-            public long delayNanos(long currentTimeNanos) {
-              return delay;
-            }
-
-            @Override
-            public long deadlineNanos() {
-              return System.nanoTime() + delay;
-            }
-          };
+      IoHandlerContext idle = idleRound(delay);
       long idleStart = System.nanoTime();
       handler.run(idle);
       long slept = System.nanoTime() - idleStart;
