@@ -22,7 +22,7 @@ cut to the decision) and a summary; the whole output also goes to cluster/target
 Options:
   -n, --runs N     runs                                                   [50]
   -s, --seed N     seed of the random splits                              [now]
-      --fast       the partition test's timings (heartbeat 300 ms, pause 1.5 s, stable-after 3 s)
+      --fast       the partition test's timings (heartbeat 300 ms, pause 2.5 s, stable-after 3 s)
                    instead of reference.conf's (1 s, 5 s, 7 s)
   -c, --config K=V a setting of every node, repeatable, e.g. -c troupe.remote.advanced.inbound-lanes=4
       --no-build   use what the last build left (cluster/target/test-classpath.txt)

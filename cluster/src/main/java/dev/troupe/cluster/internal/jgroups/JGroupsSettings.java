@@ -78,7 +78,9 @@ record JGroupsSettings(
               + FD + ".heartbeat-interval (" + interval + "), was " + pause);
     }
     // A third of the pause at most for the second look, the rest for silence: FD_ALL3 needs a
-    // timeout of at least two intervals to tell a late heartbeat from a missing one.
+    // timeout of at least two intervals to tell a late heartbeat from a missing one. One interval
+    // of second look is enough for a live member: its next heartbeat ends the look as well as its
+    // answer does (HeardVerifySuspect); and it is all a crashed member's sure death waits for.
     Duration verify = min(interval, pause.dividedBy(3));
     Duration silence = max(pause.minus(verify), interval.multipliedBy(2));
     String secret = ConfigReader.string(c, ROOT, "auth-secret");

@@ -60,10 +60,11 @@ import org.jgroups.util.TLSClientAuth;
  *   <dd>Missed heartbeats (a frozen process, a cut cable, where no socket closes): every member
  *       multicasts a heartbeat each {@code troupe.cluster.failure-detector.heartbeat-interval} and
  *       suspects one silent for {@link JGroupsSettings#silenceTimeout()}.
- *   <dt>VERIFY_SUSPECT
+ *   <dt>VERIFY_SUSPECT ({@link HeardVerifySuspect})
  *   <dd>A second look before a suspicion stands: the suspect is asked directly and has {@link
- *       JGroupsSettings#verifyTimeout()} (at most one heartbeat interval) to answer. Silence plus
- *       verification is about {@code acceptable-heartbeat-pause}.
+ *       JGroupsSettings#verifyTimeout()} (at most one heartbeat interval) to answer; anything heard
+ *       from it meanwhile (its next heartbeat) answers too. Silence plus verification is about {@code
+ *       acceptable-heartbeat-pause}.
  *   <dt>NAKACK2, UNICAST3, STABLE
  *   <dd>Reliable, ordered group and point-to-point delivery for GMS's own messages, with JGroups'
  *       defaults (STABLE's gossip every 20 s keeps the idle cost low); NAKACK2 retransmits by
@@ -128,7 +129,7 @@ final class JGroupsStack {
     FD_ALL3 heartbeats =
         new FD_ALL3().setInterval(s.heartbeatInterval().toMillis()).setTimeout(s.silenceTimeout().toMillis());
 
-    VERIFY_SUSPECT verify = new VERIFY_SUSPECT().setTimeout(s.verifyTimeout().toMillis());
+    VERIFY_SUSPECT verify = new HeardVerifySuspect().setTimeout(s.verifyTimeout().toMillis());
 
     NAKACK2 nakack = new NAKACK2().useMcastXmit(false);
 

@@ -45,7 +45,7 @@ import java.util.stream.Collectors;
  * <p>Not a test: {@code scripts/cluster-partition-soak.sh} runs it with the test class path:
  * {@code PartitionSoak [runs] [seed] [default|fast]}. {@code default}: reference.conf's failure
  * detector and downing (heartbeat 1 s, pause 5 s, stable-after 7 s); {@code fast}: the partition
- * test's (300 ms, 1.5 s, 3 s). {@code -Dtroupe.soak.config=<HOCON>} adds settings to every node
+ * test's (300 ms, 2.5 s, 3 s). {@code -Dtroupe.soak.config=<HOCON>} adds settings to every node
  * (e.g. {@code troupe.remote.advanced.inbound-lanes = 4}). Prints one line per run and a summary; exit status 0 only when no
  * run was a split brain, lost the cluster, or kept the wrong side.
  */
@@ -66,7 +66,7 @@ public final class PartitionSoak {
     boolean fast = args.length > 2 && args[2].equals("fast");
     String timings = fast
         ? "troupe.cluster.failure-detector.heartbeat-interval = 300ms\n"
-            + "troupe.cluster.failure-detector.acceptable-heartbeat-pause = 1500ms\n"
+            + "troupe.cluster.failure-detector.acceptable-heartbeat-pause = 2500ms\n"
             + "troupe.cluster.downing.stable-after = 3s\n"
         : "troupe.cluster.failure-detector.heartbeat-interval = 1s\n"
             + "troupe.cluster.failure-detector.acceptable-heartbeat-pause = 5s\n"

@@ -48,6 +48,7 @@ final class Partitions {
       if (f == null) {
         throw new IllegalStateException("troupe.remote.advanced.failure-injector is off on " + s.address());
       }
+      EngineFaults.prepare(c.engine); // the engine's DISCARD goes in now, not while a cut is made
       return new Node(s, c.selfUniqueAddress(), c.engine, f, EngineFaults.address(c.engine));
     }
 

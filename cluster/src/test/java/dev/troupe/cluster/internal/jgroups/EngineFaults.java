@@ -52,6 +52,14 @@ public final class EngineFaults {
     return v == null ? List.of() : v.getMembers();
   }
 
+  /**
+   * Puts the (still empty) {@code DISCARD} into {@code engine}'s running stack now, so that a later
+   * cut only adds to its list: no change to the stack while the cut is being made.
+   */
+  public static void prepare(MembershipProvider engine) {
+    discard(channel(engine));
+  }
+
   /** From now on, {@code engine} drops whatever comes from {@code members}. */
   public static void ignore(MembershipProvider engine, Collection<Address> members) {
     discard(channel(engine)).addIgnoredMembers(members.toArray(Address[]::new));
