@@ -6,8 +6,10 @@ import dev.troupe.cluster.spi.MembershipListener;
 import dev.troupe.cluster.spi.MembershipView;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,6 +52,16 @@ import org.slf4j.LoggerFactory;
  * members from views without closing any connection, and a member might stop listening for a
  * moment and still answer VERIFY_SUSPECT, staying in the view.
  *
+ * <p><b>One node, several channels.</b> Each join makes a channel with a fresh JGroups address,
+ * so one node can be in a view twice: a join that timed out (a loaded coordinator answered too late)
+ * may have been let in all the same, and its channel, closed by the failed join, stays in the view
+ * until the failure detectors drop it, while the node's next join brings a live channel. The oldest
+ * channel of a node stands for it, so a newer claim of a live member's identity never displaces it;
+ * but a suspicion or death of that channel while another channel of the node is in the view is
+ * the left-over's, not the node's: the next channel stands for the node from then on and nothing is
+ * reported. A suspicion of a channel that the view then drops, while the node stays in it through
+ * another, is withdrawn ({@code unsuspected}).
+ *
  * <p>Reports wait behind a gate until {@link #open()}: {@code join} opens it once the join has
  * succeeded, so a join that fails reports nothing. After {@link #stop()} nothing more is reported.
  */
@@ -66,8 +78,14 @@ final class Reporter implements SuspicionTap.Sink {
   private volatile boolean stopped;
 
   // reporter thread only
-  private Map<Address, UniqueAddress> current = Map.of();
-  private final Set<UniqueAddress> suspected = new HashSet<>();
+  /** The channel that stands for each node of the current view: its oldest. */
+  private Map<Address, UniqueAddress> current = new HashMap<>();
+  /** Every channel of each node of the current view, oldest first (more than one: see above). */
+  private Map<UniqueAddress, List<Address>> channels = Map.of();
+  /** Channels of the current view found to be left-overs (see the class comment). */
+  private final Set<Address> leftOvers = new HashSet<>();
+  /** Nodes reported suspected, and the channel whose suspicion it was. */
+  private final Map<UniqueAddress, Address> suspected = new HashMap<>();
   /** Members of the current view whose watched connection closed, and when (System.nanoTime). */
   private final Map<Address, Long> closedAt = new HashMap<>();
   /** Members of the current view already reported dead. */
@@ -172,29 +190,73 @@ final class Reporter implements SuspicionTap.Sink {
     List<Address> raw = view.getMembers();
     List<EngineMember> members = new ArrayList<>(raw.size());
     Map<Address, UniqueAddress> byAddress = new HashMap<>();
-    Set<UniqueAddress> seen = new HashSet<>();
+    Map<UniqueAddress, List<Address>> byNode = new HashMap<>();
     for (Address a : raw) {
       Optional<EngineMember> m = MemberIdentity.decode(a);
       if (m.isEmpty()) {
         warnOnce(a, "carries no readable Troupe identity (not a Troupe node, or a malformed one)");
-      } else if (!seen.add(m.get().node())) {
-        warnOnce(a, "claims the identity " + m.get().node() + " of an older member");
-      } else {
-        members.add(m.get());
-        byAddress.put(a, m.get().node());
+        continue;
       }
+      List<Address> of = byNode.computeIfAbsent(m.get().node(), n -> new ArrayList<>(1));
+      if (of.isEmpty()) {
+        members.add(m.get()); // at the place of its oldest channel: the view's order is age
+      } else {
+        warnOnce(a, "is a second channel of " + m.get().node() + " (a join of that node that timed out may have"
+            + " been let in all the same, or another process claims its identity); the older channel stands for it");
+      }
+      of.add(a);
+    }
+    leftOvers.retainAll(raw);
+    for (Map.Entry<UniqueAddress, List<Address>> e : byNode.entrySet()) {
+      List<Address> of = e.getValue();
+      if (of.size() > 1) { // left-overs last: a channel found dead never stands for its node again
+        of.sort(Comparator.comparing(leftOvers::contains));
+      }
+      byAddress.put(of.get(0), e.getKey());
     }
     Map<Address, UniqueAddress> previous = current;
     current = byAddress;
-    suspected.retainAll(byAddress.values());
+    channels = byNode;
     listener.viewChanged(new MembershipView(version, members, view instanceof MergeView));
+    // a suspicion stands while its channel is in the view; a node still in it through another
+    // channel is heard of no more as suspected, and one that left needs no word
+    for (Iterator<Map.Entry<UniqueAddress, Address>> it = suspected.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<UniqueAddress, Address> s = it.next();
+      if (!byAddress.containsKey(s.getValue())) {
+        it.remove();
+        if (byNode.containsKey(s.getKey())) {
+          listener.unsuspected(s.getKey());
+        }
+      }
+    }
     for (Map.Entry<Address, UniqueAddress> was : previous.entrySet()) {
-      if (!byAddress.containsKey(was.getKey()) && closedRecently(was.getKey())) {
+      if (!byAddress.containsKey(was.getKey()) && !byNode.containsKey(was.getValue()) && closedRecently(was.getKey())) {
         reportDead(was.getValue());
       }
     }
     closedAt.keySet().retainAll(byAddress.keySet());
     dead.retainAll(byAddress.values());
+  }
+
+  /**
+   * A channel that stands for its node was suspected or found dead: if another channel of the node
+   * is in the view, the dead one was a left-over (see the class comment) and the next stands for
+   * the node from now on.
+   *
+   * @return whether it was a left-over
+   */
+  private boolean leftOver(Address channel, UniqueAddress member) {
+    List<Address> of = channels.get(member);
+    if (of == null || of.size() < 2 || !of.get(0).equals(channel) || leftOvers.contains(of.get(1))) {
+      return false;
+    }
+    of.remove(0);
+    leftOvers.add(channel);
+    current.remove(channel);
+    current.put(of.get(0), member);
+    closedAt.remove(channel);
+    log.debug("{}: a left-over channel of {} was suspected; the node's next channel stands for it", node, member);
+    return true;
   }
 
   private void deliverClosed(Address member, long at) {
@@ -217,12 +279,12 @@ final class Reporter implements SuspicionTap.Sink {
   private void deliverSuspected(List<Address> members) {
     for (Address a : members) {
       UniqueAddress u = current.get(a);
-      if (u == null) {
+      if (u == null || leftOver(a, u)) {
         continue;
       }
       if (closedRecently(a)) {
         reportDead(u);
-      } else if (suspected.add(u)) {
+      } else if (suspected.putIfAbsent(u, a) == null) {
         listener.suspected(u);
       }
     }
@@ -231,7 +293,7 @@ final class Reporter implements SuspicionTap.Sink {
   private void deliverUnsuspected(Address member) {
     UniqueAddress u = current.get(member);
     closedAt.remove(member); // it answers: whatever closed, it is alive
-    if (u != null && suspected.remove(u)) {
+    if (u != null && suspected.remove(u, member)) {
       listener.unsuspected(u);
     }
   }

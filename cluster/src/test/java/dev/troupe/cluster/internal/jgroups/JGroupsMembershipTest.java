@@ -375,6 +375,59 @@ class JGroupsMembershipTest {
     }
   }
 
+  /**
+   * A node's engine whose join timed out (a loaded coordinator answered too late) may have been let
+   * in all the same: its channel, closed by the failed join, stays in the others' views until their
+   * failure detectors drop it, while the node's next join brings a new channel with the same
+   * identity. The left-over channel's death is not the node's: no member may report the node
+   * suspected or dead for it, and the node stays in every view. (Before, the first channel stood for
+   * the node, so its suspicion marked the live node unreachable for good, and the member watching
+   * its socket reported the node dead.)
+   */
+  @Test
+  void theLeftOverChannelOfAFailedJoinDyingIsNotTheNodesDeath() throws Exception {
+    List<UniqueAddress> nodes = new ArrayList<>();
+    List<MembershipProvider> started = new ArrayList<>();
+    List<Recorder> recorders = form("leftover", 2, nodes, started);
+    UniqueAddress node = Contexts.node("leftover", 25522, 102);
+
+    JChannel leftOver = rawChannel("leftover");
+    try {
+      leftOver.addAddressGenerator(() -> MemberIdentity.address(MemberIdentity.encode(node, Set.of())));
+      leftOver.connect(JGroupsMembershipProvider.CLUSTER_PREFIX + "leftover");
+      long withLeftOver = 0;
+      for (Recorder rec : recorders) {
+        withLeftOver = Math.max(withLeftOver, rec.awaitView("with the first channel", v -> nodes(v).contains(node), CHANGE).version());
+      }
+      Recorder nodeRec = new Recorder(THREAD);
+      engine(node, Set.of()).join(List.of(endpointOf(started.get(0))), nodeRec);
+      long both = withLeftOver;
+      long withBoth = 0;
+      for (Recorder rec : recorders) {
+        withBoth = Math.max(withBoth, rec.awaitView("with the node's second channel too", v -> v.version() > both, CHANGE).version());
+      }
+
+      JGroupsMembershipProvider.closeAtOnce(leftOver); // silent, its sockets closed: as the failed join left it
+      long dropped = withBoth;
+      for (Recorder rec : recorders) {
+        MembershipView v = rec.awaitView("without the left-over channel", x -> x.version() > dropped, CHANGE);
+        assertEquals(List.of(nodes.get(0), nodes.get(1), node), nodes(v), "the node stays, through its live channel");
+      }
+      // one more view: whatever the reporters said about the left-over channel, they said before it
+      UniqueAddress late = Contexts.node("leftover", 25529, 199);
+      engine(late, Set.of()).join(List.of(endpointOf(started.get(0))), new Recorder(THREAD));
+      for (Recorder rec : recorders) {
+        rec.awaitLastView("with a late joiner", v -> nodes(v).contains(late), CHANGE);
+        assertTrue(rec.reports().stream().noneMatch(r -> r.equals(new Recorder.Suspected(node)) || r.equals(new Recorder.Dead(node))),
+            "the node was neither suspected nor dead for its left-over channel: " + rec.reports());
+        assertTrue(nodes(rec.lastView()).contains(node), "the node is in the last view: " + rec.lastView());
+        rec.assertPromisesKept();
+      }
+    } finally {
+      leftOver.close();
+    }
+  }
+
   @Test
   void jgroupsLogsThroughSlf4j() {
     new JGroupsProviderFactory().create(Contexts.context(Contexts.node("logs", 25520, 1), Set.of(), TEST_CONF)).close();
