@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>Identity: each member's {@code UniqueAddress} and roles ride in its JGroups address (an
  *       {@code ExtendedUUID}, see {@link MemberIdentity}); a fresh random UUID per join, so a node
- *       that rejoins (even with the same Troupe address) is a new JGroups member.
+ *       that rejoins (even with the same Troupe address) is a new JGroups member. A join that timed
+ *       out may have been let in all the same: its closed channel stays in the others' views, beside
+ *       the node's next one, until it is dropped; {@link Reporter} tells its death from the node's.
  *   <li>Views: JGroups' member order, which is join order with the coordinator (the oldest) first
  *       and is the same on every member of one view; after a merge, the order the merge leader
  *       chose, again the same everywhere. The version is the view id's number, which JGroups
