@@ -3,7 +3,6 @@ package dev.troupe.cluster.internal.jgroups;
 import java.util.ArrayList;
 import java.util.List;
 import org.jgroups.PhysicalAddress;
-import org.jgroups.protocols.FD_ALL3;
 import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.MERGE3;
 import org.jgroups.protocols.TCP;
@@ -56,10 +55,11 @@ import org.jgroups.util.TLSClientAuth;
  *       taken): a firewall must let those through too.
  *   <dt>{@link FdSocketCap}
  *   <dd>Caps a message on FD_SOCK2's port at 64 KiB (JGroups leaves it unbounded there).
- *   <dt>FD_ALL3
+ *   <dt>FD_ALL3 ({@link HeardHeartbeats})
  *   <dd>Missed heartbeats (a frozen process, a cut cable, where no socket closes): every member
  *       multicasts a heartbeat each {@code troupe.cluster.failure-detector.heartbeat-interval} and
- *       suspects one silent for {@link JGroupsSettings#silenceTimeout()}.
+ *       suspects one silent for {@link JGroupsSettings#silenceTimeout()}; it remembers when it last
+ *       heard each member.
  *   <dt>VERIFY_SUSPECT ({@link HeardVerifySuspect})
  *   <dd>A second look before a suspicion stands: the suspect is asked directly and has {@link
  *       JGroupsSettings#verifyTimeout()} (at most one heartbeat interval) to answer; anything heard
@@ -70,7 +70,8 @@ import org.jgroups.util.TLSClientAuth;
  *       defaults (STABLE's gossip every 20 s keeps the idle cost low); NAKACK2 retransmits by
  *       unicast, since TCP has no multicast to retransmit on.
  *   <dt>{@link SuspicionTap}
- *   <dd>Troupe's listener for confirmed suspicions, between the reliability layers and GMS.
+ *   <dd>Troupe's listener for confirmed suspicions, between the reliability layers and GMS; it
+ *       holds back the suspicion of a member heard while it was being verified.
  *   <dt>GMS
  *   <dd>Views. {@code join-timeout} (default 2 s) bounds discovery and the wait for the
  *       coordinator's answer, 3 tries at most (a join that finds no coordinator fails rather than
@@ -126,10 +127,13 @@ final class JGroupsStack {
 
     MERGE3 merge = new MERGE3().setMinInterval(2_000).setMaxInterval(5_000);
 
-    FD_ALL3 heartbeats =
-        new FD_ALL3().setInterval(s.heartbeatInterval().toMillis()).setTimeout(s.silenceTimeout().toMillis());
+    HeardHeartbeats heartbeats = new HeardHeartbeats();
+    heartbeats.setInterval(s.heartbeatInterval().toMillis()).setTimeout(s.silenceTimeout().toMillis());
 
     VERIFY_SUSPECT verify = new HeardVerifySuspect().setTimeout(s.verifyTimeout().toMillis());
+    // heard while being verified: within the verification's time, or one heartbeat before it
+    long heardWindow = s.verifyTimeout().plus(s.heartbeatInterval()).toNanos();
+    tap.holdBack(m -> heartbeats.heardWithin(m, heardWindow));
 
     NAKACK2 nakack = new NAKACK2().useMcastXmit(false);
 

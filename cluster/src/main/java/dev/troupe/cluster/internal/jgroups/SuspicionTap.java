@@ -2,6 +2,7 @@ package dev.troupe.cluster.internal.jgroups;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Predicate;
 import org.jgroups.Address;
 import org.jgroups.Event;
 import org.jgroups.stack.Protocol;
@@ -20,8 +21,19 @@ import org.jgroups.stack.Protocol;
  * <p>It also passes on what {@link ClosedSocketDetector}, lower in the stack, saw: a closed
  * connection to the member this node's FD_SOCK2 watches.
  *
- * <p>It only observes: every event goes on up unchanged, and {@link Sink} must return at once (it
- * runs on JGroups' threads). It adds no header and sends nothing.
+ * <p>It holds back one thing: a confirmed suspicion of a member that was heard while it was being
+ * verified ({@link HeardHeartbeats}: a heartbeat or any message within the verification's time, or
+ * one heartbeat interval before it).
+ * VERIFY_SUSPECT confirms a suspicion unless the one reply to its probe comes back in time, and a
+ * member that is alive but busy (a loaded machine) may answer late while its heartbeats go on; GMS
+ * would then install a view without it at once. {@link HeardVerifySuspect} ends such a verification
+ * when FD_ALL3 itself had suspected the member and hears it again; a suspicion that came from FD_SOCK2
+ * (a connection to a new neighbour that took too long, a broadcast from another member) gets no such
+ * word from FD_ALL3, so it is held back here: neither GMS nor the engine hears of the member, which
+ * was heard. A member that is really gone, or cut off, sends nothing and is heard by no one.
+ *
+ * <p>Otherwise it only observes: every other event goes on up unchanged, and {@link Sink} must
+ * return at once (it runs on JGroups' threads). It adds no header and sends nothing.
  */
 final class SuspicionTap extends Protocol {
   /** Where the tap reports; called on JGroups' threads, must not block. */
@@ -35,9 +47,20 @@ final class SuspicionTap extends Protocol {
   }
 
   private final Sink sink;
+  /** Members heard within the verification's time; set by the stack before the channel starts. */
+  private volatile Predicate<Address> heardLately = m -> false;
 
   SuspicionTap(Sink sink) {
     this.sink = sink;
+  }
+
+  /**
+   * Holds back, from now on, the suspicions of the members {@code heardLately} accepts.
+   *
+   * @param heardLately whether a member was heard while it was being verified
+   */
+  void holdBack(Predicate<Address> heardLately) {
+    this.heardLately = heardLately;
   }
 
   /** Called by {@link ClosedSocketDetector} (below in the stack) on its own thread. */
@@ -50,11 +73,21 @@ final class SuspicionTap extends Protocol {
     switch (evt.getType()) {
       case Event.SUSPECT -> {
         Object arg = evt.getArg();
-        if (arg instanceof Address one) {
-          sink.suspected(List.of(one));
-        } else if (arg instanceof Collection<?> many) {
-          sink.suspected(many.stream().filter(Address.class::isInstance).map(Address.class::cast).toList());
+        List<Address> all =
+            arg instanceof Address one ? List.of(one)
+                : arg instanceof Collection<?> many ? many.stream().filter(Address.class::isInstance).map(Address.class::cast).toList()
+                : List.of();
+        Predicate<Address> heard = heardLately;
+        List<Address> silent = all.stream().filter(heard.negate()).toList();
+        if (silent.size() < all.size()) {
+          log.debug("%s: holding back the suspicion of %s, heard while being verified", local_addr,
+              all.stream().filter(heard).toList());
+          if (silent.isEmpty()) {
+            return null;
+          }
+          evt = new Event(Event.SUSPECT, silent);
         }
+        sink.suspected(silent);
       }
       case Event.UNSUSPECT -> {
         if (evt.getArg() instanceof Address one) {
