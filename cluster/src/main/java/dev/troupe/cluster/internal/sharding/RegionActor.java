@@ -78,7 +78,7 @@ import java.util.TreeMap;
  *
  * <p>All state is the actor's own (actor thread only).
  *
- * <p>One file on purpose (about 700 lines): routing, buffering, the hand-over and the leave check
+ * <p>One file on purpose (past 700 lines): routing, buffering, the hand-over and the leave check
  * all read and change the same per-shard state (owner, buffer, stopping set) on one actor thread,
  * and each step of the hand-over is only correct next to the routing rule it protects; what stands
  * alone already lives apart ({@link Placement}, {@link Protocol}, {@link ShardActor}).
