@@ -29,6 +29,9 @@ module dev.troupe.actor.typed {
   provides dev.troupe.actor.spi.ClassicRefView with
       dev.troupe.actor.typed.internal.TypedRefView;
 
-  // A cluster module provides a cluster-wide receptionist through this seam.
+  // A module may replace the receptionist through this seam.
   uses dev.troupe.actor.typed.receptionist.ReceptionistFactory;
+  // The cluster module's directory of the other nodes' service instances: the built-in receptionist
+  // is cluster-wide with it.
+  uses dev.troupe.actor.spi.ServiceDirectory;
 }

@@ -32,6 +32,10 @@ module dev.troupe.cluster {
   provides dev.troupe.runtime.spi.ActorRefProviderFactory with
       dev.troupe.cluster.internal.core.ClusterProviderFactory;
 
+  // the typed receptionist lists the other members' service instances through this node's directory
+  provides dev.troupe.actor.spi.ServiceDirectory with
+      dev.troupe.cluster.internal.core.ClusterServiceDirectory;
+
   provides dev.troupe.cluster.spi.MembershipProviderFactory with
       dev.troupe.cluster.internal.jgroups.JGroupsProviderFactory,
       dev.troupe.cluster.internal.inmemory.InMemoryProviderFactory;

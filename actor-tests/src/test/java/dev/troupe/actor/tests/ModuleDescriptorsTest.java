@@ -176,9 +176,10 @@ class ModuleDescriptorsTest {
     assertRequiresTransitive(typed, API);
     assertRequiresTransitive(typed, "org.slf4j");
     assertEquals(
-        Set.of("dev.troupe.actor.typed.receptionist.ReceptionistFactory"),
+        Set.of("dev.troupe.actor.typed.receptionist.ReceptionistFactory", "dev.troupe.actor.spi.ServiceDirectory"),
         typed.uses(),
-        "the seam through which a cluster module provides a cluster-wide receptionist");
+        "the seams of the receptionist: a module may replace it, and the cluster's directory makes the built-in"
+            + " one cluster-wide");
     assertEquals(
         Map.of(REF_VIEW_SPI, List.of("dev.troupe.actor.typed.internal.TypedRefView")),
         typed.provides().stream().collect(Collectors.toMap(Provides::service, Provides::providers)),

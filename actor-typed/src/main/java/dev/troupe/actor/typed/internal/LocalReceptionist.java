@@ -1,5 +1,6 @@
 package dev.troupe.actor.typed.internal;
 
+import dev.troupe.actor.spi.ServiceDirectory;
 import dev.troupe.actor.typed.ActorRef;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.javadsl.ActorContext;
@@ -8,34 +9,73 @@ import dev.troupe.actor.typed.receptionist.Receptionist;
 import dev.troupe.actor.typed.receptionist.Receptionist.Command;
 import dev.troupe.actor.typed.receptionist.Receptionist.Listing;
 import dev.troupe.actor.typed.receptionist.ServiceKey;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.List;
 import java.util.Set;
 
 /**
  * The receptionist of one system: listings and subscriptions in two maps, kept by one actor. It
  * watches every instance and subscriber (with {@code watchWith}, so a stop arrives as a command) and
  * drops them when they stop, telling the subscribers of the keys that changed.
+ *
+ * <p>Cluster-wide when a {@link ServiceDirectory} serves the system (the cluster module's): after
+ * every change to this node's instances of a key it tells the directory all of them, and the
+ * directory tells it, after every change elsewhere, all the other nodes' instances of a key. A
+ * listing is this node's instances and the others', and the subscribers of a key hear a change on
+ * any node. A key is named on the wire by its message class's name and its id.
  */
 final class LocalReceptionist {
   private final ActorContext<Command> ctx;
   private final Map<ServiceKey<?>, Set<ActorRef<?>>> services = new HashMap<>();
+  private final Map<ServiceKey<?>, Set<ActorRef<?>>> remote = new HashMap<>();
   private final Map<ServiceKey<?>, Set<ActorRef<Listing>>> subscribers = new HashMap<>();
   /** Reference counts of watches, so that an actor both listed and subscribed is watched once. */
   private final Map<ActorRef<?>, Integer> watched = new HashMap<>();
+  /** The directory's actor, or null: local only. */
+  private final dev.troupe.actor.ActorRef directory;
+  /**
+   * The other nodes' instances of services named by no key this receptionist has met yet (no
+   * register, find or subscribe of it here), by name: moved to {@link #remote} when one is met.
+   */
+  private final Map<String, Set<ActorRef<?>>> remoteUnmet = new HashMap<>();
+  /** The keys met here, by wire name. */
+  private final Map<String, ServiceKey<?>> keys = new HashMap<>();
 
-  private LocalReceptionist(ActorContext<Command> ctx) {
+  private LocalReceptionist(ActorContext<Command> ctx, dev.troupe.actor.ActorRef directory) {
     this.ctx = ctx;
+    this.directory = directory;
   }
 
   static Behavior<Command> behavior() {
-    return Behaviors.setup(ctx -> new LocalReceptionist(ctx).receive());
+    return behavior(null);
+  }
+
+  /**
+   * @param directory the cluster's directory on this node, or null for a receptionist of this
+   *     system alone
+   * @return the receptionist's behaviour
+   */
+  static Behavior<Command> behavior(dev.troupe.actor.ActorRef directory) {
+    return Behaviors.setup(ctx -> {
+      LocalReceptionist r = new LocalReceptionist(ctx, directory);
+      if (directory != null) {
+        ActorRef<ServiceDirectory.RemoteInstances> adapter =
+            ctx.messageAdapter(ServiceDirectory.RemoteInstances.class, Elsewhere::new);
+        directory.tell(new ServiceDirectory.Attach(ActorRefAdapter.toClassic(adapter)), null);
+      }
+      return r.receive();
+    });
   }
 
   /** An instance or subscriber stopped. */
   private record Gone(ActorRef<?> ref) implements Command {}
+
+  /** The directory's news: all the other nodes' instances of one service. */
+  private record Elsewhere(ServiceDirectory.RemoteInstances instances) implements Command {}
 
   private Behavior<Command> receive() {
     return Behaviors.receive(Command.class)
@@ -44,21 +84,95 @@ final class LocalReceptionist {
         .onMessage(Receptionist.Find.class, f -> find(f))
         .onMessage(Receptionist.Subscribe.class, s -> subscribe(s))
         .onMessage(Gone.class, g -> gone(g.ref()))
+        .onMessage(Elsewhere.class, e -> elsewhere(e.instances()))
         .build();
   }
 
   private Listing listing(ServiceKey<?> key) {
-    return new Listing(key, services.getOrDefault(key, Set.of()));
+    Set<ActorRef<?>> here = services.getOrDefault(key, Set.of());
+    Set<ActorRef<?>> there = remote.get(key);
+    if (there == null) {
+      return new Listing(key, here);
+    }
+    Set<ActorRef<?>> all = new LinkedHashSet<>(here);
+    all.addAll(there);
+    return new Listing(key, all);
+  }
+
+  /** @return the name of a key between nodes: its message class's name and its id */
+  static String wireName(ServiceKey<?> key) {
+    return key.messageClass().getName() + "#" + key.id();
+  }
+
+  /** Remembers a key met here, taking the other nodes' instances already heard of under its name. */
+  private void meet(ServiceKey<?> key) {
+    if (directory != null && keys.putIfAbsent(wireName(key), key) == null) {
+      Set<ActorRef<?>> there = remoteUnmet.remove(wireName(key));
+      if (there != null) {
+        remote.put(key, there);
+      }
+    }
+  }
+
+  private Behavior<Command> elsewhere(ServiceDirectory.RemoteInstances news) {
+    Set<ActorRef<?>> there = new LinkedHashSet<>();
+    for (dev.troupe.actor.ActorRef r : news.instances()) {
+      there.add(new ActorRefAdapter<>(r));
+    }
+    ServiceKey<?> key = keys.get(news.service());
+    if (key == null) {
+      if (there.isEmpty()) {
+        remoteUnmet.remove(news.service());
+      } else {
+        remoteUnmet.put(news.service(), there);
+      }
+      return Behaviors.same();
+    }
+    Set<ActorRef<?>> before = there.isEmpty() ? remote.remove(key) : remote.put(key, there);
+    if (!there.equals(before == null ? Set.of() : before)) {
+      notifySubscribers(key);
+    }
+    return Behaviors.same();
+  }
+
+  /** Tells the directory, if any, all of this node's instances of {@code key}. */
+  private void publish(ServiceKey<?> key) {
+    if (directory != null) {
+      List<dev.troupe.actor.ActorRef> refs = new ArrayList<>();
+      for (ActorRef<?> r : services.getOrDefault(key, Set.of())) {
+        dev.troupe.actor.ActorRef classic = crossesNodes(r);
+        if (classic != null) {
+          refs.add(classic);
+        }
+      }
+      directory.tell(new ServiceDirectory.LocalInstances(wireName(key), Set.copyOf(refs)), null);
+    }
+  }
+
+  /**
+   * @return the classic ref of an instance that other nodes can reach, or null for one that lives
+   *     only in this system (a message adapter, a ref with no classic actor behind it): such an
+   *     instance is listed here only
+   */
+  private static dev.troupe.actor.ActorRef crossesNodes(ActorRef<?> r) {
+    dev.troupe.actor.ActorRef classic =
+        r instanceof ActorRefAdapter<?> a ? a.classic()
+            : r instanceof ActorRefAdapter.ClassicBacked c ? c.classicRef()
+            : null;
+    return classic instanceof MessageAdapterRef ? null : classic;
   }
 
   private Behavior<Command> find(Receptionist.Find<?> f) {
+    meet(f.key());
     f.replyTo().tell(listing(f.key()));
     return Behaviors.same();
   }
 
   private Behavior<Command> register(Receptionist.Register<?> r) {
+    meet(r.key());
     if (services.computeIfAbsent(r.key(), k -> new LinkedHashSet<>()).add(r.service())) {
       watch(r.service());
+      publish(r.key());
       notifySubscribers(r.key());
     }
     if (r.replyTo() != null) {
@@ -74,6 +188,7 @@ final class LocalReceptionist {
         services.remove(d.key());
       }
       unwatch(d.service());
+      publish(d.key());
       notifySubscribers(d.key());
     }
     if (d.replyTo() != null) {
@@ -83,6 +198,7 @@ final class LocalReceptionist {
   }
 
   private Behavior<Command> subscribe(Receptionist.Subscribe<?> s) {
+    meet(s.key());
     if (subscribers.computeIfAbsent(s.key(), k -> new LinkedHashSet<>()).add(s.subscriber())) {
       watch(s.subscriber());
     }
@@ -100,6 +216,7 @@ final class LocalReceptionist {
       return e.getValue().isEmpty();
     });
     subscribers.values().removeIf(set -> set.remove(ref) && set.isEmpty());
+    changed.forEach(this::publish);
     changed.forEach(this::notifySubscribers);
     return Behaviors.same();
   }

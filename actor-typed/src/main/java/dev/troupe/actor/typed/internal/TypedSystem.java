@@ -7,6 +7,7 @@ import dev.troupe.actor.typed.ActorRef;
 import dev.troupe.actor.typed.ActorSystem;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.Props;
+import dev.troupe.actor.spi.ServiceDirectory;
 import dev.troupe.actor.typed.receptionist.Receptionist;
 import dev.troupe.actor.typed.receptionist.ReceptionistFactory;
 import java.util.Map;
@@ -152,8 +153,9 @@ public final class TypedSystem<T> extends ActorSystem<T> implements ActorRefAdap
   }
 
   /**
-   * The receptionist's behaviour: from the {@link ReceptionistFactory} a module on the class or
-   * module path provides (a cluster's), else the local one.
+   * The receptionist's behaviour: from a {@link ReceptionistFactory} a module on the class or
+   * module path provides, else the built-in one, cluster-wide where a {@link ServiceDirectory}
+   * (the cluster module's) serves the system, else local.
    */
   private static Behavior<Receptionist.Command> receptionistBehavior(dev.troupe.actor.ActorSystem classic) {
     ReceptionistFactory chosen = null;
@@ -163,6 +165,12 @@ public final class TypedSystem<T> extends ActorSystem<T> implements ActorRefAdap
       }
     }
     if (chosen == null) {
+      for (ServiceDirectory d : ServiceLoader.load(ServiceDirectory.class, TypedSystem.class.getClassLoader())) {
+        if (d.appliesTo(classic)) {
+          LOG.debug("system [{}] lists services cluster-wide through {}", classic.name(), d.getClass().getName());
+          return LocalReceptionist.behavior(d.directory(classic));
+        }
+      }
       return LocalReceptionist.behavior();
     }
     LOG.debug("system [{}] uses the receptionist of {}", classic.name(), chosen.getClass().getName());

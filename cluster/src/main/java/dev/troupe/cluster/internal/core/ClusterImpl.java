@@ -12,6 +12,7 @@ import dev.troupe.cluster.CurrentClusterState;
 import dev.troupe.cluster.Member;
 import dev.troupe.cluster.MemberStatus;
 import dev.troupe.cluster.UniqueAddress;
+import dev.troupe.cluster.internal.receptionist.DirectoryActor;
 import dev.troupe.cluster.internal.sharding.RegionActor;
 import dev.troupe.cluster.internal.sharding.ShardingHooks;
 import dev.troupe.cluster.internal.singleton.ManagerActor;
@@ -59,6 +60,7 @@ final class ClusterImpl extends Cluster {
   private volatile ActorRef coreRef;
   private volatile ClusterTopologySource sharding;
   private volatile ClusterSingletonMembership singletons;
+  private volatile ActorRef receptionistDirectory;
   private volatile CurrentClusterState state = new CurrentClusterState(List.of(), Set.of(), Optional.empty());
   private volatile Member selfMember;
 
@@ -82,6 +84,10 @@ final class ClusterImpl extends Cluster {
     ActorPath path = coreAt(self.address()).withUid(nonZeroUid());
     coreRef = provider.local().actorOfSupervisedBy(
         Props.create(ClusterCore.class, () -> new ClusterCore(this)), path,
+        new CoreSupervisor(runtime, ActorPath.root(self.address()).child("cluster")));
+    receptionistDirectory = provider.local().actorOfSupervisedBy(
+        Props.create(DirectoryActor.class, () -> new DirectoryActor(this, a -> provider.resolveActorRef(directoryAt(a)))),
+        directoryAt(self.address()).withUid(nonZeroUid()),
         new CoreSupervisor(runtime, ActorPath.root(self.address()).child("cluster")));
     sharding = new ClusterTopologySource(this);
     singletons = new ClusterSingletonMembership(this);
@@ -135,6 +141,16 @@ final class ClusterImpl extends Cluster {
   /** @return the path of the core actor of the node at {@code address} */
   static ActorPath coreAt(Address address) {
     return ActorPath.root(address).child("cluster").child("core");
+  }
+
+  /** @return the path of the receptionist's directory of the node at {@code address} */
+  static ActorPath directoryAt(Address address) {
+    return ActorPath.root(address).child("cluster").child("receptionist");
+  }
+
+  /** @return this node's directory of service instances, for the typed receptionist */
+  ActorRef receptionistDirectory() {
+    return receptionistDirectory;
   }
 
   /** @return the core actor of the node at {@code address}, as a remote ref */

@@ -10,9 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The supervisor of the cluster's core actor, which lives outside the guardians' tree: a failure
- * is logged and the core resumes (its membership state must survive a bad message; a restart would
- * forget who is in). Everything else it is sent is ignored.
+ * The supervisor of the cluster's own actors outside the guardians' tree (the core, the
+ * receptionist's directory): a failure is logged and the actor resumes (the core's membership state
+ * and the directory's listings must survive a bad message; a restart would forget them). Everything
+ * else it is sent is ignored.
  */
 final class CoreSupervisor extends InternalActorRef {
   private static final Logger LOG = LoggerFactory.getLogger(CoreSupervisor.class);
@@ -37,7 +38,7 @@ final class CoreSupervisor extends InternalActorRef {
   @Override
   public void sendSystemMessage(SystemMessage message) {
     if (message instanceof SystemMessages.Failed f) {
-      LOG.error("the cluster's core actor failed; it resumes with its state", f.cause());
+      LOG.error("the cluster's actor {} failed; it resumes with its state", f.child().path(), f.cause());
       f.child().sendSystemMessage(new SystemMessages.Resume(f.cause()));
     }
   }

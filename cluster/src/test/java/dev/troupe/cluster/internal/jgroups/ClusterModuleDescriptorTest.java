@@ -49,6 +49,13 @@ class ClusterModuleDescriptorTest {
             .flatMap(p -> p.providers().stream())
             .toList();
     assertEquals(List.of(JGroupsProviderFactory.class.getName(), InMemoryProviderFactory.class.getName()), providers);
+    assertEquals(
+        List.of("dev.troupe.cluster.internal.core.ClusterServiceDirectory"),
+        d.provides().stream()
+            .filter(p -> p.service().equals("dev.troupe.actor.spi.ServiceDirectory"))
+            .flatMap(p -> p.providers().stream())
+            .toList(),
+        "the directory that makes the typed receptionist cluster-wide");
     Requires jgroups = d.requires().stream().filter(r -> r.name().equals("org.jgroups")).findFirst().orElseThrow();
     assertTrue(jgroups.modifiers().isEmpty(), "org.jgroups is required, not transitively: " + jgroups);
   }

@@ -1,0 +1,185 @@
+package dev.troupe.cluster.internal.receptionist;
+
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.spi.ServiceDirectory;
+import dev.troupe.cluster.Cluster;
+import dev.troupe.cluster.ClusterEvent;
+import dev.troupe.cluster.UniqueAddress;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One node's directory of service instances: its own (told by its receptionist) and every other
+ * member's (told by their directories), so that the typed receptionist lists instances cluster-wide.
+ *
+ * <p>Between directories, whole sets: when a member comes up, each side sends the other all of its
+ * instances ({@link Protocol.State}, the one that heard first asking for an answer), and after every
+ * change to its own instances of a service a node sends every member all of them ({@link
+ * Protocol.Update}). A member's instances are dropped when it is removed. A message from a node this
+ * one has not seen come up is dropped; the exchange when it does come up brings its state. Messages
+ * between two nodes keep their order, so an update never overtakes the state it follows.
+ *
+ * <p>What a peer may make this node keep is bounded: at most {@link Protocol#MAX_SERVICES} services
+ * per member ({@link Protocol#MAX_INSTANCES} instances each, enforced when the message is read); an
+ * update past the bound is dropped with a warning.
+ */
+public final class DirectoryActor extends AbstractActor {
+  private static final Logger LOG = LoggerFactory.getLogger(DirectoryActor.class);
+
+  private final Cluster cluster;
+  private final UniqueAddress self;
+  private final Function<Address, ActorRef> locate;
+  /** The receptionist of this node, once attached. */
+  private ActorRef receptionist;
+  /** This node's instances by service; no empty set. */
+  private final Map<String, Set<ActorRef>> local = new HashMap<>();
+  /** The other members' instances: by member, then by service; no empty set. */
+  private final Map<UniqueAddress, Map<String, Set<ActorRef>>> others = new HashMap<>();
+  /** The other members seen up and not removed since. */
+  private final Set<UniqueAddress> up = new HashSet<>();
+
+  /**
+   * @param cluster this node's cluster
+   * @param locate the directory of the node at an address
+   */
+  public DirectoryActor(Cluster cluster, Function<Address, ActorRef> locate) {
+    this.cluster = cluster;
+    this.self = cluster.selfUniqueAddress();
+    this.locate = locate;
+  }
+
+  @Override
+  public void preStart() {
+    cluster.subscribe(getSelf(), ClusterEvent.initialStateAsEvents(), ClusterEvent.MemberUp.class,
+        ClusterEvent.MemberRemoved.class);
+  }
+
+  @Override
+  public void postStop() {
+    cluster.unsubscribe(getSelf());
+  }
+
+  @Override
+  public Receive createReceive() {
+    return receiveBuilder()
+        .match(Protocol.Update.class, this::update)
+        .match(ServiceDirectory.LocalInstances.class, this::localChanged)
+        .match(Protocol.State.class, this::state)
+        .match(ClusterEvent.MemberUp.class, m -> memberUp(m.member().uniqueAddress()))
+        .match(ClusterEvent.MemberRemoved.class, m -> memberRemoved(m.member().uniqueAddress()))
+        .match(ServiceDirectory.Attach.class, this::attach)
+        .build();
+  }
+
+  private void attach(ServiceDirectory.Attach a) {
+    receptionist = a.receptionist();
+    Set<String> services = new HashSet<>();
+    others.values().forEach(m -> services.addAll(m.keySet()));
+    services.forEach(this::tellReceptionist);
+  }
+
+  private void localChanged(ServiceDirectory.LocalInstances l) {
+    if (l.service().length() > Protocol.MAX_NAME || l.instances().size() > Protocol.MAX_INSTANCES
+        || (local.size() >= Protocol.MAX_SERVICES && !local.containsKey(l.service()))) {
+      LOG.warn("{}: service {} is listed on this node only: the cluster's directory takes names of at most {}"
+              + " chars, {} instances per service and {} services per node", self, l.service(),
+          Protocol.MAX_NAME, Protocol.MAX_INSTANCES, Protocol.MAX_SERVICES);
+      return;
+    }
+    if (l.instances().isEmpty()) {
+      if (local.remove(l.service()) == null) {
+        return;
+      }
+    } else if (l.instances().equals(local.put(l.service(), l.instances()))) {
+      return;
+    }
+    Protocol.Update u = new Protocol.Update(self, l.service(), l.instances());
+    for (UniqueAddress member : up) {
+      locate.apply(member.address()).tell(u, getSelf());
+    }
+  }
+
+  private void memberUp(UniqueAddress member) {
+    if (!member.equals(self) && up.add(member)) {
+      locate.apply(member.address()).tell(new Protocol.State(self, true, local), getSelf());
+    }
+  }
+
+  private void memberRemoved(UniqueAddress member) {
+    up.remove(member);
+    Map<String, Set<ActorRef>> dropped = others.remove(member);
+    if (dropped != null) {
+      dropped.keySet().forEach(this::tellReceptionist);
+    }
+  }
+
+  private void state(Protocol.State s) {
+    if (!up.contains(s.from())) {
+      LOG.debug("{}: dropped the services of {}, not seen up here yet", self, s.from());
+      return;
+    }
+    Map<String, Set<ActorRef>> before = others.getOrDefault(s.from(), Map.of());
+    Map<String, Set<ActorRef>> after = new HashMap<>(s.services());
+    after.values().removeIf(Set::isEmpty);
+    if (after.isEmpty()) {
+      others.remove(s.from());
+    } else {
+      others.put(s.from(), after);
+    }
+    Set<String> changed = new HashSet<>(before.keySet());
+    changed.addAll(after.keySet());
+    changed.removeIf(name -> before.getOrDefault(name, Set.of()).equals(after.getOrDefault(name, Set.of())));
+    changed.forEach(this::tellReceptionist);
+    if (s.answerMe()) {
+      locate.apply(s.from().address()).tell(new Protocol.State(self, false, local), getSelf());
+    }
+  }
+
+  private void update(Protocol.Update u) {
+    if (!up.contains(u.from())) {
+      LOG.debug("{}: dropped an update of {}, not seen up here yet", self, u.from());
+      return;
+    }
+    Map<String, Set<ActorRef>> services = others.get(u.from());
+    Set<ActorRef> before;
+    if (u.instances().isEmpty()) {
+      before = services == null ? null : services.remove(u.service());
+      if (services != null && services.isEmpty()) {
+        others.remove(u.from());
+      }
+    } else {
+      if (services == null) {
+        services = new HashMap<>();
+        others.put(u.from(), services);
+      } else if (services.size() >= Protocol.MAX_SERVICES && !services.containsKey(u.service())) {
+        LOG.warn("{}: {} lists more than {} services; dropped its update of {}", self, u.from(),
+            Protocol.MAX_SERVICES, u.service());
+        return;
+      }
+      before = services.put(u.service(), u.instances());
+    }
+    if (!u.instances().equals(before == null ? Set.of() : before)) {
+      tellReceptionist(u.service());
+    }
+  }
+
+  /** Tells the receptionist, if attached, all the other members' instances of one service. */
+  private void tellReceptionist(String service) {
+    if (receptionist == null) {
+      return;
+    }
+    Set<ActorRef> all = new LinkedHashSet<>();
+    for (Map<String, Set<ActorRef>> services : others.values()) {
+      all.addAll(services.getOrDefault(service, Set.of()));
+    }
+    receptionist.tell(new ServiceDirectory.RemoteInstances(service, all), getSelf());
+  }
+}
