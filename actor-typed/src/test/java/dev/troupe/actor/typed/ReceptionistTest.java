@@ -87,6 +87,58 @@ class ReceptionistTest {
     assertEquals(Set.of(), instances(sub));
   }
 
+  /**
+   * The common way to subscribe from a typed actor: through a message adapter. The receptionist
+   * cannot watch an adapter (it names no cell), so it watches the actor that made it; watching the
+   * adapter itself failed the receptionist, whose restart forgot every listing.
+   */
+  @Test
+  void aSubscriberThatIsAMessageAdapterIsServedAndLeavesWhenItsActorStops() {
+    ActorRef<String> a = service("a");
+    system.receptionist().tell(Receptionist.register(KEY, a));
+    Probe<Integer> counts = new Probe<>(system);
+    ActorRef<String> subscriber = Adapter.spawn(Adapter.toClassic(system), Behaviors.<String>setup(ctx -> {
+      ActorRef<Receptionist.Listing> adapter =
+          ctx.messageAdapter(Receptionist.Listing.class, l -> String.valueOf(l.getServiceInstances(KEY).size()));
+      system.receptionist().tell(Receptionist.subscribe(KEY, adapter));
+      system.receptionist().tell(Receptionist.register(KEY, adapter.unsafeUpcast()));
+      return Behaviors.receiveMessage(m -> {
+        if (m.equals("stop")) {
+          return Behaviors.stopped();
+        }
+        counts.ref().tell(Integer.valueOf(m));
+        return Behaviors.same();
+      });
+    }), "subscriber");
+    assertEquals(1, counts.expectClass(Integer.class), "the listing at subscription: a");
+    assertEquals(2, counts.expectClass(Integer.class), "a and the adapter, registered as an instance");
+
+    Probe<Receptionist.Listing> listings = new Probe<>(system);
+    system.receptionist().tell(Receptionist.find(KEY, listings.ref()));
+    assertEquals(2, instances(listings).size(), "the receptionist kept its listings (it did not restart)");
+
+    subscriber.tell("stop");
+    Probe<Object> watcher = new Probe<>(system);
+    watcher.watch(subscriber);
+    watcher.expectTerminated(subscriber);
+    awaitInstances(listings, Set.of(a));
+  }
+
+  /** Asks until the listing is {@code expected}: the removal of a stopped actor comes with its Terminated. */
+  private void awaitInstances(Probe<Receptionist.Listing> listings, Set<ActorRef<String>> expected) {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+    Set<ActorRef<String>> last;
+    do {
+      system.receptionist().tell(Receptionist.find(KEY, listings.ref()));
+      last = instances(listings);
+      if (last.equals(expected)) {
+        return;
+      }
+      listings.expectNothing(java.time.Duration.ofMillis(50));
+    } while (System.nanoTime() < deadline);
+    assertEquals(expected, last, "the listing 10 s after the actor stopped");
+  }
+
   @Test
   void theSystemHasOneReceptionistWhicheverViewAsksForIt() {
     assertEquals(system.receptionist(), Adapter.toTyped(Adapter.toClassic(system)).receptionist());

@@ -33,7 +33,10 @@ final class LocalReceptionist {
   private final Map<ServiceKey<?>, Set<ActorRef<?>>> services = new HashMap<>();
   private final Map<ServiceKey<?>, Set<ActorRef<?>>> remote = new HashMap<>();
   private final Map<ServiceKey<?>, Set<ActorRef<Listing>>> subscribers = new HashMap<>();
-  /** Reference counts of watches, so that an actor both listed and subscribed is watched once. */
+  /**
+   * Reference counts of watches, by the actor watched (a message adapter's maker, see {@link
+   * #watchTarget}), so that an actor both listed and subscribed is watched once.
+   */
   private final Map<ActorRef<?>, Integer> watched = new HashMap<>();
   /** The directory's actor, or null: local only. */
   private final dev.troupe.actor.ActorRef directory;
@@ -206,16 +209,17 @@ final class LocalReceptionist {
     return Behaviors.same();
   }
 
-  private Behavior<Command> gone(ActorRef<?> ref) {
-    watched.remove(ref);
+  /** An actor stopped: it leaves, and so do its message adapters (listed or subscribed). */
+  private Behavior<Command> gone(ActorRef<?> actor) {
+    watched.remove(actor);
     Set<ServiceKey<?>> changed = new HashSet<>();
     services.entrySet().removeIf(e -> {
-      if (e.getValue().remove(ref)) {
+      if (e.getValue().removeIf(r -> watchTarget(r).equals(actor))) {
         changed.add(e.getKey());
       }
       return e.getValue().isEmpty();
     });
-    subscribers.values().removeIf(set -> set.remove(ref) && set.isEmpty());
+    subscribers.values().removeIf(set -> set.removeIf(r -> watchTarget(r).equals(actor)) && set.isEmpty());
     changed.forEach(this::publish);
     changed.forEach(this::notifySubscribers);
     return Behaviors.same();
@@ -229,13 +233,26 @@ final class LocalReceptionist {
     }
   }
 
-  private void watch(ActorRef<?> ref) {
+  /**
+   * @return the actor whose stop ends {@code ref}: the ref's own, or, for a message adapter (a
+   *     subscriber made with {@code ctx.messageAdapter(Listing.class, ...)}, often), the actor that
+   *     made it, which is what can be watched
+   */
+  private static ActorRef<?> watchTarget(ActorRef<?> ref) {
+    return ref instanceof ActorRefAdapter<?> a && a.classic() instanceof MessageAdapterRef m
+        ? new ActorRefAdapter<>(m.owner())
+        : ref;
+  }
+
+  private void watch(ActorRef<?> instance) {
+    ActorRef<?> ref = watchTarget(instance);
     if (watched.merge(ref, 1, Integer::sum) == 1) {
       ctx.watchWith(ref, new Gone(ref));
     }
   }
 
-  private void unwatch(ActorRef<?> ref) {
+  private void unwatch(ActorRef<?> instance) {
+    ActorRef<?> ref = watchTarget(instance);
     Integer n = watched.get(ref);
     if (n != null) {
       if (n == 1) {

@@ -18,6 +18,11 @@ final class MessageAdapterRef extends ActorRef {
     this.path = owner.path().child("$adapter").withUid(owner.path().uid());
   }
 
+  /** @return the actor whose adapters this ref stands for */
+  ActorRef owner() {
+    return owner;
+  }
+
   @Override
   public ActorPath path() {
     return path;
