@@ -86,7 +86,8 @@ final class ClusterImpl extends Cluster {
         Props.create(ClusterCore.class, () -> new ClusterCore(this)), path,
         new CoreSupervisor(runtime, ActorPath.root(self.address()).child("cluster")));
     receptionistDirectory = provider.local().actorOfSupervisedBy(
-        Props.create(DirectoryActor.class, () -> new DirectoryActor(this, a -> provider.resolveActorRef(directoryAt(a)))),
+        Props.create(DirectoryActor.class, () -> new DirectoryActor(
+            DirectoryActor.Membership.of(this, a -> provider.resolveActorRef(directoryAt(a))))),
         directoryAt(self.address()).withUid(nonZeroUid()),
         new CoreSupervisor(runtime, ActorPath.root(self.address()).child("cluster")));
     sharding = new ClusterTopologySource(this);

@@ -34,9 +34,8 @@ import org.slf4j.LoggerFactory;
 public final class DirectoryActor extends AbstractActor {
   private static final Logger LOG = LoggerFactory.getLogger(DirectoryActor.class);
 
-  private final Cluster cluster;
+  private final Membership membership;
   private final UniqueAddress self;
-  private final Function<Address, ActorRef> locate;
   /** The receptionist of this node, once attached. */
   private ActorRef receptionist;
   /** This node's instances by service; no empty set. */
@@ -46,25 +45,75 @@ public final class DirectoryActor extends AbstractActor {
   /** The other members seen up and not removed since. */
   private final Set<UniqueAddress> up = new HashSet<>();
 
-  /**
-   * @param cluster this node's cluster
-   * @param locate the directory of the node at an address
-   */
-  public DirectoryActor(Cluster cluster, Function<Address, ActorRef> locate) {
-    this.cluster = cluster;
-    this.self = cluster.selfUniqueAddress();
-    this.locate = locate;
+  /** What a directory needs of the cluster (the cluster's own, or a test's). */
+  public interface Membership {
+    /** @return this node */
+    UniqueAddress self();
+
+    /**
+     * Sends {@code directory} a {@code MemberUp} for every member up now, then every {@code
+     * MemberUp} and {@code MemberRemoved} after, in this node's order.
+     *
+     * @param directory the directory
+     */
+    void subscribe(ActorRef directory);
+
+    /** @param directory a subscribed directory: it hears no more events */
+    void unsubscribe(ActorRef directory);
+
+    /**
+     * @param node a member's address
+     * @return that member's directory
+     */
+    ActorRef directoryOf(Address node);
+
+    /**
+     * The cluster's own membership.
+     *
+     * @param cluster this node's cluster
+     * @param locate the directory at an address
+     * @return the membership
+     */
+    static Membership of(Cluster cluster, Function<Address, ActorRef> locate) {
+      return new Membership() {
+        @Override
+        public UniqueAddress self() {
+          return cluster.selfUniqueAddress();
+        }
+
+        @Override
+        public void subscribe(ActorRef directory) {
+          cluster.subscribe(directory, ClusterEvent.initialStateAsEvents(), ClusterEvent.MemberUp.class,
+              ClusterEvent.MemberRemoved.class);
+        }
+
+        @Override
+        public void unsubscribe(ActorRef directory) {
+          cluster.unsubscribe(directory);
+        }
+
+        @Override
+        public ActorRef directoryOf(Address node) {
+          return locate.apply(node);
+        }
+      };
+    }
+  }
+
+  /** @param membership the cluster's members and their directories */
+  public DirectoryActor(Membership membership) {
+    this.membership = membership;
+    this.self = membership.self();
   }
 
   @Override
   public void preStart() {
-    cluster.subscribe(getSelf(), ClusterEvent.initialStateAsEvents(), ClusterEvent.MemberUp.class,
-        ClusterEvent.MemberRemoved.class);
+    membership.subscribe(getSelf());
   }
 
   @Override
   public void postStop() {
-    cluster.unsubscribe(getSelf());
+    membership.unsubscribe(getSelf());
   }
 
   @Override
@@ -103,13 +152,13 @@ public final class DirectoryActor extends AbstractActor {
     }
     Protocol.Update u = new Protocol.Update(self, l.service(), l.instances());
     for (UniqueAddress member : up) {
-      locate.apply(member.address()).tell(u, getSelf());
+      membership.directoryOf(member.address()).tell(u, getSelf());
     }
   }
 
   private void memberUp(UniqueAddress member) {
     if (!member.equals(self) && up.add(member)) {
-      locate.apply(member.address()).tell(new Protocol.State(self, true, local), getSelf());
+      membership.directoryOf(member.address()).tell(new Protocol.State(self, true, local), getSelf());
     }
   }
 
@@ -139,7 +188,7 @@ public final class DirectoryActor extends AbstractActor {
     changed.removeIf(name -> before.getOrDefault(name, Set.of()).equals(after.getOrDefault(name, Set.of())));
     changed.forEach(this::tellReceptionist);
     if (s.answerMe()) {
-      locate.apply(s.from().address()).tell(new Protocol.State(self, false, local), getSelf());
+      membership.directoryOf(s.from().address()).tell(new Protocol.State(self, false, local), getSelf());
     }
   }
 
