@@ -256,6 +256,96 @@ class BehaviorsTest {
     assertEquals("no case", probe.expectClass(UnhandledMessage.class).message());
   }
 
+  enum Light {
+    RED,
+    GREEN
+  }
+
+  record Tick(int n) {}
+
+  /** Cases in order: a record's class, an enum constant, anything; every message's case is told. */
+  static final class ByRecordFirst extends AbstractBehavior<Object> {
+    private final ActorRef<Object> out;
+
+    ByRecordFirst(ActorContext<Object> ctx, ActorRef<Object> out) {
+      super(ctx);
+      this.out = out;
+    }
+
+    @Override
+    public Receive<Object> createReceive() {
+      return newReceiveBuilder()
+          .onMessage(Tick.class, t -> tell("tick " + t.n()))
+          .onMessageEquals(Light.RED, () -> tell("red"))
+          .onMessage(Object.class, o -> tell("other " + o))
+          .build();
+    }
+
+    private Behavior<Object> tell(String s) {
+      out.tell(s);
+      return this;
+    }
+  }
+
+  /** Cases in order: an enum constant, a value that is no enum constant, anything. */
+  static final class ByConstantFirst extends AbstractBehavior<Object> {
+    private final ActorRef<Object> out;
+
+    ByConstantFirst(ActorContext<Object> ctx, ActorRef<Object> out) {
+      super(ctx);
+      this.out = out;
+    }
+
+    @Override
+    public Receive<Object> createReceive() {
+      return newReceiveBuilder()
+          .onMessageEquals(Light.RED, () -> tell("red"))
+          .onMessageEquals("RED", () -> tell("the string"))
+          .onMessage(Object.class, o -> tell("other " + o))
+          .build();
+    }
+
+    private Behavior<Object> tell(String s) {
+      out.tell(s);
+      return this;
+    }
+  }
+
+  /**
+   * An {@code AbstractBehavior} tests its first case by itself when one compare decides it (an enum
+   * constant, or a record's class): the message that matches goes to that case, and every other one,
+   * including the very class object of the record, goes through the cases in order.
+   */
+  @Test
+  void anAbstractBehaviorsFirstCaseTakesWhatItMatchesAndNothingElse() {
+    Probe<Object> probe = new Probe<>(system);
+    ActorRef<Object> byRecord =
+        Adapter.spawnAnonymous(Adapter.toClassic(system), Behaviors.<Object>setup(ctx -> new ByRecordFirst(ctx, probe.ref())));
+    byRecord.tell(new Tick(1));
+    byRecord.tell(Tick.class); // a class object: not a Tick
+    byRecord.tell(Light.RED);
+    byRecord.tell(Light.GREEN);
+    byRecord.tell(new Tick(2));
+    probe.expect("tick 1");
+    probe.expect("other " + Tick.class);
+    probe.expect("red");
+    probe.expect("other GREEN");
+    probe.expect("tick 2");
+
+    ActorRef<Object> byConstant =
+        Adapter.spawnAnonymous(Adapter.toClassic(system), Behaviors.<Object>setup(ctx -> new ByConstantFirst(ctx, probe.ref())));
+    byConstant.tell(Light.RED);
+    byConstant.tell("RED");
+    byConstant.tell(Light.GREEN);
+    byConstant.tell(Light.class);
+    byConstant.tell(Light.RED);
+    probe.expect("red");
+    probe.expect("the string");
+    probe.expect("other GREEN");
+    probe.expect("other " + Light.class);
+    probe.expect("red");
+  }
+
   /** Counts, and moves to a fresh instance of itself (count 0, next generation) on "next". */
   static final class Generation extends AbstractBehavior<String> {
     private final ActorRef<String> out;

@@ -28,6 +28,11 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
     this.signals = signals;
   }
 
+  /** @return the first message case, or null for none */
+  Case<T> firstCase() {
+    return first;
+  }
+
   /**
    * The first case calls its handler from its own method ({@code Case.applyFirst}), the others
    * from {@code Case.apply}: the JIT profiles a call site per method, and every behaviour of the
