@@ -2,6 +2,7 @@ package dev.troupe.samples;
 
 import dev.troupe.samples.cluster.ClusterNode;
 import dev.troupe.samples.cluster.ClusterWorkers;
+import dev.troupe.samples.cluster.TypedClusterGreeters;
 import dev.troupe.samples.cluster.ShardedCounters;
 import dev.troupe.samples.monkeys.Monkeys;
 import dev.troupe.samples.pingpong.PingPong;
@@ -63,6 +64,7 @@ public final class Main implements Callable<Integer> {
           RemoteWorkers::new,
           ClusterNode::new,
           ClusterWorkers::new,
+          TypedClusterGreeters::new,
           ShardedCounters::new,
           Monkeys::new);
 

@@ -1,0 +1,197 @@
+package dev.troupe.samples.cluster;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Address;
+import dev.troupe.actor.typed.ActorRef;
+import dev.troupe.actor.typed.Behavior;
+import dev.troupe.actor.typed.javadsl.Adapter;
+import dev.troupe.actor.typed.javadsl.Behaviors;
+import dev.troupe.actor.typed.receptionist.Receptionist;
+import dev.troupe.actor.typed.receptionist.Receptionist.Listing;
+import dev.troupe.actor.typed.receptionist.ServiceKey;
+import dev.troupe.cluster.Cluster;
+import dev.troupe.cluster.MemberStatus;
+import dev.troupe.samples.Sample;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Typed actors across a cluster, found by the receptionist: every member runs a greeter and
+ * registers it under one {@link ServiceKey}; a front on the first member subscribes (through a
+ * message adapter, as typed actors do), greets each greeter the listing names, wherever it runs, and
+ * sees the listing shrink when a member leaves.
+ *
+ * <pre>
+ * java -jar samples/target/troupe-samples.jar typed-cluster --members 3 --name Ada
+ * </pre>
+ *
+ * The members are cluster systems in this JVM on 127.0.0.1 (the {@code typed-cluster} section of
+ * the samples' configuration: the JGroups engine, free ports). {@link Greet} carries a typed
+ * reply-to ref across the wire (the record is bound to {@code jackson-cbor}).
+ */
+@Command(name = "typed-cluster", description = "typed greeters on every member of a cluster, found by the receptionist")
+public final class TypedClusterGreeters extends Sample {
+  /** The system name every member of the sample's cluster has. */
+  static final String SYSTEM = "typed-cluster";
+
+  /** How long a change in the cluster may take to reach the front. */
+  private static final long WAIT_SECONDS = 60;
+
+  @Option(names = "--members", paramLabel = "N", description = "cluster members in this JVM, each with a greeter (default ${DEFAULT-VALUE})")
+  private int members = 3;
+
+  @Option(names = "--name", paramLabel = "NAME", description = "whom the greeters greet (default ${DEFAULT-VALUE})")
+  private String name = "Troupe";
+
+  /** What the front hears: listings of the greeters, and their greetings. */
+  public interface FrontMessage {}
+
+  /** A greeter's protocol: greet {@code whom}, and answer {@code replyTo}. */
+  public record Greet(String whom, ActorRef<Greeted> replyTo) {}
+
+  /** A greeting, from one greeter. */
+  public record Greeted(String text) implements FrontMessage {}
+
+  /** The receptionist's listing of the greeters, as the front's own message. */
+  record GreetersListed(Listing listing) implements FrontMessage {}
+
+  /** The key every member's greeter is registered under. */
+  public static final ServiceKey<Greet> GREETERS = ServiceKey.create(Greet.class, "greeters");
+
+  /**
+   * @param where the member it runs on, named in its greeting
+   * @return a greeter
+   */
+  static Behavior<Greet> greeter(Address where) {
+    return Behaviors.receiveMessage(g -> {
+      g.replyTo().tell(new Greeted("hello " + g.whom() + ", from the greeter on " + where));
+      return Behaviors.same();
+    });
+  }
+
+  /**
+   * The front: subscribes to the greeters' listing through a message adapter and hands every
+   * listing and greeting it hears to {@code heard}, for the sample's main thread.
+   */
+  static Behavior<FrontMessage> front(BlockingQueue<FrontMessage> heard) {
+    return Behaviors.setup(ctx -> {
+      ActorRef<Listing> listings = ctx.messageAdapter(Listing.class, GreetersListed::new);
+      ctx.getSystem().receptionist().tell(Receptionist.subscribe(GREETERS, listings));
+      return Behaviors.receiveMessage(m -> {
+        heard.add(m);
+        return Behaviors.same();
+      });
+    });
+  }
+
+  @Override
+  protected int run(PrintStream out) throws Exception {
+    within("--members", members, 2, 9);
+    if (name.isBlank()) {
+      throw usageError("--name must not be blank");
+    }
+    List<ActorSystem> nodes = new ArrayList<>();
+    try {
+      for (int i = 0; i < members; i++) {
+        ActorSystem node = ActorSystem.create(SYSTEM, config());
+        nodes.add(node);
+        Cluster.get(node).join(nodes.get(0).address());
+        out.println("member " + (i + 1) + " listening at " + node.address());
+        awaitUp(nodes.get(0), i + 1); // one join at a time: the engine admits them sooner so
+      }
+      out.println(members + " members Up");
+
+      for (ActorSystem node : nodes) {
+        ActorRef<Greet> greeter = Adapter.spawn(node, greeter(node.address()), "greeter");
+        Adapter.toTyped(node).receptionist().tell(Receptionist.register(GREETERS, greeter));
+      }
+
+      BlockingQueue<FrontMessage> heard = new LinkedBlockingQueue<>();
+      ActorRef<FrontMessage> front = Adapter.spawn(nodes.get(0), front(heard), "front");
+      Set<ActorRef<Greet>> greeters = awaitListing(heard, members);
+      out.println("the receptionist on " + nodes.get(0).address() + " lists " + greeters.size() + " greeters: "
+          + addresses(greeters));
+
+      ActorRef<Greeted> replyTo = front.narrow();
+      for (ActorRef<Greet> g : greeters) {
+        g.tell(new Greet(name, replyTo));
+      }
+      Set<String> greetings = new TreeSet<>();
+      while (greetings.size() < greeters.size()) {
+        FrontMessage m = heard.poll(WAIT_SECONDS, TimeUnit.SECONDS);
+        if (m == null) {
+          throw new IllegalStateException("only " + greetings.size() + " of " + greeters.size() + " greetings in " + WAIT_SECONDS + " s");
+        }
+        if (m instanceof Greeted g) {
+          greetings.add(g.text());
+        }
+      }
+      greetings.forEach(out::println);
+
+      ActorSystem leaving = nodes.get(nodes.size() - 1);
+      Cluster.get(leaving).leave(leaving.address());
+      Set<ActorRef<Greet>> after = awaitListing(heard, members - 1);
+      out.println("member " + leaving.address() + " left; the receptionist lists " + after.size() + " greeters: "
+          + addresses(after));
+      return 0;
+    } finally {
+      for (ActorSystem n : nodes) {
+        n.terminate();
+      }
+      for (ActorSystem n : nodes) {
+        n.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  /** @return the instances of the first listing of {@code n} greeters the front hears */
+  private static Set<ActorRef<Greet>> awaitListing(BlockingQueue<FrontMessage> heard, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    Set<ActorRef<Greet>> last = Set.of();
+    while (System.nanoTime() < deadline) {
+      FrontMessage m = heard.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (m instanceof GreetersListed l) {
+        last = l.listing().getServiceInstances(GREETERS);
+        if (last.size() == n) {
+          return last;
+        }
+      }
+    }
+    throw new IllegalStateException("no listing of " + n + " greeters in " + WAIT_SECONDS + " s; the last had " + last.size());
+  }
+
+  private static Set<String> addresses(Set<ActorRef<Greet>> greeters) {
+    Set<String> a = new TreeSet<>();
+    greeters.forEach(g -> a.add(g.path().address().toString()));
+    return a;
+  }
+
+  /** Waits until {@code n} members are Up, as {@code node} sees them. */
+  private static void awaitUp(ActorSystem node, int n) throws InterruptedException {
+    Cluster cluster = Cluster.get(node);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    while (cluster.state().members().stream().filter(m -> m.status() == MemberStatus.UP).count() < n) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("not " + n + " members Up in " + WAIT_SECONDS + " s");
+      }
+      Thread.sleep(50); // a poll of the membership the node publishes, bounded by the deadline
+    }
+  }
+
+  /** The section {@code typed-cluster} of the samples' configuration, then the rest. */
+  private static Config config() {
+    ConfigFactory.invalidateCaches();
+    Config app = ConfigFactory.load();
+    return app.getConfig(SYSTEM).withFallback(app);
+  }
+}
