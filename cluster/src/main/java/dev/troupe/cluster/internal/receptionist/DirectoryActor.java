@@ -128,8 +128,15 @@ public final class DirectoryActor extends AbstractActor {
         .build();
   }
 
+  /**
+   * A receptionist attaches: the first of this node, or a new one after the last failed and was
+   * restarted, which starts with no registrations; what the last one told is withdrawn.
+   */
   private void attach(ServiceDirectory.Attach a) {
     receptionist = a.receptionist();
+    for (String service : Set.copyOf(local.keySet())) {
+      localChanged(new ServiceDirectory.LocalInstances(service, Set.of()));
+    }
     Set<String> services = new HashSet<>();
     others.values().forEach(m -> services.addAll(m.keySet()));
     services.forEach(this::tellReceptionist);

@@ -128,6 +128,23 @@ class DirectoryActorTest {
   }
 
   @Test
+  void aReceptionistThatAttachesAgainStartsAfreshAndTheLastOnesInstancesAreWithdrawn() {
+    up(2);
+    peer(2).expectMsgClass(Protocol.State.class);
+    directory.tell(new ServiceDirectory.LocalInstances(SVC, Set.of(a)), ActorRef.noSender());
+    assertEquals(new Protocol.Update(node(1), SVC, Set.of(a)), peer(2).expectMsgClass(Protocol.Update.class));
+    directory.tell(new Protocol.Update(node(2), SVC, Set.of(b)), peer(2).getRef());
+    assertEquals(Set.of(b), heard().instances());
+
+    TestKit restarted = new TestKit(system);
+    directory.tell(new ServiceDirectory.Attach(restarted.getRef()), ActorRef.noSender());
+    assertEquals(new Protocol.Update(node(1), SVC, Set.of()), peer(2).expectMsgClass(Protocol.Update.class),
+        "the instances the last receptionist told are withdrawn from the other members");
+    assertEquals(new ServiceDirectory.RemoteInstances(SVC, Set.of(b)),
+        restarted.expectMsgClass(ServiceDirectory.RemoteInstances.class), "the new one hears what the others list");
+  }
+
+  @Test
   void aPeerNotSeenUpIsIgnoredAndARemovedMembersInstancesLeave() {
     directory.tell(new Protocol.State(node(2), false, Map.of(SVC, Set.of(b))), peer(2).getRef());
     directory.tell(new Protocol.Update(node(2), SVC, Set.of(b)), peer(2).getRef());
