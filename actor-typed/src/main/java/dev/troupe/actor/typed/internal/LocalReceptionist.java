@@ -9,12 +9,10 @@ import dev.troupe.actor.typed.receptionist.Receptionist;
 import dev.troupe.actor.typed.receptionist.Receptionist.Command;
 import dev.troupe.actor.typed.receptionist.Receptionist.Listing;
 import dev.troupe.actor.typed.receptionist.ServiceKey;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -31,7 +29,8 @@ import java.util.Set;
 final class LocalReceptionist {
   private final ActorContext<Command> ctx;
   private final Map<ServiceKey<?>, Set<ActorRef<?>>> services = new HashMap<>();
-  private final Map<ServiceKey<?>, Set<ActorRef<?>>> remote = new HashMap<>();
+  /** The other nodes' instances, by the wire name of their key ({@link #wireName}); no empty set. */
+  private final Map<String, Set<ActorRef<?>>> remote = new HashMap<>();
   private final Map<ServiceKey<?>, Set<ActorRef<Listing>>> subscribers = new HashMap<>();
   /**
    * Reference counts of watches, by the actor watched (a message adapter's maker, see {@link
@@ -40,13 +39,6 @@ final class LocalReceptionist {
   private final Map<ActorRef<?>, Integer> watched = new HashMap<>();
   /** The directory's actor, or null: local only. */
   private final dev.troupe.actor.ActorRef directory;
-  /**
-   * The other nodes' instances of services named by no key this receptionist has met yet (no
-   * register, find or subscribe of it here), by name: moved to {@link #remote} when one is met.
-   */
-  private final Map<String, Set<ActorRef<?>>> remoteUnmet = new HashMap<>();
-  /** The keys met here, by wire name. */
-  private final Map<String, ServiceKey<?>> keys = new HashMap<>();
 
   private LocalReceptionist(ActorContext<Command> ctx, dev.troupe.actor.ActorRef directory) {
     this.ctx = ctx;
@@ -93,7 +85,7 @@ final class LocalReceptionist {
 
   private Listing listing(ServiceKey<?> key) {
     Set<ActorRef<?>> here = services.getOrDefault(key, Set.of());
-    Set<ActorRef<?>> there = remote.get(key);
+    Set<ActorRef<?>> there = directory == null ? null : remote.get(wireName(key));
     if (there == null) {
       return new Listing(key, here);
     }
@@ -107,33 +99,18 @@ final class LocalReceptionist {
     return key.messageClass().getName() + "#" + key.id();
   }
 
-  /** Remembers a key met here, taking the other nodes' instances already heard of under its name. */
-  private void meet(ServiceKey<?> key) {
-    if (directory != null && keys.putIfAbsent(wireName(key), key) == null) {
-      Set<ActorRef<?>> there = remoteUnmet.remove(wireName(key));
-      if (there != null) {
-        remote.put(key, there);
-      }
-    }
-  }
-
   private Behavior<Command> elsewhere(ServiceDirectory.RemoteInstances news) {
     Set<ActorRef<?>> there = new LinkedHashSet<>();
     for (dev.troupe.actor.ActorRef r : news.instances()) {
       there.add(new ActorRefAdapter<>(r));
     }
-    ServiceKey<?> key = keys.get(news.service());
-    if (key == null) {
-      if (there.isEmpty()) {
-        remoteUnmet.remove(news.service());
-      } else {
-        remoteUnmet.put(news.service(), there);
-      }
-      return Behaviors.same();
-    }
-    Set<ActorRef<?>> before = there.isEmpty() ? remote.remove(key) : remote.put(key, there);
+    Set<ActorRef<?>> before = there.isEmpty() ? remote.remove(news.service()) : remote.put(news.service(), there);
     if (!there.equals(before == null ? Set.of() : before)) {
-      notifySubscribers(key);
+      for (ServiceKey<?> key : subscribers.keySet()) {
+        if (wireName(key).equals(news.service())) {
+          notifySubscribers(key);
+        }
+      }
     }
     return Behaviors.same();
   }
@@ -141,14 +118,14 @@ final class LocalReceptionist {
   /** Tells the directory, if any, all of this node's instances of {@code key}. */
   private void publish(ServiceKey<?> key) {
     if (directory != null) {
-      List<dev.troupe.actor.ActorRef> refs = new ArrayList<>();
+      Set<dev.troupe.actor.ActorRef> refs = new HashSet<>();
       for (ActorRef<?> r : services.getOrDefault(key, Set.of())) {
         dev.troupe.actor.ActorRef classic = crossesNodes(r);
         if (classic != null) {
           refs.add(classic);
         }
       }
-      directory.tell(new ServiceDirectory.LocalInstances(wireName(key), Set.copyOf(refs)), null);
+      directory.tell(new ServiceDirectory.LocalInstances(wireName(key), refs), null);
     }
   }
 
@@ -166,13 +143,11 @@ final class LocalReceptionist {
   }
 
   private Behavior<Command> find(Receptionist.Find<?> f) {
-    meet(f.key());
     f.replyTo().tell(listing(f.key()));
     return Behaviors.same();
   }
 
   private Behavior<Command> register(Receptionist.Register<?> r) {
-    meet(r.key());
     if (services.computeIfAbsent(r.key(), k -> new LinkedHashSet<>()).add(r.service())) {
       watch(r.service());
       publish(r.key());
@@ -201,7 +176,6 @@ final class LocalReceptionist {
   }
 
   private Behavior<Command> subscribe(Receptionist.Subscribe<?> s) {
-    meet(s.key());
     if (subscribers.computeIfAbsent(s.key(), k -> new LinkedHashSet<>()).add(s.subscriber())) {
       watch(s.subscriber());
     }

@@ -18,9 +18,10 @@ import java.util.Set;
  * manifest: {@code S} a node's state (the node as address text and uid, whether to answer, the
  * number of services, then each service's name, the number of its instances and each instance's
  * ref) and {@code U} an update (the node, the service's name, its instances). Names are at most
- * {@value Protocol#MAX_NAME} chars and refs are written by the system's ref serializer; a count over
- * {@link Protocol#MAX_SERVICES} or {@link Protocol#MAX_INSTANCES}, or a malformed frame, fails with
- * an {@link IllegalArgumentException} (the transport drops that message).
+ * {@value Protocol#MAX_NAME} chars and refs are written by the system's ref serializer; more than
+ * {@link Protocol#MAX_SERVICES} services, more than {@link Protocol#MAX_INSTANCES} instances in one
+ * message (all services together), or a malformed frame, fails with an {@link
+ * IllegalArgumentException} before the rest is read (the transport drops that message).
  */
 public final class ReceptionistMessageSerializer implements Serializer {
   private final ActorSystem system;
@@ -89,9 +90,12 @@ public final class ReceptionistMessageSerializer implements Serializer {
         boolean answerMe = in.readBoolean();
         int n = count(in, Protocol.MAX_SERVICES, "services");
         Map<String, Set<ActorRef>> services = new HashMap<>();
+        int left = Protocol.MAX_INSTANCES; // of all the services together
         for (int i = 0; i < n; i++) {
           String name = WireIo.readString(in);
-          if (services.put(name, readInstances(in)) != null) {
+          Set<ActorRef> instances = readInstances(in, left);
+          left -= instances.size();
+          if (services.put(name, instances) != null) {
             throw new NotSerializableException("service " + name + " twice");
           }
         }
@@ -100,14 +104,15 @@ public final class ReceptionistMessageSerializer implements Serializer {
       case "U" -> {
         var from = WireIo.readNode(in);
         String name = WireIo.readString(in);
-        return new Protocol.Update(from, name, readInstances(in));
+        return new Protocol.Update(from, name, readInstances(in, Protocol.MAX_INSTANCES));
       }
       default -> throw new IllegalArgumentException("unknown receptionist directory manifest " + manifest);
     }
   }
 
-  private Set<ActorRef> readInstances(DataInputStream in) throws IOException {
-    int n = count(in, Protocol.MAX_INSTANCES, "instances");
+  /** Reads a service's instances, at most {@code max} (what is left of the node's bound). */
+  private Set<ActorRef> readInstances(DataInputStream in, int max) throws IOException {
+    int n = count(in, max, "instances");
     Set<ActorRef> refs = new HashSet<>();
     for (int i = 0; i < n; i++) {
       refs.add(WireIo.readRef(in, system));

@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * between two nodes keep their order, so an update never overtakes the state it follows.
  *
  * <p>What a peer may make this node keep is bounded: at most {@link Protocol#MAX_SERVICES} services
- * per member ({@link Protocol#MAX_INSTANCES} instances each, enforced when the message is read); an
- * update past the bound is dropped with a warning.
+ * and {@link Protocol#MAX_INSTANCES} instances in all per member (a state past them is refused when
+ * it is read); an update that would pass them is dropped with a warning. This node's own services
+ * are held to the same bounds, so that its state fits the frame its peers accept.
  */
 public final class DirectoryActor extends AbstractActor {
   private static final Logger LOG = LoggerFactory.getLogger(DirectoryActor.class);
@@ -143,11 +144,10 @@ public final class DirectoryActor extends AbstractActor {
   }
 
   private void localChanged(ServiceDirectory.LocalInstances l) {
-    if (l.service().length() > Protocol.MAX_NAME || l.instances().size() > Protocol.MAX_INSTANCES
-        || (local.size() >= Protocol.MAX_SERVICES && !local.containsKey(l.service()))) {
+    if (l.service().length() > Protocol.MAX_NAME || !withinBounds(local, l.service(), l.instances())) {
       LOG.warn("{}: service {} is listed on this node only: the cluster's directory takes names of at most {}"
-              + " chars, {} instances per service and {} services per node", self, l.service(),
-          Protocol.MAX_NAME, Protocol.MAX_INSTANCES, Protocol.MAX_SERVICES);
+              + " chars, {} services and {} instances in all per node", self, l.service(),
+          Protocol.MAX_NAME, Protocol.MAX_SERVICES, Protocol.MAX_INSTANCES);
       return;
     }
     if (l.instances().isEmpty()) {
@@ -215,9 +215,9 @@ public final class DirectoryActor extends AbstractActor {
       if (services == null) {
         services = new HashMap<>();
         others.put(u.from(), services);
-      } else if (services.size() >= Protocol.MAX_SERVICES && !services.containsKey(u.service())) {
-        LOG.warn("{}: {} lists more than {} services; dropped its update of {}", self, u.from(),
-            Protocol.MAX_SERVICES, u.service());
+      } else if (!withinBounds(services, u.service(), u.instances())) {
+        LOG.warn("{}: {} would list more than {} services or {} instances in all; dropped its update of {}",
+            self, u.from(), Protocol.MAX_SERVICES, Protocol.MAX_INSTANCES, u.service());
         return;
       }
       before = services.put(u.service(), u.instances());
@@ -225,6 +225,25 @@ public final class DirectoryActor extends AbstractActor {
     if (!u.instances().equals(before == null ? Set.of() : before)) {
       tellReceptionist(u.service());
     }
+  }
+
+  /**
+   * @return whether one node's {@code services} with {@code service}'s instances set to {@code
+   *     instances} stay within {@link Protocol#MAX_SERVICES} and {@link Protocol#MAX_INSTANCES}
+   */
+  private static boolean withinBounds(Map<String, Set<ActorRef>> services, String service, Set<ActorRef> instances) {
+    if (instances.isEmpty()) {
+      return true; // a withdrawal
+    }
+    Set<ActorRef> before = services.get(service);
+    if (before == null && services.size() >= Protocol.MAX_SERVICES) {
+      return false;
+    }
+    int total = instances.size() - (before == null ? 0 : before.size());
+    for (Set<ActorRef> s : services.values()) {
+      total += s.size();
+    }
+    return total <= Protocol.MAX_INSTANCES;
   }
 
   /** Tells the receptionist, if attached, all the other members' instances of one service. */

@@ -14,10 +14,14 @@ import java.util.Set;
  */
 public final class Protocol {
   /** The most services one node may list; a peer's message over it is refused. */
-  public static final int MAX_SERVICES = 4096;
+  public static final int MAX_SERVICES = 1024;
 
-  /** The most instances of one service one node may list; a peer's message over it is refused. */
-  public static final int MAX_INSTANCES = 4096;
+  /**
+   * The most instances one node may list, of all its services together; a peer's message over it
+   * is refused. It keeps a node's whole state in one frame (256 KiB by default: about 2048 refs of
+   * 70-byte paths take half of it) and bounds what a peer can make each member hold and resolve.
+   */
+  public static final int MAX_INSTANCES = 2048;
 
   /** The longest service name the wire carries, in chars (the cluster's bound on a peer's strings). */
   public static final int MAX_NAME = 1024;

@@ -119,10 +119,12 @@ class ClusterReceptionistTest {
     receptionist(s.get(1)).tell(Receptionist.register(KEY, onB));
     awaitListing(onC, "both greeters on C", l -> nodesOf(l).equals(Set.of(s.get(0).address(), s.get(1).address())));
 
-    // find on A: its own instance and B's
-    TestKit finder = new TestKit(s.get(0));
-    awaitFind(s.get(0), finder, l -> nodesOf(l).equals(Set.of(s.get(0).address(), s.get(1).address())),
-        "find on A lists A's and B's greeters");
+    // on A: its own instance and B's, in a listing and then in an answer to find
+    TestKit listedOnA = subscriber(s.get(0));
+    Set<Address> both = Set.of(s.get(0).address(), s.get(1).address());
+    awaitListing(listedOnA, "both greeters on A", l -> nodesOf(l).equals(both));
+    receptionist(s.get(0)).tell(Receptionist.find(KEY, Adapter.<Listing>toTyped(listedOnA.getRef())));
+    awaitListing(listedOnA, "find on A answering with both greeters", l -> nodesOf(l).equals(both));
 
     receptionist(s.get(1)).tell(Receptionist.deregister(KEY, onB));
     awaitListing(onC, "only A's greeter on C after B's deregistered", l -> nodesOf(l).equals(Set.of(s.get(0).address())));
@@ -148,19 +150,5 @@ class ClusterReceptionistTest {
     // B leaves the cluster: its greeter (still running) leaves C's listing
     Cluster.get(s.get(1)).leave(s.get(1).address());
     awaitListing(onC, "only A's greeter on C once B is removed", l -> nodesOf(l).equals(Set.of(s.get(0).address())));
-  }
-
-  private static void awaitFind(ActorSystem system, TestKit kit, Predicate<Set<ActorRef<String>>> p, String what) {
-    long deadline = System.nanoTime() + CHANGE.toNanos();
-    Set<ActorRef<String>> last = null;
-    while (System.nanoTime() < deadline) {
-      receptionist(system).tell(Receptionist.find(KEY, Adapter.<Listing>toTyped(kit.getRef())));
-      last = kit.expectMsgClass(CHANGE, Listing.class).getServiceInstances(KEY);
-      if (p.test(last)) {
-        return;
-      }
-      kit.expectNoMessage(Duration.ofMillis(100)); // paces the retries
-    }
-    throw new AssertionError(what + ": last listing " + last);
   }
 }

@@ -72,6 +72,15 @@ class ReceptionistMessageSerializerTest {
     }
     assertRefused(ser, bytes.toByteArray(), "S", (Protocol.MAX_SERVICES + 1) + " services (at most " + Protocol.MAX_SERVICES + ")");
 
+    // an update that claims more instances than a node may list in all
+    bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      WireIo.writeNode(out, NODE);
+      out.writeUTF("x.Msg#one");
+      out.writeInt(Protocol.MAX_INSTANCES + 1);
+    }
+    assertRefused(ser, bytes.toByteArray(), "U", (Protocol.MAX_INSTANCES + 1) + " instances (at most " + Protocol.MAX_INSTANCES + ")");
+
     // an update with a negative count of instances
     bytes = new ByteArrayOutputStream();
     try (DataOutputStream out = new DataOutputStream(bytes)) {

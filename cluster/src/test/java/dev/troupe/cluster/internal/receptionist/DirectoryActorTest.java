@@ -164,7 +164,7 @@ class DirectoryActorTest {
   }
 
   @Test
-  void aPeerCannotMakeThisNodeKeepMoreServicesThanTheBound() {
+  void aPeerCannotMakeThisNodeKeepMoreServicesOrInstancesThanTheBounds() {
     up(2);
     for (int i = 0; i < Protocol.MAX_SERVICES + 10; i++) {
       directory.tell(new Protocol.Update(node(2), "x.Msg#" + i, Set.of(b)), peer(2).getRef());
@@ -182,5 +182,16 @@ class DirectoryActorTest {
       listed++;
     }
     assertEquals(Protocol.MAX_SERVICES, listed, "updates past the bound are dropped");
+
+    // nor more instances in all: one service may not take the member past the bound
+    Set<ActorRef> many = new java.util.HashSet<>();
+    for (int i = 0; i < Protocol.MAX_INSTANCES; i++) {
+      many.add(new TestKit(system).getRef());
+    }
+    directory.tell(new Protocol.Update(node(2), "x.Msg#1", many), peer(2).getRef()); // 1022 others + 2048 > bound
+    directory.tell(new Protocol.Update(node(2), "x.Msg#1", Set.of()), peer(2).getRef());
+    ServiceDirectory.RemoteInstances next = heard();
+    assertEquals(new ServiceDirectory.RemoteInstances("x.Msg#1", Set.of()), next,
+        "the oversized update was dropped; the withdrawal after it is the next thing heard");
   }
 }
