@@ -346,6 +346,91 @@ class BehaviorsTest {
     probe.expect("red");
   }
 
+  /**
+   * A typed actor tests an {@code AbstractBehavior}'s first case before its own messages, so a first
+   * case that names a class the actor takes for itself must not take the shortcut: a watched child's
+   * stop still arrives as the {@code Terminated} signal, a receive timeout as the message the
+   * behaviour chose, not as the classic messages behind them.
+   */
+  @Test
+  void aFirstCaseNamingTheActorsOwnMessagesDoesNotTakeThem() {
+    Probe<Object> probe = new Probe<>(system);
+    ActorRef<Object> watcher = Adapter.spawnAnonymous(
+        Adapter.toClassic(system), Behaviors.<Object>setup(ctx -> new OwnClassFirst(ctx, probe.ref(), dev.troupe.actor.Terminated.class)));
+    watcher.tell("watch a child that stops");
+    probe.expect("signal Terminated");
+    watcher.tell("ping");
+    probe.expect("pong");
+
+    ActorRef<Object> timed = Adapter.spawnAnonymous(
+        Adapter.toClassic(system), Behaviors.<Object>setup(ctx -> new OwnClassFirst(ctx, probe.ref(), dev.troupe.actor.ReceiveTimeout.class)));
+    timed.tell("time out");
+    probe.expect("timed out");
+    timed.tell("ping");
+    probe.expect("pong");
+
+    // The same in the functional style: a built Receive takes the same shortcut.
+    ActorRef<Object> functional = Adapter.spawnAnonymous(Adapter.toClassic(system), Behaviors.<Object>setup(ctx -> Behaviors.receive(Object.class)
+        .onMessage(dev.troupe.actor.Terminated.class, t -> {
+          probe.ref().tell("as a message: " + t);
+          return Behaviors.same();
+        })
+        .onMessageEquals("watch a child that stops", () -> {
+          ActorRef<Void> child = ctx.spawnAnonymous(Behaviors.empty());
+          ctx.watch(child);
+          ctx.stop(child);
+          return Behaviors.same();
+        })
+        .onSignal(Terminated.class, t -> {
+          probe.ref().tell("signal Terminated");
+          return Behaviors.same();
+        })
+        .build()));
+    functional.tell("watch a child that stops");
+    probe.expect("signal Terminated");
+  }
+
+  /** Its first case names a class of the classic runtime's own messages; it reports what reaches it. */
+  static final class OwnClassFirst extends AbstractBehavior<Object> {
+    private final ActorRef<Object> out;
+    private final Class<?> first;
+
+    OwnClassFirst(ActorContext<Object> ctx, ActorRef<Object> out, Class<?> first) {
+      super(ctx);
+      this.out = out;
+      this.first = first;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Receive<Object> createReceive() {
+      return newReceiveBuilder()
+          .onMessage((Class<Object>) first, m -> tell("as a message: " + m))
+          .onMessageEquals("watch a child that stops", () -> {
+            ActorRef<Void> child = getContext().spawnAnonymous(Behaviors.empty());
+            getContext().watch(child);
+            getContext().stop(child);
+            return this;
+          })
+          .onMessageEquals("time out", () -> {
+            getContext().setReceiveTimeout(Duration.ofMillis(20), "timed out");
+            return this;
+          })
+          .onMessageEquals("timed out", () -> {
+            getContext().cancelReceiveTimeout();
+            return tell("timed out");
+          })
+          .onMessageEquals("ping", () -> tell("pong"))
+          .onSignal(Terminated.class, t -> tell("signal Terminated"))
+          .build();
+    }
+
+    private Behavior<Object> tell(String s) {
+      out.tell(s);
+      return this;
+    }
+  }
+
   /** Counts, and moves to a fresh instance of itself (count 0, next generation) on "next". */
   static final class Generation extends AbstractBehavior<String> {
     private final ActorRef<String> out;

@@ -52,6 +52,14 @@ public final class BehaviorImpl {
   /** {@code Behaviors.stopped()}; also the behaviour of an actor that has stopped. */
   public static final Behavior<Object> STOPPED = new Marker("Behaviors.stopped()");
 
+  /**
+   * @param name what it prints as
+   * @return a new marker, compared by identity, that an actor never runs
+   */
+  static Behavior<Object> marker(String name) {
+    return new Marker(name);
+  }
+
   /** A behaviour that answers every message and signal with one marker. */
   private static final class Constant extends ExtensibleBehavior<Object> {
     private final String name;

@@ -21,17 +21,20 @@ import java.util.Optional;
  * dispatcher, mailbox, death watch and remoting are the classic ones) whose one receive case hands
  * each message to the current behaviour and keeps what it returns.
  *
- * <p>Per message this adds to the classic path two class tests (internal message, classic {@code
- * Terminated}) and an identity comparison (receive timeout), the call into the behaviour and two
- * identity comparisons of what it returned; nothing is allocated. {@link InternalMessage} is a
- * class, not an interface, so that its test stays one compare. The call into the behaviour is
- * direct for an {@code AbstractBehavior} (a class test, then its final {@code receive}) and for a
- * built {@code Receive} ({@code Behaviors.receive(...).build()}, a final class: one compare), so
- * that beyond the cell's call of {@code onReceive}, which a classic message makes too, a message
- * makes one call that depends on the actor: into the matching case's handler. Other behaviours go
- * through {@link Interpreter#interpretMessage}. A handler that returns the behaviour it ran (an
- * {@code AbstractBehavior}'s {@code this}) costs one compare of what it returned; only another
- * result goes through {@link #next}.
+ * <p>Per message this adds to the classic path a class test of the behaviour, the call into it and
+ * one identity comparison of what it returned; nothing is allocated. For an {@code
+ * AbstractBehavior} whose first case matches one enum constant or one final class (see {@link
+ * FirstCase}), a message that matches it costs one compare before its handler runs: the actor's own
+ * messages (internal ones, classic {@code Terminated}, the receive timeout), which such a case never
+ * matches, are tested only after it missed, and the cases after it without testing it again. Any
+ * other message, and any other behaviour, is first tested against those three (two class tests and
+ * an identity comparison; {@link InternalMessage} is a class, not an interface, so that its test
+ * stays one compare). A built {@code Receive} ({@code Behaviors.receive(...).build()}, a final
+ * class: one compare) is called directly too, so that beyond the cell's call of {@code onReceive},
+ * which a classic message makes too, a message makes one call that depends on the actor: into the
+ * matching case's handler. Other behaviours go through {@link Interpreter#interpretMessage}. A
+ * handler that returns the behaviour it ran (an {@code AbstractBehavior}'s {@code this}) costs one
+ * compare of what it returned; only another result goes through {@link #next}.
  *
  * <p>Footprint. An idle typed actor costs two small objects more than an idle classic one: this
  * actor (two fields over the classic base) and its {@link ContextImpl} (three). It is an untyped
@@ -51,6 +54,9 @@ import java.util.Optional;
  * @param <T> the type of message the behaviour accepts
  */
 public final class TypedActor<T> extends UntypedActorWithTimers {
+  /** A constant to the JIT, so that both of its calls inline. */
+  private static final FirstCase FIRST = FirstCase.Holder.ACCESS;
+
   private final ContextImpl<T> ctx;
   /**
    * The initial behaviour until {@link #preStart}, null while it is being set up, then the running
@@ -126,27 +132,49 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public void onReceive(Object m) throws Exception {
     try {
-      if (m instanceof InternalMessage || m instanceof dev.troupe.actor.Terminated || m == ReceiveTimeout.getInstance()) {
-        receiveOwn(m);
-      } else {
-        // handle(msg), written out: handle is called from several places and gets compiled on its
-        // own, and the JIT does not inline a method whose compiled code is large.
-        @SuppressWarnings("unchecked")
-        T msg = (T) m;
-        Behavior<T> b = behavior;
-        Behavior<T> r =
-            b instanceof AbstractBehavior<T> ab ? ab.receive(ctx, msg)
-                : b instanceof Receive<T> cases ? cases.receive(ctx, msg)
-                : Interpreter.interpretMessage(b, ctx, msg);
-        if (r != b) {
-          next(r, msg);
+      // The behaviour's first case before the actor's own messages, which it never matches (see
+      // FirstCase); the call into the behaviour written out, not through handle: handle is called
+      // from several places and gets compiled on its own, and the JIT does not inline a method
+      // whose compiled code is large.
+      Behavior<T> b = behavior;
+      Behavior<T> r;
+      if (b instanceof AbstractBehavior<T> ab) {
+        r = FIRST.apply(ab, m);
+        if (r == FirstCase.MISS) {
+          if (isOwn(m)) {
+            receiveOwn(m);
+            return;
+          }
+          r = FIRST.applyAfterMiss(ab, ctx, (T) m);
         }
+      } else if (b instanceof Receive<T> cases) {
+        r = FIRST.apply(cases, m);
+        if (r == FirstCase.MISS) {
+          if (isOwn(m)) {
+            receiveOwn(m);
+            return;
+          }
+          r = FIRST.applyAfterMiss(cases, ctx, (T) m);
+        }
+      } else if (isOwn(m)) {
+        receiveOwn(m);
+        return;
+      } else {
+        r = Interpreter.interpretMessage(b, ctx, (T) m);
+      }
+      if (r != b) {
+        next(r, m);
       }
     } catch (Throwable t) {
       failed(t);
     }
+  }
+
+  private static boolean isOwn(Object m) {
+    return m instanceof InternalMessage || m instanceof dev.troupe.actor.Terminated || m == ReceiveTimeout.getInstance();
   }
 
   /** What the runtime sends the actor itself, kept off the path of the behaviour's messages. */

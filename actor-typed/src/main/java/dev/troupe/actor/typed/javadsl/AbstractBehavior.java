@@ -3,6 +3,7 @@ package dev.troupe.actor.typed.javadsl;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ExtensibleBehavior;
 import dev.troupe.actor.typed.Signal;
+import dev.troupe.actor.typed.internal.FirstCase;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -22,9 +23,8 @@ public abstract class AbstractBehavior<T> extends ExtensibleBehavior<T> {
   private final ActorContext<T> context;
   private Receive<T> receive;
   /**
-   * What the first message case of {@link #receive} matches when a compare decides it: an enum
-   * constant ({@code onMessageEquals}) or a final class with no test ({@code onMessage} of a
-   * record); null otherwise. A message that matches it reaches the case's handler from this object
+   * The {@code Receive}'s shortcut (what its first case matches when one compare decides it), kept
+   * here too, or null. A message that matches it reaches the case's handler from this object
    * alone, without the loads of the {@code Receive} and its case (fewer cache lines per message
    * where many actors take turns on a thread).
    */
@@ -56,27 +56,33 @@ public abstract class AbstractBehavior<T> extends ExtensibleBehavior<T> {
     return new ReceiveBuilder<>();
   }
 
+  static {
+    FirstCase.install(new FirstCaseAccess());
+  }
+
   private Receive<T> receive() {
     Receive<T> r = receive;
     if (r == null) {
       r = Objects.requireNonNull(createReceive(), "createReceive() returned null");
       receive = r;
-      Receive.Case<T> first = r.firstCase();
-      if (first != null && first.value != null && first.identityOnly) {
-        firstIsValue = true;
-        firstHandler = first.supplier;
-        firstMatch = first.value;
-      } else if (first != null && first.exact && first.test == null) {
-        firstHandler = first.handler;
-        firstMatch = first.type;
+      Object m = r.shortcut;
+      if (m != null) {
+        Receive.Case<T> first = r.firstCase();
+        firstIsValue = r.shortcutIsValue;
+        firstHandler = firstIsValue ? first.supplier : first.handler;
+        firstMatch = m;
       }
     }
     return r;
   }
 
-  @Override
+  /**
+   * The first case's handler when the message is what {@link #firstMatch} decides by one compare.
+   *
+   * @return what the handler returned, or {@link FirstCase#MISS}
+   */
   @SuppressWarnings("unchecked")
-  public final Behavior<T> receive(ActorContext<T> ctx, T msg) {
+  private Behavior<T> applyFirst(Object msg) {
     Object m = firstMatch;
     if (m != null) {
       if (firstIsValue) {
@@ -87,11 +93,46 @@ public abstract class AbstractBehavior<T> extends ExtensibleBehavior<T> {
         return ((Function<Object, Behavior<T>>) firstHandler).apply(msg);
       }
     }
-    return receive().receive(ctx, msg);
+    return (Behavior<T>) (Behavior<?>) FirstCase.MISS;
+  }
+
+  /** What {@link #receive} does when {@link #applyFirst} missed: the first case is not tested twice. */
+  private Behavior<T> receiveAfterMiss(ActorContext<T> ctx, T msg) {
+    Receive<T> r = receive;
+    return firstMatch != null ? r.receiveLater(msg) : receive().receive(ctx, msg);
+  }
+
+  @Override
+  public final Behavior<T> receive(ActorContext<T> ctx, T msg) {
+    Behavior<T> r = applyFirst(msg);
+    return r != FirstCase.MISS ? r : receiveAfterMiss(ctx, msg);
   }
 
   @Override
   public final Behavior<T> receiveSignal(ActorContext<T> ctx, Signal signal) {
     return receive().receiveSignal(ctx, signal);
+  }
+
+  /** The typed actor's way to the first case (see {@link FirstCase}). */
+  private static final class FirstCaseAccess extends FirstCase {
+    @Override
+    public <T> Behavior<T> apply(AbstractBehavior<T> b, Object msg) {
+      return b.applyFirst(msg);
+    }
+
+    @Override
+    public <T> Behavior<T> applyAfterMiss(AbstractBehavior<T> b, ActorContext<T> ctx, T msg) {
+      return b.receiveAfterMiss(ctx, msg);
+    }
+
+    @Override
+    public <T> Behavior<T> apply(Receive<T> r, Object msg) {
+      return r.applyShortcut(msg);
+    }
+
+    @Override
+    public <T> Behavior<T> applyAfterMiss(Receive<T> r, ActorContext<T> ctx, T msg) {
+      return r.receiveAfterMiss(ctx, msg);
+    }
   }
 }

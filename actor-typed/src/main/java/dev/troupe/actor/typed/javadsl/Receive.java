@@ -1,8 +1,11 @@
 package dev.troupe.actor.typed.javadsl;
 
+import dev.troupe.actor.ReceiveTimeout;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ExtensibleBehavior;
 import dev.troupe.actor.typed.Signal;
+import dev.troupe.actor.typed.internal.FirstCase;
+import dev.troupe.actor.typed.internal.InternalMessage;
 import java.lang.reflect.Modifier;
 import java.util.Objects;
 import java.util.function.Function;
@@ -21,11 +24,60 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
   private final Case<T> first;
   private final Case<T>[] messages;
   private final Case<T>[] signals;
+  /**
+   * What the first case matches when one compare decides it and a typed actor never takes it for
+   * itself (see {@link FirstCase}): an enum constant ({@code onMessageEquals}) or a final class with
+   * no test ({@code onMessage} of a record); null otherwise.
+   */
+  final Object shortcut;
+  /** Whether {@link #shortcut} is a value (else a class). */
+  final boolean shortcutIsValue;
 
   Receive(Case<T>[] messages, Case<T>[] signals) {
-    this.first = messages.length == 0 ? null : messages[0];
+    Case<T> f = messages.length == 0 ? null : messages[0];
+    this.first = f;
     this.messages = messages;
     this.signals = signals;
+    if (f != null && f.value != null && f.identityOnly) {
+      shortcut = f.value;
+      shortcutIsValue = true;
+    } else if (f != null && f.exact && f.test == null && !isActorsOwn(f.type)) {
+      shortcut = f.type;
+      shortcutIsValue = false;
+    } else {
+      shortcut = null;
+      shortcutIsValue = false;
+    }
+  }
+
+  /**
+   * Whether a typed actor takes messages of this class for itself: it tests the shortcut before its
+   * own messages, so such a class never is one. (An enum constant, the other kind of shortcut, is
+   * none of these.)
+   */
+  private static boolean isActorsOwn(Class<?> type) {
+    return InternalMessage.class.isAssignableFrom(type)
+        || dev.troupe.actor.Terminated.class.isAssignableFrom(type)
+        || type == ReceiveTimeout.class;
+  }
+
+  /**
+   * The first case's handler when the message is what {@link #shortcut} decides by one compare.
+   *
+   * @return what the handler returned, or {@link FirstCase#MISS}
+   */
+  @SuppressWarnings("unchecked")
+  Behavior<T> applyShortcut(Object msg) {
+    Object m = shortcut;
+    if (m != null && (shortcutIsValue ? m == msg : m == msg.getClass())) {
+      return first.applyFirst(msg);
+    }
+    return (Behavior<T>) (Behavior<?>) FirstCase.MISS;
+  }
+
+  /** What {@link #receive} does when {@link #applyShortcut} missed: the first case is not tested twice. */
+  Behavior<T> receiveAfterMiss(ActorContext<T> ctx, T msg) {
+    return shortcut != null ? receiveLater(msg) : receive(ctx, msg);
   }
 
   /** @return the first message case, or null for none */
@@ -53,9 +105,10 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
 
   /**
    * The cases after the first, in their order; a method of its own so that {@link #receive}, on
-   * the path of every message, stays small enough to inline into its caller.
+   * the path of every message, stays small enough to inline into its caller. {@code
+   * AbstractBehavior} calls it directly when it has already tested the first case.
    */
-  private Behavior<T> receiveLater(T msg) {
+  Behavior<T> receiveLater(T msg) {
     Case<T>[] cs = messages;
     for (int i = 1; i < cs.length; i++) {
       Case<T> c = cs[i];

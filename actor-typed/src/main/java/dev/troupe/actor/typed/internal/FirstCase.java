@@ -1,0 +1,104 @@
+package dev.troupe.actor.typed.internal;
+
+import dev.troupe.actor.typed.Behavior;
+import dev.troupe.actor.typed.javadsl.AbstractBehavior;
+import dev.troupe.actor.typed.javadsl.ActorContext;
+import dev.troupe.actor.typed.javadsl.Receive;
+
+/**
+ * The actor's way into the first message case of an {@link AbstractBehavior} or a built {@link
+ * Receive}, which the public classes keep to themselves. {@code AbstractBehavior} installs the one implementation when it is initialized;
+ * {@link TypedActor} reads it from a static final field, so the JIT sees a constant and inlines
+ * both calls.
+ *
+ * <p>Why the actor needs it: most of a behaviour's traffic usually matches its first case (a ball,
+ * a request, a response). Testing that case before the actor's own messages (internal messages,
+ * classic {@code Terminated}, the receive timeout) saves those three tests on the common path. It is
+ * safe because a first case that takes the shortcut matches one enum constant or one final class,
+ * and {@code Receive} never lets such a class be one of the actor's own messages.
+ */
+public abstract class FirstCase {
+  /** What {@link #apply} returns when the message does not match the first case. */
+  public static final Behavior<Object> MISS = BehaviorImpl.marker("no match of the first case");
+
+  private static volatile FirstCase installed;
+
+  /** For the one implementation, in {@code AbstractBehavior}. */
+  protected FirstCase() {}
+
+  /**
+   * Installs the implementation; a second call is refused.
+   *
+   * @param access the implementation
+   */
+  public static synchronized void install(FirstCase access) {
+    if (installed != null) {
+      throw new IllegalStateException("already installed");
+    }
+    installed = access;
+  }
+
+  /**
+   * Runs the first case's handler when the message is what it matches, the cheap way (one
+   * compare).
+   *
+   * @param b the behaviour
+   * @param msg the message
+   * @param <T> what it accepts
+   * @return what the handler returned, or {@link #MISS}
+   */
+  public abstract <T> Behavior<T> apply(AbstractBehavior<T> b, Object msg);
+
+  /**
+   * Hands the behaviour a message that {@link #apply} missed, without testing the first case
+   * again.
+   *
+   * @param b the behaviour
+   * @param ctx the actor's context
+   * @param msg the message
+   * @param <T> what it accepts
+   * @return what the behaviour returned
+   */
+  public abstract <T> Behavior<T> applyAfterMiss(AbstractBehavior<T> b, ActorContext<T> ctx, T msg);
+
+  /**
+   * {@link #apply(AbstractBehavior, Object)} for a built {@code Receive}.
+   *
+   * @param r the behaviour
+   * @param msg the message
+   * @param <T> what it accepts
+   * @return what the handler returned, or {@link #MISS}
+   */
+  public abstract <T> Behavior<T> apply(Receive<T> r, Object msg);
+
+  /**
+   * {@link #applyAfterMiss(AbstractBehavior, ActorContext, Object)} for a built {@code Receive}.
+   *
+   * @param r the behaviour
+   * @param ctx the actor's context
+   * @param msg the message
+   * @param <T> what it accepts
+   * @return what the behaviour returned
+   */
+  public abstract <T> Behavior<T> applyAfterMiss(Receive<T> r, ActorContext<T> ctx, T msg);
+
+  /** The installed implementation, loaded once the public class has installed it. */
+  static final class Holder {
+    static final FirstCase ACCESS = load();
+
+    private Holder() {}
+
+    private static FirstCase load() {
+      try {
+        Class.forName(AbstractBehavior.class.getName(), true, AbstractBehavior.class.getClassLoader());
+      } catch (ClassNotFoundException e) {
+        throw new IllegalStateException(e);
+      }
+      FirstCase a = installed;
+      if (a == null) {
+        throw new IllegalStateException("AbstractBehavior did not install its first-case access");
+      }
+      return a;
+    }
+  }
+}
