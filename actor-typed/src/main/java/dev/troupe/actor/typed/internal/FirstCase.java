@@ -1,5 +1,7 @@
 package dev.troupe.actor.typed.internal;
 
+import dev.troupe.actor.ReceiveTimeout;
+import dev.troupe.actor.Terminated;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.javadsl.AbstractBehavior;
 import dev.troupe.actor.typed.javadsl.ActorContext;
@@ -22,6 +24,15 @@ public abstract class FirstCase {
   public static final Behavior<Object> MISS = BehaviorImpl.marker("no match of the first case");
 
   private static volatile FirstCase installed;
+
+  /**
+   * @param <T> what the behaviour accepts
+   * @return {@link #MISS}, typed for the caller
+   */
+  @SuppressWarnings("unchecked")
+  public static <T> Behavior<T> miss() {
+    return (Behavior<T>) (Behavior<?>) MISS;
+  }
 
   /** For the one implementation, in {@code AbstractBehavior}. */
   protected FirstCase() {}
@@ -81,6 +92,28 @@ public abstract class FirstCase {
    * @return what the behaviour returned
    */
   public abstract <T> Behavior<T> applyAfterMiss(Receive<T> r, ActorContext<T> ctx, T msg);
+
+  /**
+   * Whether the actor takes this message for itself rather than handing it to the behaviour.
+   * Kept beside {@link #isActorsOwnClass}: a message added here must be added there.
+   *
+   * @param m a message the actor received
+   * @return whether it is an internal message, a classic {@code Terminated} or the receive timeout
+   */
+  static boolean isActorsOwn(Object m) {
+    return m instanceof InternalMessage || m instanceof Terminated || m == ReceiveTimeout.getInstance();
+  }
+
+  /**
+   * Whether messages of this class can be ones the actor takes for itself (see {@link
+   * #isActorsOwn}): a first case naming such a class never takes the shortcut.
+   *
+   * @param type a first case's class
+   * @return whether it is, or is a subclass of, a class of the actor's own messages
+   */
+  public static boolean isActorsOwnClass(Class<?> type) {
+    return InternalMessage.class.isAssignableFrom(type) || Terminated.class.isAssignableFrom(type) || type == ReceiveTimeout.class;
+  }
 
   /** The installed implementation, loaded once the public class has installed it. */
   static final class Holder {

@@ -2,7 +2,6 @@ package dev.troupe.actor.typed.internal;
 
 import dev.troupe.actor.DeathPactException;
 import dev.troupe.actor.OneForOneStrategy;
-import dev.troupe.actor.ReceiveTimeout;
 import dev.troupe.actor.SupervisorStrategy;
 import dev.troupe.actor.UntypedActorWithTimers;
 import dev.troupe.actor.typed.Behavior;
@@ -140,30 +139,19 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
       // from several places and gets compiled on its own, and the JIT does not inline a method
       // whose compiled code is large.
       Behavior<T> b = behavior;
-      Behavior<T> r;
-      if (b instanceof AbstractBehavior<T> ab) {
-        r = FIRST.apply(ab, m);
-        if (r == FirstCase.MISS) {
-          if (isOwn(m)) {
-            receiveOwn(m);
-            return;
-          }
-          r = FIRST.applyAfterMiss(ab, ctx, (T) m);
+      Behavior<T> r =
+          b instanceof AbstractBehavior<T> ab ? FIRST.apply(ab, m)
+              : b instanceof Receive<T> cases ? FIRST.apply(cases, m)
+              : FirstCase.miss();
+      if (r == FirstCase.MISS) {
+        if (FirstCase.isActorsOwn(m)) {
+          receiveOwn(m);
+          return;
         }
-      } else if (b instanceof Receive<T> cases) {
-        r = FIRST.apply(cases, m);
-        if (r == FirstCase.MISS) {
-          if (isOwn(m)) {
-            receiveOwn(m);
-            return;
-          }
-          r = FIRST.applyAfterMiss(cases, ctx, (T) m);
-        }
-      } else if (isOwn(m)) {
-        receiveOwn(m);
-        return;
-      } else {
-        r = Interpreter.interpretMessage(b, ctx, (T) m);
+        T msg = (T) m;
+        r = b instanceof AbstractBehavior<T> ab ? FIRST.applyAfterMiss(ab, ctx, msg)
+            : b instanceof Receive<T> cases ? FIRST.applyAfterMiss(cases, ctx, msg)
+            : Interpreter.interpretMessage(b, ctx, msg);
       }
       if (r != b) {
         next(r, m);
@@ -171,10 +159,6 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
     } catch (Throwable t) {
       failed(t);
     }
-  }
-
-  private static boolean isOwn(Object m) {
-    return m instanceof InternalMessage || m instanceof dev.troupe.actor.Terminated || m == ReceiveTimeout.getInstance();
   }
 
   /** What the runtime sends the actor itself, kept off the path of the behaviour's messages. */

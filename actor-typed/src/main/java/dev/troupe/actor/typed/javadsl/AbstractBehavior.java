@@ -93,7 +93,7 @@ public abstract class AbstractBehavior<T> extends ExtensibleBehavior<T> {
         return ((Function<Object, Behavior<T>>) firstHandler).apply(msg);
       }
     }
-    return (Behavior<T>) (Behavior<?>) FirstCase.MISS;
+    return FirstCase.miss();
   }
 
   /** What {@link #receive} does when {@link #applyFirst} missed: the first case is not tested twice. */

@@ -1,11 +1,9 @@
 package dev.troupe.actor.typed.javadsl;
 
-import dev.troupe.actor.ReceiveTimeout;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ExtensibleBehavior;
 import dev.troupe.actor.typed.Signal;
 import dev.troupe.actor.typed.internal.FirstCase;
-import dev.troupe.actor.typed.internal.InternalMessage;
 import java.lang.reflect.Modifier;
 import java.util.Objects;
 import java.util.function.Function;
@@ -41,7 +39,7 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
     if (f != null && f.value != null && f.identityOnly) {
       shortcut = f.value;
       shortcutIsValue = true;
-    } else if (f != null && f.exact && f.test == null && !isActorsOwn(f.type)) {
+    } else if (f != null && f.exact && f.test == null && !FirstCase.isActorsOwnClass(f.type)) {
       shortcut = f.type;
       shortcutIsValue = false;
     } else {
@@ -51,28 +49,16 @@ public final class Receive<T> extends ExtensibleBehavior<T> {
   }
 
   /**
-   * Whether a typed actor takes messages of this class for itself: it tests the shortcut before its
-   * own messages, so such a class never is one. (An enum constant, the other kind of shortcut, is
-   * none of these.)
-   */
-  private static boolean isActorsOwn(Class<?> type) {
-    return InternalMessage.class.isAssignableFrom(type)
-        || dev.troupe.actor.Terminated.class.isAssignableFrom(type)
-        || type == ReceiveTimeout.class;
-  }
-
-  /**
    * The first case's handler when the message is what {@link #shortcut} decides by one compare.
    *
    * @return what the handler returned, or {@link FirstCase#MISS}
    */
-  @SuppressWarnings("unchecked")
   Behavior<T> applyShortcut(Object msg) {
     Object m = shortcut;
     if (m != null && (shortcutIsValue ? m == msg : m == msg.getClass())) {
       return first.applyFirst(msg);
     }
-    return (Behavior<T>) (Behavior<?>) FirstCase.MISS;
+    return FirstCase.miss();
   }
 
   /** What {@link #receive} does when {@link #applyShortcut} missed: the first case is not tested twice. */
