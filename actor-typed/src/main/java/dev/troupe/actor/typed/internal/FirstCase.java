@@ -9,9 +9,9 @@ import dev.troupe.actor.typed.javadsl.Receive;
 
 /**
  * The actor's way into the first message case of an {@link AbstractBehavior} or a built {@link
- * Receive}, which the public classes keep to themselves. {@code AbstractBehavior} installs the one implementation when it is initialized;
- * {@link TypedActor} reads it from a static final field, so the JIT sees a constant and inlines
- * both calls.
+ * Receive}, which the public classes keep to themselves. {@code AbstractBehavior} installs the one
+ * implementation when it is initialized; {@link TypedActor} reads it from a static final field, so
+ * the JIT sees a constant and inlines its calls.
  *
  * <p>Why the actor needs it: most of a behaviour's traffic usually matches its first case (a ball,
  * a request, a response). Testing that case before the actor's own messages (internal messages,

@@ -22,8 +22,8 @@ import java.util.Optional;
  *
  * <p>Per message this adds to the classic path a class test of the behaviour, the call into it and
  * one identity comparison of what it returned; nothing is allocated. For an {@code
- * AbstractBehavior} whose first case matches one enum constant or one final class (see {@link
- * FirstCase}), a message that matches it costs one compare before its handler runs: the actor's own
+ * AbstractBehavior} or a built {@code Receive} whose first case matches one enum constant or one
+ * final class (see {@link FirstCase}), a message that matches it costs one compare before its handler runs: the actor's own
  * messages (internal ones, classic {@code Terminated}, the receive timeout), which such a case never
  * matches, are tested only after it missed, and the cases after it without testing it again. Any
  * other message, and any other behaviour, is first tested against those three (two class tests and
