@@ -16,6 +16,7 @@ import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.AskPattern;
 import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.actor.typed.javadsl.Receive;
+import dev.troupe.actor.typed.javadsl.Routers;
 import dev.troupe.actor.typed.javadsl.StashBuffer;
 import dev.troupe.actor.typed.receptionist.Receptionist;
 import dev.troupe.actor.typed.receptionist.ServiceKey;
@@ -290,6 +291,44 @@ class TypedGuideTest {
       assertEquals(Set.of(w), found);
       return null;
     });
+  }
+
+  // tag::typed-routers-worker[]
+  record Job(String id, ActorRef<String> replyTo) {}
+
+  static Behavior<Job> jobWorker() {
+    return Behaviors.receive((ctx, job) -> {
+      job.replyTo().tell(job.id() + " done by " + ctx.getSelf().path().name());
+      return Behaviors.same();
+    });
+  }
+  // end::typed-routers-worker[]
+
+  @Test
+  void routersSpreadJobsOverAPoolOrAGroup() {
+    ActorSystem<Void> system = testKit.testKit().system();
+    TestProbe<String> probe = testKit.createTestProbe();
+    // tag::typed-routers[]
+    ActorRef<Job> pool = testKit.spawn(Routers.pool(4, jobWorker()));           // four children, in turn
+    ActorRef<Job> byId = testKit.spawn(Routers.pool(4, jobWorker())
+        .withConsistentHashingRouting(10, Job::id));                             // one id, one worker
+
+    ServiceKey<Job> jobs = ServiceKey.create(Job.class, "jobs");
+    system.receptionist().tell(Receptionist.register(jobs, testKit.spawn(jobWorker(), "listed")));
+    ActorRef<Job> group = testKit.spawn(Routers.group(jobs));                    // whoever is listed
+    // end::typed-routers[]
+    Set<String> workers = new java.util.HashSet<>();
+    for (int i = 0; i < 4; i++) {
+      pool.tell(new Job("p" + i, probe.getRef()));
+      workers.add(probe.receiveMessage().replaceFirst(".* done by ", ""));
+    }
+    assertEquals(4, workers.size(), "four jobs, four routees: " + workers);
+    byId.tell(new Job("x", probe.getRef()));
+    String first = probe.receiveMessage();
+    byId.tell(new Job("x", probe.getRef()));
+    assertEquals(first, probe.receiveMessage(), "the same id reaches the same worker");
+    group.tell(new Job("g", probe.getRef()));
+    probe.expectMessage("g done by listed");
   }
 
   /** A classic actor, for the interop snippet: it passes the light's answer on to an observer. */

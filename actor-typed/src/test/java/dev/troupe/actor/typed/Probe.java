@@ -64,6 +64,19 @@ final class Probe<T> {
     }
   }
 
+  /**
+   * @param max how long to wait
+   * @return the next message, or null if none came within {@code max}
+   */
+  Object poll(Duration max) {
+    try {
+      return queue.poll(max.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
   <C> C expectClass(Class<C> c) {
     return assertInstanceOf(c, receive(), "the probe's next message");
   }

@@ -116,6 +116,22 @@ public final class BehaviorImpl {
     public abstract Behavior<T> apply(ActorContext<T> ctx);
   }
 
+  /**
+   * A behaviour of another package of this module that is built when an actor starts with it, as
+   * a {@link Deferred} is (the routers: their public classes cannot extend an unexported one).
+   *
+   * @param <T> what it accepts
+   */
+  public interface Starting<T> {
+    /**
+     * Builds the behaviour.
+     *
+     * @param ctx the starting actor's context
+     * @return the behaviour (possibly deferred again)
+     */
+    Behavior<T> start(ActorContext<T> ctx);
+  }
+
   /** {@code Behaviors.setup(factory)}. */
   public static final class Setup<T> extends Deferred<T> {
     private final Function<ActorContext<T>, Behavior<T>> factory;

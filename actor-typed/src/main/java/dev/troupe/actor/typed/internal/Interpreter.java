@@ -28,8 +28,16 @@ public final class Interpreter {
    */
   public static <T> Behavior<T> start(Behavior<T> behavior, ActorContext<T> ctx) {
     Behavior<T> b = behavior;
-    while (b instanceof BehaviorImpl.Deferred<T> d) {
-      b = d.apply(ctx);
+    while (true) {
+      if (b instanceof BehaviorImpl.Deferred<T> d) {
+        b = d.apply(ctx);
+      } else if (b instanceof BehaviorImpl.Starting<?> s) {
+        @SuppressWarnings("unchecked")
+        BehaviorImpl.Starting<T> starting = (BehaviorImpl.Starting<T>) s;
+        b = starting.start(ctx);
+      } else {
+        break;
+      }
     }
     if (b == BehaviorImpl.SAME || b == BehaviorImpl.UNHANDLED || b == null) {
       throw new IllegalArgumentException(
