@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.Behaviors;
+import dev.troupe.actor.typed.javadsl.PoolRouter;
 import dev.troupe.actor.typed.javadsl.Routers;
 import dev.troupe.actor.typed.receptionist.Receptionist;
 import dev.troupe.actor.typed.receptionist.ServiceKey;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -132,6 +134,31 @@ class RoutersTest {
       }
     }
     throw new AssertionError("the router still routes to others than " + only + " after 200 items");
+  }
+
+  @Test
+  void aSupervisedPoolThatRestartsStartsAFreshPool() {
+    Probe<Object> probe = new Probe<>(system);
+    PoolRouter<Job> pool = Routers.pool(2, worker()).withBroadcastPredicate(j -> {
+      if (j instanceof Quit q && q.fail()) {
+        throw new IllegalStateException("the router's own predicate fails");
+      }
+      return false;
+    });
+    ActorRef<Job> router = spawn(Behaviors.supervise(pool).onFailure(IllegalStateException.class, SupervisorStrategy.restart()));
+    Set<ActorRef<Job>> before = Set.copyOf(work(router, probe, 0, 2).values());
+    assertEquals(2, before.size());
+    for (ActorRef<Job> r : before) {
+      probe.watch(r);
+    }
+    router.tell(new Quit(true));
+    Set<ActorRef<Job>> stopped = new HashSet<>();
+    stopped.add(probe.expectClass(Terminated.class).getRef().unsafeUpcast());
+    stopped.add(probe.expectClass(Terminated.class).getRef().unsafeUpcast());
+    assertEquals(before, stopped, "the restart stopped the old routees");
+    Set<ActorRef<Job>> after = Set.copyOf(work(router, probe, 10, 12).values());
+    assertEquals(2, after.size());
+    assertTrue(Collections.disjoint(before, after), "new routees: " + before + " then " + after);
   }
 
   @Test
