@@ -57,13 +57,6 @@ final class GroupRouterImpl<T> extends GroupRouter<T> implements BehaviorImpl.St
     return "Routers.group(" + key + ")";
   }
 
-  /** Sends a message the router cannot route to dead letters, with a warning that says why. */
-  static <T> void unroutable(ActorContext<T> ctx, T msg, String why) {
-    ctx.getLog().warn("Router {} sent a message of class {} to dead letters: {}",
-        ctx.getSelf().path(), msg.getClass().getName(), why);
-    ctx.getSystem().deadLetters().tell(msg);
-  }
-
   /** The running group: waits for the first listing, then follows the listings. */
   private static final class Running<T> extends ExtensibleBehavior<T> {
     private final ServiceKey<T> key;
@@ -110,14 +103,14 @@ final class GroupRouterImpl<T> extends GroupRouter<T> implements BehaviorImpl.St
     private void route(ActorContext<T> ctx, T msg) {
       ActorRef<T>[] rs = routees;
       if (rs.length == 0) {
-        unroutable(ctx, msg, "no instance of " + key + " is listed");
+        RoutingLogic.unroutable(ctx, msg, "no instance of " + key + " is listed");
         return;
       }
       ActorRef<T> r = logic.select(msg, rs);
       if (r != null) {
         r.tell(msg);
       } else {
-        unroutable(ctx, msg, "the consistent-hashing mapping gave no key");
+        RoutingLogic.unroutable(ctx, msg, "the consistent-hashing mapping gave no key");
       }
     }
 

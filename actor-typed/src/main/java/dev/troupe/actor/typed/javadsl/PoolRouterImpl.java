@@ -108,7 +108,7 @@ final class PoolRouterImpl<T> extends PoolRouter<T> implements BehaviorImpl.Star
         if (r != null) {
           r.tell(msg);
         } else {
-          GroupRouterImpl.unroutable(ctx, msg, "the consistent-hashing mapping gave no key");
+          RoutingLogic.unroutable(ctx, msg, "the consistent-hashing mapping gave no key");
         }
       }
       return this;

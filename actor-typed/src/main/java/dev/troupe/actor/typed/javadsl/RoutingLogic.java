@@ -29,6 +29,19 @@ abstract class RoutingLogic<T> {
   void routeesChanged(ActorRef<T>[] routees) {}
 
   /**
+   * Sends a message a router cannot route to dead letters, with a warning that says why.
+   *
+   * @param ctx the router's context
+   * @param msg the message
+   * @param why the reason, for the log
+   */
+  static <T> void unroutable(ActorContext<T> ctx, T msg, String why) {
+    ctx.getLog().warn("Router {} sent a message of class {} to dead letters: {}",
+        ctx.getSelf().path(), msg.getClass().getName(), why);
+    ctx.getSystem().deadLetters().tell(msg);
+  }
+
+  /**
    * A router's choice of logic: immutable, makes a fresh logic for each start of the router.
    *
    * @param <T> what the routees accept
