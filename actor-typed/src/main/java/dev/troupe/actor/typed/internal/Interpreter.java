@@ -28,7 +28,9 @@ public final class Interpreter {
    */
   public static <T> Behavior<T> start(Behavior<T> behavior, ActorContext<T> ctx) {
     Behavior<T> b = behavior;
-    while (true) {
+    // A running behaviour first, by a class test: this is called on every change of behaviour, and
+    // the test for Starting (an interface) would scan the classes' interfaces when it fails.
+    while (!(b instanceof ExtensibleBehavior)) {
       if (b instanceof BehaviorImpl.Deferred<T> d) {
         b = d.apply(ctx);
       } else if (b instanceof BehaviorImpl.Starting<?> s) {
