@@ -344,6 +344,10 @@ class ShardingTest {
     Node a = node(1);
     Node b = node(2);
     publish(List.of(a, b));
+    // b's answer shows it has started, and so subscribed to the topology: the view published below
+    // reaches its mailbox before the question does (a region that has seen no view yet has no peer
+    // to wait for, and answers at once)
+    stats(b.region());
     kit.watch(a.region());
     system.stop(a.region());
     kit.expectTerminated(WAIT, a.region());
