@@ -1,0 +1,13 @@
+/**
+ * Cluster sharding for typed actors ({@code dev.troupe.cluster.sharding.typed}): entities of a typed
+ * protocol, found by type key and id, run by the cluster's sharding.
+ */
+module dev.troupe.cluster.typed {
+  requires transitive dev.troupe.cluster;
+  requires transitive dev.troupe.actor.typed;
+  requires dev.troupe.remoting;
+
+  exports dev.troupe.cluster.sharding.typed;
+  // the envelope's serializer, which remoting's serialization registry instantiates by name
+  exports dev.troupe.cluster.sharding.typed.internal to dev.troupe.remoting;
+}
