@@ -3,6 +3,7 @@ package dev.troupe.samples;
 import dev.troupe.samples.cluster.ClusterNode;
 import dev.troupe.samples.cluster.ClusterWorkers;
 import dev.troupe.samples.cluster.TypedClusterGreeters;
+import dev.troupe.samples.cluster.TypedShardedCounters;
 import dev.troupe.samples.cluster.ShardedCounters;
 import dev.troupe.samples.monkeys.Monkeys;
 import dev.troupe.samples.pingpong.PingPong;
@@ -66,6 +67,7 @@ public final class Main implements Callable<Integer> {
           ClusterWorkers::new,
           TypedClusterGreeters::new,
           ShardedCounters::new,
+          TypedShardedCounters::new,
           Monkeys::new);
 
   @Spec private CommandLine.Model.CommandSpec spec;

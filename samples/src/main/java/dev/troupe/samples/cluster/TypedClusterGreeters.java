@@ -177,7 +177,7 @@ public final class TypedClusterGreeters extends Sample {
   }
 
   /** Waits until {@code n} members are Up, as {@code node} sees them. */
-  private static void awaitUp(ActorSystem node, int n) throws InterruptedException {
+  static void awaitUp(ActorSystem node, int n) throws InterruptedException {
     Cluster cluster = Cluster.get(node);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
     while (cluster.state().members().stream().filter(m -> m.status() == MemberStatus.UP).count() < n) {
