@@ -1,7 +1,5 @@
 package dev.troupe.samples.cluster;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.typed.ActorRef;
@@ -12,10 +10,8 @@ import dev.troupe.actor.typed.receptionist.Receptionist;
 import dev.troupe.actor.typed.receptionist.Receptionist.Listing;
 import dev.troupe.actor.typed.receptionist.ServiceKey;
 import dev.troupe.cluster.Cluster;
-import dev.troupe.cluster.MemberStatus;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,7 +41,7 @@ public final class TypedClusterGreeters extends Sample {
   static final String SYSTEM = "typed-cluster";
 
   /** How long a change in the cluster may take to reach the front. */
-  private static final long WAIT_SECONDS = 60;
+  private static final long WAIT_SECONDS = InJvmCluster.WAIT_SECONDS;
 
   @Option(names = "--members", paramLabel = "N", description = "cluster members in this JVM, each with a greeter (default ${DEFAULT-VALUE})")
   private int members = 3;
@@ -100,17 +96,8 @@ public final class TypedClusterGreeters extends Sample {
     if (name.isBlank()) {
       throw usageError("--name must not be blank");
     }
-    List<ActorSystem> nodes = new ArrayList<>();
+    List<ActorSystem> nodes = InJvmCluster.start(SYSTEM, members, out);
     try {
-      for (int i = 0; i < members; i++) {
-        ActorSystem node = ActorSystem.create(SYSTEM, config());
-        nodes.add(node);
-        Cluster.get(node).join(nodes.get(0).address());
-        out.println("member " + (i + 1) + " listening at " + node.address());
-        awaitUp(nodes.get(0), i + 1); // one join at a time: the engine admits them sooner so
-      }
-      out.println(members + " members Up");
-
       for (ActorSystem node : nodes) {
         ActorRef<Greet> greeter = Adapter.spawn(node, greeter(node.address()), "greeter");
         Adapter.toTyped(node).receptionist().tell(Receptionist.register(GREETERS, greeter));
@@ -145,12 +132,7 @@ public final class TypedClusterGreeters extends Sample {
           + addresses(after));
       return 0;
     } finally {
-      for (ActorSystem n : nodes) {
-        n.terminate();
-      }
-      for (ActorSystem n : nodes) {
-        n.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      }
+      InJvmCluster.terminate(nodes);
     }
   }
 
@@ -174,24 +156,5 @@ public final class TypedClusterGreeters extends Sample {
     Set<String> a = new TreeSet<>();
     greeters.forEach(g -> a.add(g.path().address().toString()));
     return a;
-  }
-
-  /** Waits until {@code n} members are Up, as {@code node} sees them. */
-  static void awaitUp(ActorSystem node, int n) throws InterruptedException {
-    Cluster cluster = Cluster.get(node);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
-    while (cluster.state().members().stream().filter(m -> m.status() == MemberStatus.UP).count() < n) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("not " + n + " members Up in " + WAIT_SECONDS + " s");
-      }
-      Thread.sleep(50); // a poll of the membership the node publishes, bounded by the deadline
-    }
-  }
-
-  /** The section {@code typed-cluster} of the samples' configuration, then the rest. */
-  private static Config config() {
-    ConfigFactory.invalidateCaches();
-    Config app = ConfigFactory.load();
-    return app.getConfig(SYSTEM).withFallback(app);
   }
 }

@@ -1,7 +1,5 @@
 package dev.troupe.samples.cluster;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.typed.ActorRef;
 import dev.troupe.actor.typed.Behavior;
@@ -87,16 +85,8 @@ public final class TypedShardedCounters extends Sample {
   protected int run(PrintStream out) throws Exception {
     within("--members", members, 2, 9);
     within("--counters", counters, 1, 100);
-    List<ActorSystem> nodes = new ArrayList<>();
+    List<ActorSystem> nodes = InJvmCluster.start(SYSTEM, members, out);
     try {
-      for (int i = 0; i < members; i++) {
-        ActorSystem node = ActorSystem.create(SYSTEM, config());
-        nodes.add(node);
-        dev.troupe.cluster.Cluster.get(node).join(nodes.get(0).address());
-        out.println("member " + (i + 1) + " listening at " + node.address());
-        TypedClusterGreeters.awaitUp(nodes.get(0), i + 1);
-      }
-      out.println(members + " members Up");
       for (ActorSystem node : nodes) {
         String member = node.address().toString();
         ClusterSharding.get(node).init(Entity.of(COUNTERS, ctx -> counter(ctx.getEntityId(), member)));
@@ -123,19 +113,7 @@ public final class TypedShardedCounters extends Sample {
       out.println(counters + " counters on " + hosts.size() + " of " + members + " members");
       return 0;
     } finally {
-      for (ActorSystem n : nodes) {
-        n.terminate();
-      }
-      for (ActorSystem n : nodes) {
-        n.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      }
+      InJvmCluster.terminate(nodes);
     }
-  }
-
-  /** The section {@code typed-sharding} of the samples' configuration, then the rest. */
-  private static Config config() {
-    ConfigFactory.invalidateCaches();
-    Config app = ConfigFactory.load();
-    return app.getConfig(SYSTEM).withFallback(app);
   }
 }
