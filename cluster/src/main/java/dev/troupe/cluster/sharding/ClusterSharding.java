@@ -97,8 +97,9 @@ public final class ClusterSharding {
   /**
    * Starts the region of {@code typeName} as {@link #start(String, Props, ClusterShardingSettings,
    * ShardRegion.MessageExtractor)} does, with the message each entity gets when its shard moves to
-   * another member (after the messages already queued for it): the entity must stop on it, e.g. after
-   * saving its state. The default is {@code PoisonPill}.
+   * another member (after the messages already queued for it), and when it is passivated for being
+   * idle ({@code passivate-idle-after}): the entity must stop on it, e.g. after saving its state. The
+   * default is {@code PoisonPill}.
    *
    * @param typeName the type's name, the same on every member
    * @param entityProps how an entity is created (its id is its actor name, URL-encoded)

@@ -50,8 +50,8 @@ public final class Entity<M> {
   }
 
   /**
-   * The message an entity gets when it is passivated or its shard moves to another member, after the
-   * messages already queued for it: the entity must stop on it (return {@code Behaviors.stopped()}),
+   * The message an entity gets when it is passivated (by its own request or for being idle) or its
+   * shard moves to another member, after the messages already queued for it: the entity must stop on it (return {@code Behaviors.stopped()}),
    * e.g. after saving its state. Without one, the entity is stopped directly ({@code PostStop} runs).
    *
    * @param stopMessage the message

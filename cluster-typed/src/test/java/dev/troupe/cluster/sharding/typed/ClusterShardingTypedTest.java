@@ -13,6 +13,7 @@ import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.cluster.Cluster;
 import dev.troupe.cluster.ClusterEvent;
+import dev.troupe.cluster.sharding.ClusterShardingSettings;
 import dev.troupe.testkit.TestKit;
 import dev.troupe.testkit.typed.TestProbe;
 import java.time.Duration;
@@ -41,6 +42,8 @@ class ClusterShardingTypedTest {
   private static final Duration WAIT = Duration.ofSeconds(15);
   private static final int IDS = 20;
   static final EntityTypeKey<Command> COUNTER = EntityTypeKey.create(Command.class, "Counter");
+  /** Counters passivated after 300 ms without a message. */
+  static final EntityTypeKey<Command> SLEEPER = EntityTypeKey.create(Command.class, "Sleeper");
 
   /** Every message of this test that goes between the members (Jackson writes them). */
   interface Wire {}
@@ -124,6 +127,8 @@ class ClusterShardingTypedTest {
     ActorRef<String> report = lifecycle.getRef();
     for (dev.troupe.actor.ActorSystem s : List.of(a, b)) {
       ClusterSharding.get(s).init(Entity.of(COUNTER, ctx -> counter(ctx, report)).withStopMessage(new Stop()));
+      ClusterSharding.get(s).init(Entity.of(SLEEPER, ctx -> counter(ctx, report)).withStopMessage(new Stop())
+          .withSettings(ClusterShardingSettings.create(s).withPassivateIdleAfter(Duration.ofMillis(300))));
     }
   }
 
@@ -190,6 +195,16 @@ class ClusterShardingTypedTest {
     sleepy.tell(new Add(2)); // the entity is stopping: the shard holds it, then starts the entity again
     lifecycle.expectMessage(WAIT, "stopped sleepy");
     assertEquals(2, get(sleepy).n(), "a fresh entity, with the message sent while it stopped");
+  }
+
+  @Test
+  void anIdleEntityGetsTheStopMessageToo() {
+    EntityRef<Command> idle = ClusterSharding.get(b).entityRefFor(SLEEPER, "idle-1");
+    idle.tell(new Add(4));
+    assertEquals(4, get(idle).n());
+    lifecycle.expectMessage(WAIT, "stop message idle-1 at 4");
+    lifecycle.expectMessage(WAIT, "stopped idle-1");
+    assertEquals(0, get(idle).n(), "its next message starts it again, fresh");
   }
 
   @Test

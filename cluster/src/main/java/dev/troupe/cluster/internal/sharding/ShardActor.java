@@ -2,7 +2,6 @@ package dev.troupe.cluster.internal.sharding;
 
 import dev.troupe.actor.AbstractActorWithTimers;
 import dev.troupe.actor.ActorRef;
-import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Terminated;
 import dev.troupe.cluster.sharding.ClusterShardingSettings;
@@ -21,7 +20,7 @@ import java.util.TreeSet;
  * One shard on its owner: a child of the region, the parent of the shard's entities. Creates an
  * entity on its first message; handles {@link ShardRegion.Passivate} (sends the entity its stop
  * message and holds its messages until it has stopped, then starts it again if any came) and idle
- * passivation; on {@link Protocol.HandOff} stops every entity after the messages already in its
+ * passivation (with the type's hand-off stop message); on {@link Protocol.HandOff} stops every entity after the messages already in its
  * mailbox (with the type's hand-off stop message, {@code PoisonPill} by default), sends what
  * arrives meanwhile back to the region (which routes it to
  * the new owner), and stops itself when the last entity has.
@@ -172,7 +171,7 @@ final class ShardActor extends AbstractActorWithTimers {
     long now = System.nanoTime();
     for (Entity e : entities.values()) {
       if (e.pending == null && now - e.lastMessageNanos >= idleNanos) {
-        passivate(e, PoisonPill.getInstance());
+        passivate(e, handOffStopMessage); // the type's stop message: the entity may save its state
       }
     }
   }
