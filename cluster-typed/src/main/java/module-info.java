@@ -1,6 +1,7 @@
 /**
- * Cluster sharding for typed actors ({@code dev.troupe.cluster.sharding.typed}): entities of a typed
- * protocol, found by type key and id, run by the cluster's sharding.
+ * The cluster for typed actors: sharding ({@code dev.troupe.cluster.sharding.typed}: entities of a
+ * typed protocol, found by type key and id) and singletons ({@code
+ * dev.troupe.cluster.singleton.typed}), run by the cluster's sharding and singleton managers.
  */
 module dev.troupe.cluster.typed {
   requires transitive dev.troupe.cluster;
@@ -8,6 +9,7 @@ module dev.troupe.cluster.typed {
   requires dev.troupe.remoting;
 
   exports dev.troupe.cluster.sharding.typed;
+  exports dev.troupe.cluster.singleton.typed;
   // the envelope's serializer, which remoting's serialization registry instantiates by name
   exports dev.troupe.cluster.sharding.typed.internal to dev.troupe.remoting;
 }

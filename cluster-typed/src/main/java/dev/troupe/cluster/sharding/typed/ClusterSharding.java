@@ -7,13 +7,13 @@ import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.cluster.sharding.ClusterShardingSettings;
 import dev.troupe.cluster.sharding.ShardRegion;
+import dev.troupe.cluster.sharding.typed.internal.PerSystem;
 import dev.troupe.cluster.sharding.typed.internal.ShardRef;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Cluster sharding for typed actors: entities of a typed protocol spread over the members, found by
@@ -33,8 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * fails with an {@link IllegalStateException} where the cluster has not started.
  */
 public final class ClusterSharding {
-  private static final ConcurrentHashMap<dev.troupe.actor.ActorSystem, ClusterSharding> BY_SYSTEM =
-      new ConcurrentHashMap<>();
+  private static final PerSystem<ClusterSharding> BY_SYSTEM = new PerSystem<>(ClusterSharding::new);
 
   private final dev.troupe.actor.ActorSystem system;
   private final Map<String, EntityTypeKey<?>> keys = new HashMap<>(); // guarded by this
@@ -60,18 +59,7 @@ public final class ClusterSharding {
    * @return its sharding
    */
   public static ClusterSharding get(dev.troupe.actor.ActorSystem system) {
-    Objects.requireNonNull(system, "system");
-    ClusterSharding s = BY_SYSTEM.get(system);
-    if (s != null) {
-      return s;
-    }
-    ClusterSharding created = new ClusterSharding(system);
-    s = BY_SYSTEM.putIfAbsent(system, created);
-    if (s != null) {
-      return s;
-    }
-    system.getWhenTerminated().whenComplete((t, e) -> BY_SYSTEM.remove(system, created));
-    return created;
+    return BY_SYSTEM.get(system);
   }
 
   /**

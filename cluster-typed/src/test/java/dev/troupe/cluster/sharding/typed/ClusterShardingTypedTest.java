@@ -4,15 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.typed.ActorRef;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.PostStop;
 import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.cluster.Cluster;
-import dev.troupe.cluster.ClusterEvent;
 import dev.troupe.cluster.sharding.ClusterShardingSettings;
 import dev.troupe.testkit.TestKit;
 import dev.troupe.testkit.typed.TestProbe;
@@ -68,18 +65,6 @@ class ClusterShardingTypedTest {
   private dev.troupe.actor.ActorSystem b;
   private TestProbe<String> lifecycle; // what entities report of their stops, on a
 
-  private static Config node() {
-    return ConfigFactory.parseString("troupe.actor.provider = cluster\n"
-        + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
-        + "troupe.remote.canonical.port = 0\n"
-        + "troupe.cluster.membership.provider = in-memory\n"
-        + "troupe.cluster.seed-node-timeout = 300ms\n"
-        + "troupe.cluster.leave-ack-timeout = 2s\n"
-        + "troupe.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
-        + "troupe.test.shutdown-timeout = 30s\n"
-        + "troupe.serialization.bindings { \"" + Wire.class.getName() + "\" = jackson-cbor }\n");
-  }
-
   /** A counter that reports its stops (by stop message, or stopped directly) to {@code lifecycle}. */
   static Behavior<Command> counter(EntityContext<Command> ctx, ActorRef<String> lifecycle) {
     return Behaviors.setup(self -> {
@@ -112,17 +97,9 @@ class ClusterShardingTypedTest {
 
   @BeforeAll
   void cluster() {
-    a = dev.troupe.actor.ActorSystem.create("typed-sharding", node());
-    b = dev.troupe.actor.ActorSystem.create("typed-sharding", node());
-    TestKit events = new TestKit(a);
-    Cluster.get(a).subscribe(events.getRef(), ClusterEvent.initialStateAsEvents(), ClusterEvent.MemberUp.class);
-    Cluster.get(a).join(a.address());
-    Cluster.get(b).join(a.address());
-    Set<dev.troupe.actor.Address> up = new HashSet<>();
-    while (up.size() < 2) {
-      Object o = events.fishForMessage(WAIT, "both members up", m -> m instanceof ClusterEvent.MemberUp);
-      up.add(((ClusterEvent.MemberUp) o).member().address());
-    }
+    List<dev.troupe.actor.ActorSystem> members = Members.start("typed-sharding", 2, Wire.class, WAIT);
+    a = members.get(0);
+    b = members.get(1);
     lifecycle = TestProbe.create(Adapter.toTyped(a));
     ActorRef<String> report = lifecycle.getRef();
     for (dev.troupe.actor.ActorSystem s : List.of(a, b)) {
@@ -134,10 +111,7 @@ class ClusterShardingTypedTest {
 
   @AfterAll
   void stop() {
-    a.terminate();
-    b.terminate();
-    TestKit.shutdownActorSystem(a);
-    TestKit.shutdownActorSystem(b);
+    Members.stop(List.of(a, b));
   }
 
   private static Value get(EntityRef<Command> ref) {

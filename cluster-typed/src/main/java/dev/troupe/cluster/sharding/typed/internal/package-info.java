@@ -1,2 +1,2 @@
-/** The typed sharding's internals: the shard's typed view and the envelope's serializer. */
+/** The typed cluster's internals: the shard's typed view, the envelope's serializer, per-system instances. */
 package dev.troupe.cluster.sharding.typed.internal;
