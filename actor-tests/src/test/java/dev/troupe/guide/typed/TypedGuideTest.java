@@ -17,6 +17,7 @@ import dev.troupe.actor.typed.javadsl.AskPattern;
 import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.actor.typed.javadsl.Receive;
 import dev.troupe.actor.typed.javadsl.Routers;
+import dev.troupe.actor.typed.pubsub.Topic;
 import dev.troupe.actor.typed.javadsl.StashBuffer;
 import dev.troupe.actor.typed.receptionist.Receptionist;
 import dev.troupe.actor.typed.receptionist.ServiceKey;
@@ -329,6 +330,17 @@ class TypedGuideTest {
     assertEquals(first, probe.receiveMessage(), "the same id reaches the same worker");
     group.tell(new Job("g", probe.getRef()));
     probe.expectMessage("g done by listed");
+  }
+
+  @Test
+  void aTopicDeliversToEverySubscriber() {
+    TestProbe<String> reader = testKit.createTestProbe();
+    // tag::typed-topics[]
+    ActorRef<Topic.Command<String>> news = testKit.spawn(Topic.create(String.class, "news"), "news");
+    news.tell(Topic.subscribe(reader.getRef()));        // until the reader stops or unsubscribes
+    news.tell(Topic.publish("extra! extra!"));          // to every subscriber, on every member
+    // end::typed-topics[]
+    reader.expectMessage("extra! extra!");
   }
 
   /** A classic actor, for the interop snippet: it passes the light's answer on to an observer. */

@@ -11,6 +11,7 @@ import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.cluster.Cluster;
 import dev.troupe.cluster.sharding.ClusterShardingSettings;
+import dev.troupe.cluster.typed.Members;
 import dev.troupe.testkit.TestKit;
 import dev.troupe.testkit.typed.TestProbe;
 import java.time.Duration;

@@ -10,7 +10,7 @@ import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.AskPattern;
 import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.cluster.Cluster;
-import dev.troupe.cluster.sharding.typed.Members;
+import dev.troupe.cluster.typed.Members;
 import dev.troupe.testkit.typed.TestProbe;
 import java.time.Duration;
 import java.util.List;

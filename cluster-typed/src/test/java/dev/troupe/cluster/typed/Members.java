@@ -1,4 +1,4 @@
-package dev.troupe.cluster.sharding.typed;
+package dev.troupe.cluster.typed;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
