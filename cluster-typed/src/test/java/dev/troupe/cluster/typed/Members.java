@@ -28,6 +28,15 @@ public final class Members {
    * @return the members, the oldest first
    */
   public static List<ActorSystem> start(String name, int n, Class<?> wireClass, Duration wait) {
+    return start(name, n, wireClass, wait, "");
+  }
+
+  /**
+   * {@link #start(String, int, Class, Duration)} with settings of the test's own, which win.
+   *
+   * @param extra configuration, e.g. {@code troupe.remote.untrusted-mode = on}
+   */
+  public static List<ActorSystem> start(String name, int n, Class<?> wireClass, Duration wait, String extra) {
     Config config = ConfigFactory.parseString("troupe.actor.provider = cluster\n"
         + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
         + "troupe.remote.canonical.port = 0\n"
@@ -37,7 +46,8 @@ public final class Members {
         + "troupe.cluster.singleton.hand-over-retry-interval = 200ms\n"
         + "troupe.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
         + "troupe.test.shutdown-timeout = 30s\n"
-        + "troupe.serialization.bindings { \"" + wireClass.getName() + "\" = jackson-cbor }\n");
+        + "troupe.serialization.bindings { \"" + wireClass.getName() + "\" = jackson-cbor }\n"
+        + extra + "\n");
     List<ActorSystem> members = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       members.add(ActorSystem.create(name, config));

@@ -1,5 +1,6 @@
 package dev.troupe.cluster.sharding.typed;
 
+import dev.troupe.actor.WrappedMessage;
 import java.util.Objects;
 
 /**
@@ -9,13 +10,14 @@ import java.util.Objects;
  *
  * <p>Between members it is written by the envelope's own serializer (identifier 34): the id, then
  * the message with the serializer bound to its class, so the entity's messages need a serialization
- * binding as any remote message does.
+ * binding as any remote message does. It is a {@link WrappedMessage}: a node in untrusted mode
+ * refuses an envelope from a peer that carries {@code PoisonPill}, {@code Kill} or a system message.
  *
  * @param entityId the entity's id, not empty
  * @param message what the entity receives
  * @param <M> the entity's protocol
  */
-public record ShardingEnvelope<M>(String entityId, M message) {
+public record ShardingEnvelope<M>(String entityId, M message) implements WrappedMessage {
   /**
    * @param entityId the entity's id, not empty
    * @param message what the entity receives

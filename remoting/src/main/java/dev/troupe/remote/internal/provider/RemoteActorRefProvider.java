@@ -6,6 +6,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.Kill;
 import dev.troupe.actor.PoisonPill;
+import dev.troupe.actor.WrappedMessage;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.Status;
 import dev.troupe.runtime.spi.ActorRefProvider;
@@ -764,6 +765,9 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
     drops.dropped(e, reason);
   }
 
+  /** How deep untrusted mode looks into messages that wrap others. */
+  static final int MAX_WRAPPING = 16;
+
   /**
    * What {@link #untrustedRefusal(Object, Address)} refuses for the class that a manifest of one of
    * Troupe's serializers names alone, decided before the bytes are read: system messages but death
@@ -796,8 +800,9 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
 
   /**
    * What untrusted mode refuses: system messages (but a peer's report of the death of one of its
-   * own actors, which answers a watch made here), PoisonPill and Kill, also inside a selection,
-   * and a selection of a path not in {@code trusted-selection-paths}. A deployment request is let
+   * own actors, which answers a watch made here), PoisonPill and Kill, also inside a selection or
+   * a {@link WrappedMessage} (at most {@value #MAX_WRAPPING} deep: deeper is refused too), and a
+   * selection of a path not in {@code trusted-selection-paths}. A deployment request is let
    * through to {@code /remote}, which refuses it with an answer, so that the deploying node's ref
    * terminates at once.
    *
@@ -814,6 +819,12 @@ final class RemoteActorRefProvider implements RemoteProvider, Association.Hooks,
         return "a selection of " + path + ", which is not in troupe.remote.trusted-selection-paths";
       }
       m = s.message();
+    }
+    for (int depth = 0; m instanceof WrappedMessage w; depth++) {
+      if (depth == MAX_WRAPPING) {
+        return "a message wrapped more than " + MAX_WRAPPING + " deep";
+      }
+      m = w.message();
     }
     if (m instanceof DeathWatchNotification d && d.actor().path().address().equals(origin)) {
       return null;
