@@ -157,11 +157,12 @@ class ModuleDescriptorsTest {
   }
 
   @Test
-  void theTypedModuleExportsItsThreePackagesAndItsInternalsOnlyToTheTypedTestkit() {
+  void theTypedModuleExportsItsFourPackagesAndItsInternalsOnlyToTheTypedTestkit() {
     ModuleDescriptor typed = descriptorOf(dev.troupe.actor.typed.Behavior.class, TYPED);
 
     assertEquals(
-        Set.of("dev.troupe.actor.typed", "dev.troupe.actor.typed.javadsl", "dev.troupe.actor.typed.receptionist"),
+        Set.of("dev.troupe.actor.typed", "dev.troupe.actor.typed.javadsl", "dev.troupe.actor.typed.receptionist",
+            "dev.troupe.actor.typed.pubsub"),
         unqualifiedExports(typed),
         "packages dev.troupe.actor.typed exports to everyone");
     assertEquals(
@@ -185,6 +186,24 @@ class ModuleDescriptorsTest {
         typed.provides().stream().collect(Collectors.toMap(Provides::service, Provides::providers)),
         "services dev.troupe.actor.typed provides (remoting sends a typed ref as its classic ref's"
             + " path through it; on the module path META-INF/services is ignored)");
+  }
+
+  @Test
+  void theTypedClusterExportsShardingAndSingletonsAndItsInternalsOnlyToRemoting() {
+    ModuleDescriptor typedCluster =
+        descriptorOf(dev.troupe.cluster.sharding.typed.ClusterSharding.class, "dev.troupe.cluster.typed");
+
+    assertEquals(
+        Set.of("dev.troupe.cluster.sharding.typed", "dev.troupe.cluster.singleton.typed"),
+        unqualifiedExports(typedCluster),
+        "packages dev.troupe.cluster.typed exports to everyone");
+    assertEquals(
+        Map.of("dev.troupe.cluster.sharding.typed.internal", Set.of(REMOTING)),
+        qualifiedExports(typedCluster),
+        "its internals only to remoting, whose registry instantiates the envelope's serializer");
+    assertNothingOpened(typedCluster);
+    assertRequiresTransitive(typedCluster, CLUSTER);
+    assertRequiresTransitive(typedCluster, TYPED);
   }
 
   @Test
