@@ -14,6 +14,12 @@ import dev.troupe.cluster.ClusterEvent;
 import dev.troupe.cluster.CurrentClusterState;
 import dev.troupe.cluster.Member;
 import dev.troupe.cluster.MemberStatus;
+import dev.troupe.cluster.singleton.typed.ClusterSingleton;
+import dev.troupe.cluster.singleton.typed.SingletonActor;
+import dev.troupe.actor.typed.ActorRef;
+import dev.troupe.actor.typed.javadsl.Adapter;
+import dev.troupe.actor.typed.javadsl.AskPattern;
+import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,5 +139,49 @@ class ClusterDocSnippetsTest {
         m -> m instanceof ClusterEvent.MemberRemoved r && r.member().address().equals(seed));
     assertTrue(removed.await(CHANGE.toSeconds(), TimeUnit.SECONDS), "registerOnMemberRemoved ran");
     probe.awaitResult(CHANGE, system.getWhenTerminated());
+  }
+
+  /** The typed singleton of the page: keeps the tasks it was assigned. */
+  static final class Boss {
+    interface Command {}
+
+    record Assign(String task) implements Command {}
+
+    record Tasks(dev.troupe.actor.typed.ActorRef<List<String>> replyTo) implements Command {}
+
+    record Stop() implements Command {}
+
+    static dev.troupe.actor.typed.Behavior<Command> create() {
+      List<String> tasks = new ArrayList<>();
+      return Behaviors.receive(Command.class)
+          .onMessage(Assign.class, a -> {
+            tasks.add(a.task());
+            return Behaviors.same();
+          })
+          .onMessage(Tasks.class, t -> {
+            t.replyTo().tell(List.copyOf(tasks));
+            return Behaviors.same();
+          })
+          .onMessage(Stop.class, s -> Behaviors.stopped())
+          .build();
+    }
+  }
+
+  @Test
+  void aTypedSingletonRunsOnTheOldestMemberAndTheRefReachesIt() throws Exception {
+    ActorSystem system = node("troupe.actor.provider = cluster");
+    Cluster.get(system).join(system.address());
+    new TestKit(system).awaitCond(CHANGE, Duration.ofMillis(20), "the member Up",
+        () -> Cluster.get(system).selfMember().status() == MemberStatus.UP);
+    String task = "build the roof";
+
+    // tag::cluster-typed-singleton[]
+    ActorRef<Boss.Command> boss = ClusterSingleton.get(system).init(          // on every member
+        SingletonActor.of(Boss.create(), "boss").withStopMessage(new Boss.Stop()));
+    boss.tell(new Boss.Assign(task));                                         // wherever it runs
+    // end::cluster-typed-singleton[]
+    List<String> tasks = AskPattern.<Boss.Command, List<String>>ask(boss, Boss.Tasks::new, CHANGE,
+        Adapter.toTyped(system).scheduler()).toCompletableFuture().get(CHANGE.toSeconds(), TimeUnit.SECONDS);
+    assertEquals(List.of(task), tasks);
   }
 }
