@@ -20,10 +20,10 @@ import java.util.TreeSet;
  * One shard on its owner: a child of the region, the parent of the shard's entities. Creates an
  * entity on its first message; handles {@link ShardRegion.Passivate} (sends the entity its stop
  * message and holds its messages until it has stopped, then starts it again if any came) and idle
- * passivation (with the type's hand-off stop message); on {@link Protocol.HandOff} stops every entity after the messages already in its
- * mailbox (with the type's hand-off stop message, {@code PoisonPill} by default), sends what
- * arrives meanwhile back to the region (which routes it to
- * the new owner), and stops itself when the last entity has.
+ * passivation (with the type's hand-off stop message, {@code PoisonPill} by default); on {@link
+ * Protocol.HandOff} stops every entity after the messages already in its mailbox (with the same
+ * message), sends what arrives meanwhile back to the region (which routes it to the new owner), and
+ * stops itself when the last entity has.
  *
  * <p>All state is the shard's own (actor thread only).
  */
