@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.PoisonPill;
@@ -69,17 +68,6 @@ public class UntrustedWrappedMessageTest {
     }
   }
 
-  /** Answers what it gets: the text inside a string, or the class of anything else. */
-  static final class Echo extends AbstractActor {
-    @Override
-    public Receive createReceive() {
-      return receiveBuilder()
-          .match(String.class, s -> getSender().tell("echo:" + s, getSelf()))
-          .matchAny(m -> getSender().tell("other:" + m.getClass().getSimpleName(), getSelf()))
-          .build();
-    }
-  }
-
   @RegisterExtension
   static final ActorSystemExtension TROUPE = ActorSystemExtension.perClass(Nodes.REMOTE
       + "troupe.serialization.serializers { test-wrap = \"" + WrapSerializer.class.getName() + "\" }\n"
@@ -97,7 +85,7 @@ public class UntrustedWrappedMessageTest {
   void wrappersOfOrdinaryMessagesPassAndWhatTheyCarryIsCheckedAsOnItsOwn() {
     ActorSystem guarded = TROUPE.createSystem(
         "troupe.remote.untrusted-mode = on\ntroupe.remote.trusted-selection-paths = [\"/user/guarded\"]\n");
-    guarded.actorOf(Props.create(Echo.class), "guarded");
+    guarded.actorOf(Props.create(RemoteBadInputTest.Echo.class), "guarded");
     TestKit onGuarded = new TestKit(guarded);
     guarded.eventStream().subscribe(onGuarded.getRef(), Dropped.class);
     ActorSystem a = TROUPE.system();
