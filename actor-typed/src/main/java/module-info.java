@@ -21,6 +21,7 @@ module dev.troupe.actor.typed {
   exports dev.troupe.actor.typed.javadsl;
   exports dev.troupe.actor.typed.receptionist;
   exports dev.troupe.actor.typed.pubsub;
+  exports dev.troupe.actor.typed.eventstream;
   exports dev.troupe.actor.typed.internal to dev.troupe.testkit.typed;
 
   // Props.create(Class, Creator) in dev.troupe.actor instantiates the actor that runs a behaviour.

@@ -161,12 +161,12 @@ class ModuleDescriptorsTest {
   }
 
   @Test
-  void theTypedModuleExportsItsFourPackagesAndItsInternalsOnlyToTheTypedTestkit() {
+  void theTypedModuleExportsItsFivePackagesAndItsInternalsOnlyToTheTypedTestkit() {
     ModuleDescriptor typed = descriptorOf(dev.troupe.actor.typed.Behavior.class, TYPED);
 
     assertEquals(
         Set.of("dev.troupe.actor.typed", "dev.troupe.actor.typed.javadsl", "dev.troupe.actor.typed.receptionist",
-            "dev.troupe.actor.typed.pubsub"),
+            "dev.troupe.actor.typed.pubsub", "dev.troupe.actor.typed.eventstream"),
         unqualifiedExports(typed),
         "packages dev.troupe.actor.typed exports to everyone");
     assertEquals(

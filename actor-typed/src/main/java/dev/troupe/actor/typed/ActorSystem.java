@@ -81,6 +81,15 @@ public abstract class ActorSystem<T> implements ActorRef<T> {
    */
   public abstract ActorRef<Receptionist.Command> receptionist();
 
+  /**
+   * The system's event stream, the classic one of the same system: tell it {@link
+   * dev.troupe.actor.typed.eventstream.EventStream.Subscribe}, {@code Unsubscribe} and {@code
+   * Publish}. Each command acts when it is told.
+   *
+   * @return the event stream's ref
+   */
+  public abstract ActorRef<dev.troupe.actor.typed.eventstream.EventStream.Command> eventStream();
+
   /** @return a logger for code that runs outside actors */
   public abstract Logger log();
 

@@ -329,6 +329,19 @@ public final class ContextImpl<T> implements ActorContext<T>, InternalContext<T>
     return x.adapterRef.unsafeUpcast();
   }
 
+  /**
+   * The actor stopped: its message adapter leaves the system's event stream. The stream drops a
+   * stopped actor by itself, but cannot see that an adapter's actor is gone; an adapter left there
+   * would turn every event it gets into a dead letter (and one subscribed to dead letters, each dead
+   * letter into another).
+   */
+  void stopped() {
+    Extras<T> x = extrasIfAny();
+    if (x != null && x.adapterRef != null) {
+      actor.getContext().getSystem().eventStream().unsubscribe(x.adapterRef.classic());
+    }
+  }
+
   /** Runs an adapted message's function (newest registration first) and handles the result. */
   void adapt(Object message) {
     Extras<T> x = extrasIfAny();

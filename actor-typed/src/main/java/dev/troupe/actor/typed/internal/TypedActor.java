@@ -275,6 +275,7 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
 
   @Override
   public void postStop() {
+    ctx.stopped();
     Behavior<T> target = behavior == BehaviorImpl.STOPPED ? ctx.beforeStop() : behavior;
     signalQuietly(target, PostStop.instance());
     if (ctx.isGuardian()) {

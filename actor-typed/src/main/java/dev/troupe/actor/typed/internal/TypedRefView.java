@@ -33,6 +33,9 @@ public final class TypedRefView implements ClassicRefView<ActorRef<?>> {
               + " ref (getContext().getSelf()) and a message of its protocol, or ask it with"
               + " getContext().ask / AskPattern, whose reply-to ref works across nodes");
     }
+    if (classic instanceof EventStreamRef) {
+      throw new IllegalArgumentException(view + " is a system's event stream, which does not travel to other nodes");
+    }
     return classic;
   }
 

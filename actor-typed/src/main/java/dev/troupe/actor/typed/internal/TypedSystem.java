@@ -8,6 +8,7 @@ import dev.troupe.actor.typed.ActorSystem;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.Props;
 import dev.troupe.actor.spi.ServiceDirectory;
+import dev.troupe.actor.typed.eventstream.EventStream;
 import dev.troupe.actor.typed.receptionist.Receptionist;
 import dev.troupe.actor.typed.receptionist.ReceptionistFactory;
 import java.util.Map;
@@ -40,9 +41,11 @@ public final class TypedSystem<T> extends ActorSystem<T> implements ActorRefAdap
   private final dev.troupe.actor.ActorSystem classic;
   private volatile dev.troupe.actor.ActorRef guardian;
   private volatile ActorRef<Receptionist.Command> receptionist;
+  private final ActorRef<EventStream.Command> eventStream;
 
   private TypedSystem(dev.troupe.actor.ActorSystem classic) {
     this.classic = classic;
+    this.eventStream = new ActorRefAdapter<>(new EventStreamRef(classic));
   }
 
   /**
@@ -175,6 +178,11 @@ public final class TypedSystem<T> extends ActorSystem<T> implements ActorRefAdap
     }
     LOG.debug("system [{}] uses the receptionist of {}", classic.name(), chosen.getClass().getName());
     return chosen.behavior(classic);
+  }
+
+  @Override
+  public ActorRef<EventStream.Command> eventStream() {
+    return eventStream;
   }
 
   @Override
