@@ -5,9 +5,10 @@
  * cell).
  *
  * <p>The internal package is exported only to the typed testkit, whose synchronous {@code
- * BehaviorTestKit} runs behaviours with the same interpreter.
+ * BehaviorTestKit} runs behaviours with the same interpreter, and to the typed cluster, which
+ * watches the actor behind a subscriber's ref.
  */
-// The internal package is exported to a module that depends on this one, so it can never be on this
+// The internal package is exported to modules that depend on this one, so they can never be on this
 // module's compile path: javac's "module not found" warning for that qualified export is expected.
 @SuppressWarnings("module")
 module dev.troupe.actor.typed {
@@ -22,7 +23,8 @@ module dev.troupe.actor.typed {
   exports dev.troupe.actor.typed.receptionist;
   exports dev.troupe.actor.typed.pubsub;
   exports dev.troupe.actor.typed.eventstream;
-  exports dev.troupe.actor.typed.internal to dev.troupe.testkit.typed;
+  // the typed cluster drops the subscriptions of refs that died (ActorRefAdapter.lifeOf)
+  exports dev.troupe.actor.typed.internal to dev.troupe.testkit.typed, dev.troupe.cluster.typed;
 
   // Props.create(Class, Creator) in dev.troupe.actor instantiates the actor that runs a behaviour.
   opens dev.troupe.actor.typed.internal to dev.troupe.actor;

@@ -1,5 +1,6 @@
 /**
- * The cluster for typed actors: sharding ({@code dev.troupe.cluster.sharding.typed}: entities of a
+ * The cluster for typed actors: membership ({@code dev.troupe.cluster.typed}: this member, its
+ * manager and its subscriptions as typed refs), sharding ({@code dev.troupe.cluster.sharding.typed}: entities of a
  * typed protocol, found by type key and id) and singletons ({@code
  * dev.troupe.cluster.singleton.typed}), run by the cluster's sharding and singleton managers.
  */
@@ -8,6 +9,7 @@ module dev.troupe.cluster.typed {
   requires transitive dev.troupe.actor.typed;
   requires dev.troupe.remoting;
 
+  exports dev.troupe.cluster.typed;
   exports dev.troupe.cluster.sharding.typed;
   exports dev.troupe.cluster.singleton.typed;
   // the envelope's serializer, which remoting's serialization registry instantiates by name

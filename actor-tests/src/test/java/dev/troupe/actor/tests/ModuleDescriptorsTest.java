@@ -161,7 +161,7 @@ class ModuleDescriptorsTest {
   }
 
   @Test
-  void theTypedModuleExportsItsFivePackagesAndItsInternalsOnlyToTheTypedTestkit() {
+  void theTypedModuleExportsItsFivePackagesAndItsInternalsOnlyToTheTypedTestkitAndCluster() {
     ModuleDescriptor typed = descriptorOf(dev.troupe.actor.typed.Behavior.class, TYPED);
 
     assertEquals(
@@ -170,9 +170,10 @@ class ModuleDescriptorsTest {
         unqualifiedExports(typed),
         "packages dev.troupe.actor.typed exports to everyone");
     assertEquals(
-        Map.of("dev.troupe.actor.typed.internal", Set.of(TESTKIT_TYPED)),
+        Map.of("dev.troupe.actor.typed.internal", Set.of(TESTKIT_TYPED, "dev.troupe.cluster.typed")),
         qualifiedExports(typed),
-        "the typed engine is exported only to the typed testkit (its BehaviorTestKit runs the interpreter)");
+        "the typed engine is exported only to the typed testkit (its BehaviorTestKit runs the interpreter)"
+            + " and the typed cluster (it watches the actor behind a subscriber's ref)");
     assertOpens(
         typed,
         Map.of("dev.troupe.actor.typed.internal", Set.of(API)),
@@ -193,12 +194,12 @@ class ModuleDescriptorsTest {
   }
 
   @Test
-  void theTypedClusterExportsShardingAndSingletonsAndItsInternalsOnlyToRemoting() {
+  void theTypedClusterExportsMembershipShardingAndSingletonsAndItsInternalsOnlyToRemoting() {
     ModuleDescriptor typedCluster =
         descriptorOf(dev.troupe.cluster.sharding.typed.ClusterSharding.class, "dev.troupe.cluster.typed");
 
     assertEquals(
-        Set.of("dev.troupe.cluster.sharding.typed", "dev.troupe.cluster.singleton.typed"),
+        Set.of("dev.troupe.cluster.typed", "dev.troupe.cluster.sharding.typed", "dev.troupe.cluster.singleton.typed"),
         unqualifiedExports(typedCluster),
         "packages dev.troupe.cluster.typed exports to everyone");
     assertEquals(

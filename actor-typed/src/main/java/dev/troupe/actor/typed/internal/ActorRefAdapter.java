@@ -42,6 +42,21 @@ public final class ActorRefAdapter<T> implements ActorRef<T> {
     throw new IllegalArgumentException(ref + " (" + ref.getClass().getName() + ") is not backed by a classic actor");
   }
 
+  /**
+   * The classic actor whose stop ends a ref's life: the ref's own actor, or a message adapter's
+   * actor (an adapter cannot be watched itself; it lives as long as its actor). For a module that
+   * keeps typed refs it was given and must drop them when they die (the typed cluster's
+   * subscriptions).
+   *
+   * @param ref a typed ref backed by a classic actor
+   * @return the actor to watch
+   * @throws IllegalArgumentException if {@code ref} is not backed by a classic actor
+   */
+  public static dev.troupe.actor.ActorRef lifeOf(ActorRef<?> ref) {
+    dev.troupe.actor.ActorRef classic = toClassic(ref);
+    return classic instanceof MessageAdapterRef m ? m.owner() : classic;
+  }
+
   @Override
   public void tell(T message) {
     classic.tell(Objects.requireNonNull(message, "message"), null);
