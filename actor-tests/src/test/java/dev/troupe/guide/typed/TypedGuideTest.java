@@ -2,6 +2,7 @@ package dev.troupe.guide.typed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.troupe.actor.DeadLetter;
 import dev.troupe.actor.typed.ActorRef;
 import dev.troupe.actor.typed.ActorSystem;
 import dev.troupe.actor.typed.Behavior;
@@ -10,6 +11,7 @@ import dev.troupe.actor.typed.PostStop;
 import dev.troupe.actor.typed.StatusReply;
 import dev.troupe.actor.typed.SupervisorStrategy;
 import dev.troupe.actor.typed.Terminated;
+import dev.troupe.actor.typed.eventstream.EventStream;
 import dev.troupe.actor.typed.javadsl.AbstractBehavior;
 import dev.troupe.actor.typed.javadsl.ActorContext;
 import dev.troupe.actor.typed.javadsl.Adapter;
@@ -341,6 +343,32 @@ class TypedGuideTest {
     news.tell(Topic.publish("extra! extra!"));          // to every subscriber, on every member
     // end::typed-topics[]
     reader.expectMessage("extra! extra!");
+  }
+
+  // tag::typed-event-stream[]
+  /** Tells {@code out} a line for each dead letter of the system. */
+  static Behavior<String> deadLetterLog(ActorRef<String> out) {
+    return Behaviors.setup(ctx -> {
+      ActorRef<DeadLetter> letters = ctx.messageAdapter(DeadLetter.class, d -> "lost: " + d.message());
+      ctx.getSystem().eventStream().tell(new EventStream.Subscribe<>(DeadLetter.class, letters));
+      return Behaviors.receiveMessage(line -> {
+        out.tell(line);
+        return Behaviors.same();
+      });
+    });
+  }
+  // end::typed-event-stream[]
+
+  @Test
+  void deadLettersReachATypedActorThroughTheEventStream() {
+    TestProbe<String> out = testKit.createTestProbe();
+    ActorRef<String> log = testKit.spawn(deadLetterLog(out.getRef()));
+    log.tell("started"); // handled after the setup: the subscription is in place
+    out.expectMessage("started");
+    ActorRef<String> gone = testKit.spawn(Behaviors.<String>stopped());
+    testKit.createTestProbe().expectTerminated(gone);
+    gone.tell("a letter");
+    out.expectMessage("lost: a letter");
   }
 
   /** A classic actor, for the interop snippet: it passes the light's answer on to an observer. */

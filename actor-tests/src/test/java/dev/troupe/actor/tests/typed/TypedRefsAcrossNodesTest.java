@@ -14,6 +14,7 @@ import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.AskPattern;
 import dev.troupe.actor.typed.javadsl.Behaviors;
+import dev.troupe.actor.typed.eventstream.EventStream;
 import dev.troupe.remote.Dropped;
 import dev.troupe.serialization.Serialization;
 import dev.troupe.serialization.SerializationException;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.TestInstance;
  * Typed refs between two nodes on 127.0.0.1: a typed ref in a field of a record that Jackson
  * writes, a typed ref sent as a message itself, asks (AskPattern and an actor's own) whose reply-to
  * ref crosses, a message adapter (which stays local: the message holding one is dropped with a
- * reason that says so) and the serializer-level round trip of both forms.
+ * reason that says so; so is a system's event stream) and the serializer-level round trip of both
+ * forms.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TypedRefsAcrossNodesTest {
@@ -44,6 +46,9 @@ class TypedRefsAcrossNodesTest {
 
   /** Asks the greeter to greet, answering to {@code replyTo} (a typed ref of the asker's node). */
   record Greet(String whom, ActorRef<Greeted> replyTo) implements GreeterCommand {}
+
+  /** A message holding a system's event stream, which stays in its system. */
+  record Stream(ActorRef<EventStream.Command> stream) implements GreeterCommand {}
 
   /** The answer, naming the greeter by its own typed ref. */
   record Greeted(String text, ActorRef<GreeterCommand> from) implements Wire, ClientCommand {}
@@ -204,6 +209,17 @@ class TypedRefsAcrossNodesTest {
     Dropped d = drops.expectMessageClass(Dropped.class, WAIT);
     assertInstanceOf(Greet.class, d.message(), "the message dropped");
     assertTrue(d.reason().contains("message adapter"), "the reason names the message adapter: " + d.reason());
+  }
+
+  @Test
+  void aMessageHoldingTheEventStreamIsDroppedWithAReasonThatSaysItStaysLocal() {
+    TestProbe<Dropped> drops = TestProbe.create(a);
+    Adapter.toClassic(a).eventStream().subscribe(Adapter.toClassic(drops.getRef()), Dropped.class);
+    greeterFromA.tell(new Stream(a.eventStream()));
+    Dropped d = drops.expectMessageClass(Dropped.class, WAIT);
+    assertInstanceOf(Stream.class, d.message(), "the message dropped");
+    assertTrue(d.reason().contains("event stream"), "the reason names the event stream: " + d.reason());
+    Adapter.toClassic(a).eventStream().unsubscribe(Adapter.toClassic(drops.getRef()));
   }
 
   @Test
