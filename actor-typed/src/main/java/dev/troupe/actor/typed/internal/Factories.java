@@ -70,4 +70,25 @@ public final class Factories {
       Map<String, String> staticMdc, Function<T, Map<String, String>> perMessage, Behavior<T> behavior) {
     return WithMdc.of(staticMdc, perMessage, behavior);
   }
+
+  /**
+   * @param monitoredClass the class of messages copied to the monitor
+   * @param monitor who gets the copies
+   * @param behavior the inner behaviour
+   * @param <T> what it accepts
+   * @return the deferred behaviour
+   */
+  public static <T> Behavior<T> monitor(
+      Class<T> monitoredClass, dev.troupe.actor.typed.ActorRef<T> monitor, Behavior<T> behavior) {
+    return Tap.monitor(monitoredClass, monitor, behavior);
+  }
+
+  /**
+   * @param behavior the inner behaviour
+   * @param <T> what it accepts
+   * @return the deferred behaviour
+   */
+  public static <T> Behavior<T> logMessages(Behavior<T> behavior) {
+    return Tap.logMessages(behavior);
+  }
 }

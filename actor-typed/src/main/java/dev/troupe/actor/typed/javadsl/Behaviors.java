@@ -1,5 +1,6 @@
 package dev.troupe.actor.typed.javadsl;
 
+import dev.troupe.actor.typed.ActorRef;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.Signal;
 import dev.troupe.actor.typed.SupervisorStrategy;
@@ -224,5 +225,32 @@ public final class Behaviors {
   public static <T> Behavior<T> withMdc(
       Map<String, String> staticMdc, Function<T, Map<String, String>> perMessage, Behavior<T> behavior) {
     return Factories.withMdc(staticMdc, Objects.requireNonNull(perMessage, "perMessage"), behavior);
+  }
+
+  /**
+   * A behaviour that tells {@code monitor} each message of {@code monitoredClass} before handing it
+   * to {@code behavior}, and is otherwise that behaviour (for tests and diagnostics).
+   *
+   * @param monitoredClass the class of messages to copy (subclasses included)
+   * @param monitor who gets the copies
+   * @param behavior the behaviour
+   * @param <T> what it accepts
+   * @return the deferred behaviour
+   */
+  public static <T> Behavior<T> monitor(Class<T> monitoredClass, ActorRef<T> monitor, Behavior<T> behavior) {
+    return Factories.monitor(monitoredClass, monitor, behavior);
+  }
+
+  /**
+   * A behaviour that logs each message and signal at debug level (the actor's logger, {@code
+   * ctx.getLog()}) before handing it to {@code behavior}, and is otherwise that behaviour. With
+   * debug off for that logger it costs one check per message.
+   *
+   * @param behavior the behaviour
+   * @param <T> what it accepts
+   * @return the deferred behaviour
+   */
+  public static <T> Behavior<T> logMessages(Behavior<T> behavior) {
+    return Factories.logMessages(behavior);
   }
 }
