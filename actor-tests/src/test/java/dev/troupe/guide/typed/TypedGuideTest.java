@@ -8,6 +8,8 @@ import dev.troupe.actor.typed.ActorSystem;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ChildFailed;
 import dev.troupe.actor.typed.PostStop;
+import dev.troupe.actor.typed.Props;
+import dev.troupe.actor.typed.SpawnProtocol;
 import dev.troupe.actor.typed.StatusReply;
 import dev.troupe.actor.typed.SupervisorStrategy;
 import dev.troupe.actor.typed.Terminated;
@@ -369,6 +371,38 @@ class TypedGuideTest {
     testKit.createTestProbe().expectTerminated(gone);
     gone.tell("a letter");
     out.expectMessage("lost: a letter");
+  }
+
+  @Test
+  void aSpawnProtocolGuardianStartsActorsForCallersOutsideAnyActor() throws Exception {
+    // tag::typed-spawn-protocol[]
+    ActorSystem<SpawnProtocol.Command> app = ActorSystem.create(SpawnProtocol.create(), "app");
+    CompletionStage<ActorRef<Work>> started = AskPattern.ask(app,
+        replyTo -> new SpawnProtocol.Spawn<>(worker(), "worker", Props.empty(), replyTo),
+        Duration.ofSeconds(3), app.scheduler());
+    // end::typed-spawn-protocol[]
+    try {
+      ActorRef<Work> w = started.toCompletableFuture().get(5, TimeUnit.SECONDS);
+      assertEquals("worker", w.path().name());
+      TestProbe<String> probe = testKit.createTestProbe();
+      w.tell(new Work("paint", probe.getRef()));
+      probe.expectMessage("paint: ok");
+    } finally {
+      app.terminate().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void monitorCopiesAndLogMessagesLogs() {
+    TestProbe<String> replies = testKit.createTestProbe();
+    // tag::typed-monitor[]
+    TestProbe<Work> copies = testKit.createTestProbe();
+    ActorRef<Work> w = testKit.spawn(
+        Behaviors.monitor(Work.class, copies.getRef(), Behaviors.logMessages(worker())));
+    w.tell(new Work("sweep", replies.getRef()));
+    copies.expectMessage(new Work("sweep", replies.getRef()));       // what it was sent
+    // end::typed-monitor[]
+    replies.expectMessage("sweep: ok");
   }
 
   /** A classic actor, for the interop snippet: it passes the light's answer on to an observer. */
