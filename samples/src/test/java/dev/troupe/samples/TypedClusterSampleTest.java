@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * typed-cluster: a greeter on every member, listed by the receptionist of the first, greeted across
- * the wire with a typed reply-to ref, and gone from the listing when its member leaves.
+ * the wire with a typed reply-to ref, and gone from the listing when its member leaves (told through
+ * the typed cluster's manager, heard through the front's cluster subscription).
  */
 class TypedClusterSampleTest {
   private static final String NODE = "troupe://typed-cluster@127\\.0\\.0\\.1:\\d+";
@@ -32,6 +33,8 @@ class TypedClusterSampleTest {
     Matcher left = LEFT.matcher(out);
     assertTrue(left.find(), out);
     assertEquals(members.get(2), left.group(1), "the last member left:\n" + out);
+    assertTrue(out.contains("the front heard: member " + members.get(2) + " removed"),
+        "the front's cluster subscription heard the removal:\n" + out);
     Set<String> rest = new TreeSet<>(members.subList(0, 2));
     assertEquals(String.join(", ", rest), left.group(2), "its greeter is gone from the listing:\n" + out);
   }

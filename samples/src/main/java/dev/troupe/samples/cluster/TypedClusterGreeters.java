@@ -9,7 +9,10 @@ import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.actor.typed.receptionist.Receptionist;
 import dev.troupe.actor.typed.receptionist.Receptionist.Listing;
 import dev.troupe.actor.typed.receptionist.ServiceKey;
-import dev.troupe.cluster.Cluster;
+import dev.troupe.cluster.ClusterEvent;
+import dev.troupe.cluster.typed.Cluster;
+import dev.troupe.cluster.typed.Leave;
+import dev.troupe.cluster.typed.Subscribe;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
 import java.util.List;
@@ -25,7 +28,8 @@ import picocli.CommandLine.Option;
  * Typed actors across a cluster, found by the receptionist: every member runs a greeter and
  * registers it under one {@link ServiceKey}; a front on the first member subscribes (through a
  * message adapter, as typed actors do), greets each greeter the listing names, wherever it runs, and
- * sees the listing shrink when a member leaves.
+ * sees the listing shrink when a member leaves: told to leave through the typed cluster's manager,
+ * and heard removed through the front's cluster subscription.
  *
  * <pre>
  * java -jar samples/target/troupe-samples.jar typed-cluster --members 3 --name Ada
@@ -61,6 +65,9 @@ public final class TypedClusterGreeters extends Sample {
   /** The receptionist's listing of the greeters, as the front's own message. */
   record GreetersListed(Listing listing) implements FrontMessage {}
 
+  /** A member removed from the cluster, as the front's own message. */
+  record MemberRemoved(Address member) implements FrontMessage {}
+
   /** The key every member's greeter is registered under. */
   public static final ServiceKey<Greet> GREETERS = ServiceKey.create(Greet.class, "greeters");
 
@@ -76,13 +83,17 @@ public final class TypedClusterGreeters extends Sample {
   }
 
   /**
-   * The front: subscribes to the greeters' listing through a message adapter and hands every
-   * listing and greeting it hears to {@code heard}, for the sample's main thread.
+   * The front: subscribes to the greeters' listing and to member removals through message adapters
+   * and hands every listing, removal and greeting it hears to {@code heard}, for the sample's main
+   * thread.
    */
   static Behavior<FrontMessage> front(BlockingQueue<FrontMessage> heard) {
     return Behaviors.setup(ctx -> {
       ActorRef<Listing> listings = ctx.messageAdapter(Listing.class, GreetersListed::new);
       ctx.getSystem().receptionist().tell(Receptionist.subscribe(GREETERS, listings));
+      ActorRef<ClusterEvent.MemberRemoved> removals =
+          ctx.messageAdapter(ClusterEvent.MemberRemoved.class, r -> new MemberRemoved(r.member().address()));
+      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(removals, ClusterEvent.MemberRemoved.class));
       return Behaviors.receiveMessage(m -> {
         heard.add(m);
         return Behaviors.same();
@@ -126,8 +137,9 @@ public final class TypedClusterGreeters extends Sample {
       greetings.forEach(out::println);
 
       ActorSystem leaving = nodes.get(nodes.size() - 1);
-      Cluster.get(leaving).leave(leaving.address());
-      Set<ActorRef<Greet>> after = awaitListing(heard, members - 1);
+      Cluster.get(nodes.get(0)).manager().tell(Leave.create(leaving.address()));
+      Set<ActorRef<Greet>> after = awaitLeft(heard, members - 1, leaving.address());
+      out.println("the front heard: member " + leaving.address() + " removed");
       out.println("member " + leaving.address() + " left; the receptionist lists " + after.size() + " greeters: "
           + addresses(after));
       return 0;
@@ -150,6 +162,30 @@ public final class TypedClusterGreeters extends Sample {
       }
     }
     throw new IllegalStateException("no listing of " + n + " greeters in " + WAIT_SECONDS + " s; the last had " + last.size());
+  }
+
+  /**
+   * @return the instances of the first listing of {@code n} greeters the front hears, once it has
+   *     also heard that {@code member} was removed
+   */
+  private static Set<ActorRef<Greet>> awaitLeft(BlockingQueue<FrontMessage> heard, int n, Address member)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+    Set<ActorRef<Greet>> listed = null;
+    boolean removed = false;
+    while (System.nanoTime() < deadline && (listed == null || !removed)) {
+      FrontMessage m = heard.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (m instanceof GreetersListed l && listed == null && l.listing().getServiceInstances(GREETERS).size() == n) {
+        listed = l.listing().getServiceInstances(GREETERS);
+      } else if (m instanceof MemberRemoved r && r.member().equals(member)) {
+        removed = true;
+      }
+    }
+    if (listed == null || !removed) {
+      throw new IllegalStateException("in " + WAIT_SECONDS + " s the front heard " + (removed ? "" : "no removal of "
+          + member + (listed == null ? " and " : "")) + (listed == null ? "no listing of " + n + " greeters" : ""));
+    }
+    return listed;
   }
 
   private static Set<String> addresses(Set<ActorRef<Greet>> greeters) {
