@@ -27,6 +27,7 @@ public final class Props {
   private final String mailbox; // null = the dispatcher's or default mailbox
   private final Deploy deploy;
   private final RouterConfig routerConfig; // null = not a router
+  private String telemetryClassName; // computed on first use (telemetry only)
 
   private Props(
       Class<? extends Actor> actorClass,
@@ -270,6 +271,23 @@ public final class Props {
   /** @return the actor class */
   public Class<? extends Actor> actorClass() {
     return actorClass;
+  }
+
+  /**
+   * The class name under which telemetry counts actors of these props (the {@code actor.class} tag
+   * of the metrics, the trace spans' actor class): the actor class's binary name, unless the creator
+   * is a {@link dev.troupe.actor.spi.DescribedCreator}, which names what its actors stand for (a
+   * typed actor: the class its behaviour was written in).
+   *
+   * @return a binary class name
+   */
+  public String telemetryClassName() {
+    String n = telemetryClassName; // racy single check: a String is safely published
+    if (n == null) {
+      n = creator instanceof dev.troupe.actor.spi.DescribedCreator<?> d ? d.describedClassName() : actorClass.getName();
+      telemetryClassName = n;
+    }
+    return n;
   }
 
   /**

@@ -177,10 +177,9 @@ final class TracingEnvelopes implements EnvelopeFactory, TraceCarrier {
    * @return the started span
    */
   Span startProcess(Context parent, ActorContext actor, Object message) {
-    Class<?> actorClass = actor.getProps().actorClass();
-    String simple = actorClass.getSimpleName();
+    String actorClass = actor.getProps().telemetryClassName();
     return tracer
-        .spanBuilder(PROCESS + " " + (simple.isEmpty() ? actorClass.getName() : simple))
+        .spanBuilder(SPAN_NAMES.computeIfAbsent(actorClass, c -> PROCESS + " " + simpleName(c)))
         .setParent(parent)
         .setSpanKind(SpanKind.CONSUMER)
         .setAttribute(TroupeTracing.MESSAGING_SYSTEM, TROUPE)
@@ -189,9 +188,21 @@ final class TracingEnvelopes implements EnvelopeFactory, TraceCarrier {
         .setAttribute(
             TroupeTracing.MESSAGING_DESTINATION_NAME,
             actor.getSelf().path().toStringWithoutAddress())
-        .setAttribute(TroupeTracing.ACTOR_CLASS, actorClass.getName())
+        .setAttribute(TroupeTracing.ACTOR_CLASS, actorClass)
         .setAttribute(TroupeTracing.MESSAGE_CLASS, message.getClass().getName())
         .setAttribute(TroupeTracing.ACTOR_SYSTEM, systemName)
         .startSpan();
+  }
+
+  /** The span name of each actor class seen: one entry per class (a low-cardinality set). */
+  private static final java.util.concurrent.ConcurrentHashMap<String, String> SPAN_NAMES =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** {@code a.b.Outer$Inner} gives {@code Inner}; {@code a.b.Outer$1} (anonymous) gives the binary name. */
+  private static String simpleName(String binaryName) {
+    int dot = binaryName.lastIndexOf('.');
+    int dollar = binaryName.lastIndexOf('$');
+    String simple = binaryName.substring(Math.max(dot, dollar) + 1);
+    return simple.isEmpty() || Character.isDigit(simple.charAt(0)) ? binaryName : simple;
   }
 }

@@ -13,6 +13,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.TestKit;
+import dev.troupe.actor.spi.DescribedCreator;
 import io.opentelemetry.api.baggage.Baggage;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
@@ -153,6 +154,30 @@ class TroupeTracingTest {
     assertEquals(Reporter.class.getName(), a.get(TroupeTracing.ACTOR_CLASS), "the actor's class");
     assertEquals(String.class.getName(), a.get(TroupeTracing.MESSAGE_CLASS), "the message's class");
     assertEquals("traced", a.get(TroupeTracing.ACTOR_SYSTEM), "the system's name");
+  }
+
+  /** Makes reporters that stand for another class, as a typed actor stands for its behaviour's. */
+  private final class StandIn implements DescribedCreator<Reporter> {
+    @Override
+    public Reporter create() {
+      return new Reporter(tracer);
+    }
+
+    @Override
+    public String describedClassName() {
+      return "com.example.Billing$Invoice";
+    }
+  }
+
+  @Test
+  void anActorWhoseCreatorDescribesAnotherClassIsTracedUnderThatClass() {
+    TroupeTracing.install(system, otel);
+    ActorRef r = system.actorOf(Props.create(Reporter.class, new StandIn()), "invoice");
+    tellUnderASpan(r, "hello", kit.getTestActor());
+    kit.expectMsgClass(WAIT, SpanContext.class);
+    SpanData process = named(awaitSpans("client", "process Invoice", "inner"), "process Invoice");
+    assertEquals("com.example.Billing$Invoice", process.getAttributes().get(TroupeTracing.ACTOR_CLASS),
+        "the class the creator describes");
   }
 
   @Test

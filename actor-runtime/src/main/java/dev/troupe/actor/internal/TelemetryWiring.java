@@ -48,7 +48,7 @@ final class TelemetryWiring {
 
   private static SystemTelemetry.Identity identify(Object owner) {
     return owner instanceof ActorCell c
-        ? new SystemTelemetry.Identity(c.props.actorClass(), c.self.path())
+        ? new SystemTelemetry.Identity(c.props.telemetryClassName(), c.self.path())
         : null;
   }
 

@@ -34,10 +34,10 @@ public final class SystemTelemetry implements Telemetry {
   /**
    * Who an actor is, for grouping.
    *
-   * @param actorClass the actor's class
+   * @param actorClassName what the actor is counted under ({@code Props.telemetryClassName()})
    * @param path its path
    */
-  public record Identity(Class<?> actorClass, ActorPath path) {}
+  public record Identity(String actorClassName, ActorPath path) {}
 
   final String systemName;
   private final TelemetrySettings settings;
@@ -109,7 +109,7 @@ public final class SystemTelemetry implements Telemetry {
     if (who == null) {
       return null;
     }
-    String className = who.actorClass().getName();
+    String className = who.actorClassName();
     ActorClassTelemetry c = classes.get(className);
     if (c == null) {
       ActorClassTelemetry fresh = new ActorClassTelemetry(className);

@@ -114,6 +114,17 @@ public final class BehaviorImpl {
      * @return the behaviour (possibly deferred again)
      */
     public abstract Behavior<T> apply(ActorContext<T> ctx);
+
+    /**
+     * What tells, for telemetry, which class this behaviour was written in (see {@link
+     * BehaviorNames}): the user's function (a lambda is named after the class that wrote it), or
+     * the behaviour this one wraps.
+     *
+     * @return a function or a behaviour, or null when nothing tells
+     */
+    public Object describedBy() {
+      return null;
+    }
   }
 
   /**
@@ -147,6 +158,11 @@ public final class BehaviorImpl {
     }
 
     @Override
+    public Object describedBy() {
+      return factory;
+    }
+
+    @Override
     public String toString() {
       return "Behaviors.setup(" + factory + ")";
     }
@@ -171,6 +187,11 @@ public final class BehaviorImpl {
     @Override
     public Behavior<T> receive(ActorContext<T> ctx, T msg) {
       return onMessage.apply(ctx, msg);
+    }
+
+    /** @return the message handler, which names the behaviour for telemetry */
+    Object describedBy() {
+      return onMessage;
     }
 
     @Override

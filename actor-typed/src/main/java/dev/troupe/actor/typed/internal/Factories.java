@@ -37,6 +37,11 @@ public final class Factories {
       public Behavior<T> apply(ActorContext<T> ctx) {
         return factory.apply(InternalContext.of(ctx).timers());
       }
+
+      @Override
+      public Object describedBy() {
+        return factory;
+      }
     };
   }
 
@@ -55,6 +60,11 @@ public final class Factories {
       @Override
       public Behavior<T> apply(ActorContext<T> ctx) {
         return factory.apply(new StashBufferImpl<>(capacity, ctx));
+      }
+
+      @Override
+      public Object describedBy() {
+        return factory;
       }
     };
   }

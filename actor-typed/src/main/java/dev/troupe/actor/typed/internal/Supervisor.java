@@ -70,6 +70,11 @@ final class Supervisor<T> extends Wrapper<T> {
     }
 
     @Override
+    public Object describedBy() {
+      return initial;
+    }
+
+    @Override
     public String toString() {
       return "Behaviors.supervise(" + initial + ").onFailure(" + type.getSimpleName() + ", " + strategy + ")";
     }

@@ -45,6 +45,11 @@ abstract class Tap<T> extends Wrapper<T> {
         t.current = Interpreter.start(behavior, ctx);
         return t.current == BehaviorImpl.STOPPED ? t.current : t;
       }
+
+      @Override
+      public Object describedBy() {
+        return behavior;
+      }
     };
   }
 

@@ -4,6 +4,7 @@ import dev.troupe.actor.DeathPactException;
 import dev.troupe.actor.OneForOneStrategy;
 import dev.troupe.actor.SupervisorStrategy;
 import dev.troupe.actor.UntypedActorWithTimers;
+import dev.troupe.actor.spi.DescribedCreator;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ChildFailed;
 import dev.troupe.actor.typed.PostStop;
@@ -89,8 +90,32 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
     java.util.Objects.requireNonNull(behavior, "behavior");
     Object link = guardian ? ContextImpl.GUARDIAN : parent;
     dev.troupe.actor.Props classic =
-        dev.troupe.actor.Props.create((Class) TypedActor.class, () -> new TypedActor<>(behavior, link));
+        dev.troupe.actor.Props.create((Class) TypedActor.class, new Start<>(behavior, link));
     return props.applyTo(classic);
+  }
+
+  /**
+   * The creator of the classic props: a new actor for the behaviour, named in telemetry after the
+   * class the behaviour was written in ({@link BehaviorNames}), not after this class.
+   */
+  private static final class Start<T> implements DescribedCreator<TypedActor<T>> {
+    private final Behavior<T> behavior;
+    private final Object link;
+
+    Start(Behavior<T> behavior, Object link) {
+      this.behavior = behavior;
+      this.link = link;
+    }
+
+    @Override
+    public TypedActor<T> create() {
+      return new TypedActor<>(behavior, link);
+    }
+
+    @Override
+    public String describedClassName() {
+      return BehaviorNames.of(behavior);
+    }
   }
 
   /** @return the class an actor's logger is named after: its AbstractBehavior's, or Behavior */

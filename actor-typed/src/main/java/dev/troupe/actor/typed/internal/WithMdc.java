@@ -42,6 +42,11 @@ final class WithMdc<T> extends Wrapper<T> {
         w.current = Interpreter.start(behavior, ctx);
         return w.current == BehaviorImpl.STOPPED ? w.current : w;
       }
+
+      @Override
+      public Object describedBy() {
+        return behavior;
+      }
     };
   }
 
