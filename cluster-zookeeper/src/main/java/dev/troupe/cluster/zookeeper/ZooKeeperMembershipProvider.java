@@ -7,6 +7,7 @@ import dev.troupe.cluster.spi.MembershipListener;
 import dev.troupe.cluster.spi.MembershipProvider;
 import dev.troupe.cluster.spi.MembershipView;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -23,12 +24,16 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +55,27 @@ import org.slf4j.LoggerFactory;
  */
 final class ZooKeeperMembershipProvider implements MembershipProvider {
   private static final Logger log = LoggerFactory.getLogger(ZooKeeperMembershipProvider.class);
+
+  /**
+   * With {@code auth-digest}: every node this engine creates is writable (create, delete, set, admin)
+   * only by the identity it authenticated as, and readable by anyone.
+   */
+  private static final ACLProvider OWNED = new ACLProvider() {
+    // ZooKeeper's "auth" scheme: the identities the client authenticated with; "world:anyone": all
+    // (not List.of: the client asks the list whether it contains null, which List.of answers with an exception)
+    private final List<ACL> acl = java.util.Collections.unmodifiableList(Arrays.asList(
+        new ACL(ZooDefs.Perms.ALL, new Id("auth", "")), new ACL(ZooDefs.Perms.READ, new Id("world", "anyone"))));
+
+    @Override
+    public List<ACL> getDefaultAcl() {
+      return acl;
+    }
+
+    @Override
+    public List<ACL> getAclForPath(String path) {
+      return acl;
+    }
+  };
 
   private final MembershipContext context;
   private final ZooKeeperSettings settings;
@@ -114,13 +140,16 @@ final class ZooKeeperMembershipProvider implements MembershipProvider {
       return th;
     });
     int retryBase = (int) Math.max(50, Math.min(1000, settings.sessionTimeout().toMillis() / 10));
-    CuratorFramework c = CuratorFrameworkFactory.builder()
+    CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
         .connectString(settings.connect())
         .sessionTimeoutMs((int) settings.sessionTimeout().toMillis())
         // Curator wants a connection's wait no longer than the session: a longer one serves joins only
         .connectionTimeoutMs((int) Math.min(settings.connectionTimeout().toMillis(), settings.sessionTimeout().toMillis()))
-        .retryPolicy(new RetryNTimes(1, retryBase)) // the engine thread must not wait long: a state change follows
-        .build();
+        .retryPolicy(new RetryNTimes(1, retryBase)); // the engine thread must not wait long: a state change follows
+    if (!settings.authDigest().isEmpty()) {
+      builder.authorization("digest", settings.authDigest().getBytes(StandardCharsets.UTF_8)).aclProvider(OWNED);
+    }
+    CuratorFramework c = builder.build();
     try {
       c.start();
       if (!c.blockUntilConnected((int) settings.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS)) {

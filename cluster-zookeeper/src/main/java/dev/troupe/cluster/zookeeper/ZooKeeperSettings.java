@@ -14,8 +14,11 @@ import java.time.Duration;
  * @param root the path under which clusters keep their members
  * @param sessionTimeout the session's timeout (the ensemble may bound it)
  * @param connectionTimeout how long a join waits for a connection
+ * @param authDigest {@code user:password} for ZooKeeper's digest scheme, "" = none; never shown by
+ *     {@link #toString()}
  */
-record ZooKeeperSettings(String connect, String root, Duration sessionTimeout, Duration connectionTimeout) {
+record ZooKeeperSettings(String connect, String root, Duration sessionTimeout, Duration connectionTimeout,
+    String authDigest) {
   static final String ROOT = "troupe.cluster.zookeeper";
   private static final Duration MAX = Duration.ofMinutes(5);
 
@@ -43,8 +46,22 @@ record ZooKeeperSettings(String connect, String root, Duration sessionTimeout, D
       throw bad("root", "must be an absolute ZooKeeper path such as /troupe (no trailing or double '/'), was '"
           + root + "'", null);
     }
+    String digest = string(c, "auth-digest");
+    if (!digest.isEmpty()) {
+      int colon = digest.indexOf(':');
+      if (colon <= 0 || colon == digest.length() - 1) {
+        // the value itself is never put in the message
+        throw bad("auth-digest", "must be empty (off) or user:password, with neither part empty", null);
+      }
+    }
     return new ZooKeeperSettings(connect, root.equals("/") ? "" : root, duration(c, "session-timeout"),
-        duration(c, "connection-timeout"));
+        duration(c, "connection-timeout"), digest);
+  }
+
+  @Override
+  public String toString() {
+    return "ZooKeeperSettings[connect=" + connect + ", root=" + root + ", sessionTimeout=" + sessionTimeout
+        + ", connectionTimeout=" + connectionTimeout + ", authDigest=" + (authDigest.isEmpty() ? "off" : "set") + "]";
   }
 
   /** @return the path of a cluster's members */

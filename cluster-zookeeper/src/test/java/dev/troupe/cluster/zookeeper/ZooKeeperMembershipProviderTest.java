@@ -33,6 +33,7 @@ import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,7 +41,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The engine against a ZooKeeper server in this JVM, listening on 127.0.0.1 only: views in join
  * order on every member, leave and close, a seed on another ensemble refused, an ensemble out of
- * reach failing the join in its time, a node that is not a member left out, a suspended connection
+ * reach failing the join in its time, a node that is not a member left out, a digest that keeps
+ * clients without it from adding or removing members, a suspended connection
  * suspecting the others, and an expired session reporting a view without this member. Each test has its own server, its own root, and stops everything it started.
  */
 @Timeout(90)
@@ -67,11 +69,21 @@ class ZooKeeperMembershipProviderTest {
   }
 
   private static MembershipContext context(String name, String connect, String sessionTimeout, String... roles) {
+    return guarded(name, connect, sessionTimeout, "", roles);
+  }
+
+  private static MembershipContext guarded(String name, String connect, String sessionTimeout, String digest,
+      String... roles) {
     UniqueAddress self = new UniqueAddress(Address.remote("zk", "127.0.0.1", PORTS.incrementAndGet()),
         PORTS.get() * 31L);
     return new MembershipContext(self, Set.of(roles), name, Duration.ofSeconds(1), Duration.ofSeconds(5),
-        ConfigFactory.parseString("zookeeper { connect = \"" + connect + "\", root = /engine-test,"
-            + " session-timeout = " + sessionTimeout + ", connection-timeout = 5s }"));
+        withDefaults("zookeeper { connect = \"" + connect + "\", root = /engine-test,"
+            + " session-timeout = " + sessionTimeout + ", connection-timeout = 5s, auth-digest = \"" + digest + "\" }"));
+  }
+
+  /** The test's settings over the module's reference.conf, as a system would read them. */
+  private static com.typesafe.config.Config withDefaults(String hocon) {
+    return ConfigFactory.parseString(hocon).withFallback(ConfigFactory.defaultReference().getConfig("troupe.cluster"));
   }
 
   private MembershipProvider engine(MembershipContext context) {
@@ -182,7 +194,7 @@ class ZooKeeperMembershipProviderTest {
     }
     MembershipContext ctx = new MembershipContext(
         new UniqueAddress(Address.remote("zk", "127.0.0.1", 1), 1), Set.of(), "nobody", Duration.ofSeconds(1),
-        Duration.ofSeconds(5), ConfigFactory.parseString("zookeeper { connect = \"127.0.0.1:" + closedPort
+        Duration.ofSeconds(5), withDefaults("zookeeper { connect = \"127.0.0.1:" + closedPort
             + "\", root = /t, session-timeout = 2s, connection-timeout = 500ms }"));
     MembershipProvider e = engine(ctx);
     long start = System.nanoTime();
@@ -209,6 +221,39 @@ class ZooKeeperMembershipProviderTest {
       engine(b).join(List.of(), new Recorder());
       ra.awaitView("a and b, no garbage", List.of(member(a), member(b)));
     }
+  }
+
+  @Test
+  void withADigestOnlyClientsWithTheCredentialsAddOrRemoveMembers() throws Exception {
+    TestingServer s = server();
+    MembershipContext a = guarded("guarded", s.getConnectString(), "5s", "troupe:a-long-shared-secret");
+    MembershipContext b = guarded("guarded", s.getConnectString(), "5s", "troupe:a-long-shared-secret");
+    Recorder ra = new Recorder();
+    engine(a).join(List.of(), ra);
+    engine(b).join(List.of(), new Recorder());
+    ra.awaitView("both members with the credentials", List.of(member(a), member(b)));
+    String members = "/engine-test/guarded/members";
+    byte[] intruder = MemberRecord.encode(new EngineMember(
+        new UniqueAddress(Address.remote("zk", "127.0.0.1", 1), 1), Set.of()));
+    for (String who : new String[] {"", "troupe:a-wrong-secret"}) {
+      CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder().connectString(s.getConnectString())
+          .retryPolicy(new RetryOneTime(100));
+      if (!who.isEmpty()) {
+        builder.authorization("digest", who.getBytes(StandardCharsets.UTF_8));
+      }
+      try (CuratorFramework raw = builder.build()) {
+        raw.start();
+        assertEquals(2, raw.getChildren().forPath(members).size(), "anyone may read");
+        assertThrows(KeeperException.NoAuthException.class,
+            () -> raw.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(members + "/m-", intruder),
+            "no member added by " + (who.isEmpty() ? "a client without credentials" : "a wrong secret"));
+        String first = raw.getChildren().forPath(members).get(0);
+        assertThrows(KeeperException.NoAuthException.class, () -> raw.delete().forPath(members + "/" + first));
+        assertThrows(KeeperException.NoAuthException.class, () -> raw.delete().forPath("/engine-test/guarded"));
+      }
+    }
+    ra.heard.clear();
+    assertTrue(ra.heard.poll(300, TimeUnit.MILLISECONDS) == null, "the view did not change");
   }
 
   @Test
@@ -245,14 +290,18 @@ class ZooKeeperMembershipProviderTest {
         {"root = \"troupe\"", "troupe.cluster.zookeeper.root"},
         {"root = \"/troupe/\"", "troupe.cluster.zookeeper.root"},
         {"session-timeout = forever", "troupe.cluster.zookeeper.session-timeout"},
-        {"connection-timeout = 0s", "troupe.cluster.zookeeper.connection-timeout"}}) {
+        {"connection-timeout = 0s", "troupe.cluster.zookeeper.connection-timeout"},
+        {"auth-digest = \"no-colon\"", "troupe.cluster.zookeeper.auth-digest"},
+        {"auth-digest = \":password\"", "troupe.cluster.zookeeper.auth-digest"}}) {
       MembershipContext ctx = new MembershipContext(new UniqueAddress(Address.remote("zk", "127.0.0.1", 1), 1),
-          Set.of(), "bad", Duration.ofSeconds(1), Duration.ofSeconds(5), ConfigFactory.parseString(
+          Set.of(), "bad", Duration.ofSeconds(1), Duration.ofSeconds(5), withDefaults(
               "zookeeper { connect = \"127.0.0.1:2181\", root = /troupe, session-timeout = 6s,"
                   + " connection-timeout = 5s }\nzookeeper." + bad[0]));
       ConfigurationException e = assertThrows(ConfigurationException.class,
           () -> new ZooKeeperProviderFactory().create(ctx), bad[0]);
       assertTrue(e.getMessage().contains(bad[1]), e.getMessage());
+      assertTrue(!e.getMessage().contains("password") || !bad[0].contains("password") || e.getMessage().contains(
+          "user:password"), "a secret is never echoed: " + e.getMessage());
     }
   }
 }
