@@ -74,6 +74,19 @@ final class ClusterCore extends AbstractActorWithTimers {
 
   record OnMemberUp(Runnable callback) {}
 
+  /** A member this node downed is address-terminated now: its down notice had time to reach it. */
+  private record TerminateDowned(UniqueAddress member) {}
+
+  /**
+   * How long a member this node downed is kept from quarantine after its removal, so that the down
+   * notice told to it just before gets out. A quarantine drops what is queued for the incarnation,
+   * and a notice waiting for the lane to that member to connect would be dropped with it: the
+   * downed member, alive but never told, would live on outside the cluster until it next sent
+   * something. A member that cannot be reached (the usual reason to down it) loses nothing by the
+   * wait.
+   */
+  static final Duration DOWN_NOTICE_GRACE = Duration.ofSeconds(1);
+
   record OnMemberRemoved(Runnable callback) {}
 
   /** Coordinated shutdown's cluster-leave phase: leave, and complete {@code done} once the engine left. */
@@ -112,6 +125,8 @@ final class ClusterCore extends AbstractActorWithTimers {
   /** Why this node's downing decisions down members, for the log. */
   private final String downingReason;
   private final Map<ActorRef, List<Class<?>>> subscribers = new LinkedHashMap<>();
+  /** Members this node told of their down (its own decision or Cluster.down), not yet removed here. */
+  private final Set<UniqueAddress> toldDown = new HashSet<>();
   private final List<Runnable> onUp = new ArrayList<>();
   private final List<Runnable> onRemoved = new ArrayList<>();
   private final Set<Address> awaitingAcks = new HashSet<>();
@@ -183,6 +198,7 @@ final class ClusterCore extends AbstractActorWithTimers {
         .match(JoinSeeds.class, j -> joinSeeds(j.seeds()))
         .match(LeaveCommand.class, this::leaveCommand)
         .match(DownCommand.class, this::downCommand)
+        .match(TerminateDowned.class, t -> addressTerminated(t.member(), MemberStatus.DOWN))
         .match(OnMemberUp.class, this::registerOnUp)
         .match(OnMemberRemoved.class, this::registerOnRemoved)
         .match(ShutdownLeave.class, this::shutdownLeave)
@@ -448,10 +464,11 @@ final class ClusterCore extends AbstractActorWithTimers {
       LOG.info("{}: Cluster.down({}) ignored: not a member", self, c.address());
       return;
     }
-    // every other member hears it first (the downed one too: the removal below quarantines it)
+    // every other member hears it first, the downed one too (its quarantine waits: DOWN_NOTICE_GRACE)
     for (Member o : others()) {
       cluster.coreOf(o.address()).tell(new CoreMessage.Down(m.get().address(), m.get().uniqueAddress().uid()), getSelf());
     }
+    toldDown.add(m.get().uniqueAddress());
     apply(state.onDown(m.get().uniqueAddress(), now()), null);
   }
 
@@ -560,7 +577,7 @@ final class ClusterCore extends AbstractActorWithTimers {
         state.isTerminated() ? MemberStatus.REMOVED : MemberStatus.JOINING, cluster.settings.roles(), Long.MAX_VALUE));
     cluster.publish(state.state(), me);
     if (decidedBy != null) {
-      // before the removals below quarantine the downed members: they hear their down too
+      // the downed members hear it too: their quarantine below waits DOWN_NOTICE_GRACE for that
       List<Member> recipients = new ArrayList<>(others());
       for (ClusterEvent e : events) {
         if (e instanceof ClusterEvent.MemberDowned d) {
@@ -569,6 +586,7 @@ final class ClusterCore extends AbstractActorWithTimers {
           for (Member m : recipients) {
             cluster.coreOf(m.address()).tell(new CoreMessage.Down(ua.address(), ua.uid()), getSelf());
           }
+          toldDown.add(ua);
         }
       }
     }
@@ -583,7 +601,12 @@ final class ClusterCore extends AbstractActorWithTimers {
         upRan = true;
         runAll(onUp, "registerOnMemberUp");
       } else if (e instanceof ClusterEvent.MemberRemoved r && !r.member().uniqueAddress().equals(self)) {
-        addressTerminated(r.member().uniqueAddress(), r.previousStatus());
+        UniqueAddress gone = r.member().uniqueAddress();
+        if (toldDown.remove(gone)) {
+          getTimers().startSingleTimer(new TerminateDowned(gone), new TerminateDowned(gone), DOWN_NOTICE_GRACE);
+        } else {
+          addressTerminated(gone, r.previousStatus());
+        }
       }
     }
     if (state.isTerminated() && !outHandled) {
