@@ -74,19 +74,6 @@ final class ClusterCore extends AbstractActorWithTimers {
 
   record OnMemberUp(Runnable callback) {}
 
-  /** A member this node downed is address-terminated now: its down notice had time to reach it. */
-  private record TerminateDowned(UniqueAddress member) {}
-
-  /**
-   * How long a member this node downed is kept from quarantine after its removal, so that the down
-   * notice told to it just before gets out. A quarantine drops what is queued for the incarnation,
-   * and a notice waiting for the lane to that member to connect would be dropped with it: the
-   * downed member, alive but never told, would live on outside the cluster until it next sent
-   * something. A member that cannot be reached (the usual reason to down it) loses nothing by the
-   * wait.
-   */
-  static final Duration DOWN_NOTICE_GRACE = Duration.ofSeconds(1);
-
   record OnMemberRemoved(Runnable callback) {}
 
   /** Coordinated shutdown's cluster-leave phase: leave, and complete {@code done} once the engine left. */
@@ -125,8 +112,7 @@ final class ClusterCore extends AbstractActorWithTimers {
   /** Why this node's downing decisions down members, for the log. */
   private final String downingReason;
   private final Map<ActorRef, List<Class<?>>> subscribers = new LinkedHashMap<>();
-  /** Members this node told of their down (its own decision or Cluster.down), not yet removed here. */
-  private final Set<UniqueAddress> toldDown = new HashSet<>();
+  private final DownNotices downNotices = new DownNotices();
   private final List<Runnable> onUp = new ArrayList<>();
   private final List<Runnable> onRemoved = new ArrayList<>();
   private final Set<Address> awaitingAcks = new HashSet<>();
@@ -198,7 +184,7 @@ final class ClusterCore extends AbstractActorWithTimers {
         .match(JoinSeeds.class, j -> joinSeeds(j.seeds()))
         .match(LeaveCommand.class, this::leaveCommand)
         .match(DownCommand.class, this::downCommand)
-        .match(TerminateDowned.class, t -> addressTerminated(t.member(), MemberStatus.DOWN))
+        .match(DownNotices.Terminate.class, t -> addressTerminated(t.member(), MemberStatus.DOWN))
         .match(OnMemberUp.class, this::registerOnUp)
         .match(OnMemberRemoved.class, this::registerOnRemoved)
         .match(ShutdownLeave.class, this::shutdownLeave)
@@ -464,11 +450,11 @@ final class ClusterCore extends AbstractActorWithTimers {
       LOG.info("{}: Cluster.down({}) ignored: not a member", self, c.address());
       return;
     }
-    // every other member hears it first, the downed one too (its quarantine waits: DOWN_NOTICE_GRACE)
+    // every other member hears it first, the downed one too (its quarantine waits: DownNotices)
     for (Member o : others()) {
       cluster.coreOf(o.address()).tell(new CoreMessage.Down(m.get().address(), m.get().uniqueAddress().uid()), getSelf());
     }
-    toldDown.add(m.get().uniqueAddress());
+    downNotices.told(m.get().uniqueAddress());
     apply(state.onDown(m.get().uniqueAddress(), now()), null);
   }
 
@@ -577,7 +563,7 @@ final class ClusterCore extends AbstractActorWithTimers {
         state.isTerminated() ? MemberStatus.REMOVED : MemberStatus.JOINING, cluster.settings.roles(), Long.MAX_VALUE));
     cluster.publish(state.state(), me);
     if (decidedBy != null) {
-      // the downed members hear it too: their quarantine below waits DOWN_NOTICE_GRACE for that
+      // the downed members hear it too: their quarantine below waits for that (DownNotices)
       List<Member> recipients = new ArrayList<>(others());
       for (ClusterEvent e : events) {
         if (e instanceof ClusterEvent.MemberDowned d) {
@@ -586,7 +572,7 @@ final class ClusterCore extends AbstractActorWithTimers {
           for (Member m : recipients) {
             cluster.coreOf(m.address()).tell(new CoreMessage.Down(ua.address(), ua.uid()), getSelf());
           }
-          toldDown.add(ua);
+          downNotices.told(ua);
         }
       }
     }
@@ -602,8 +588,8 @@ final class ClusterCore extends AbstractActorWithTimers {
         runAll(onUp, "registerOnMemberUp");
       } else if (e instanceof ClusterEvent.MemberRemoved r && !r.member().uniqueAddress().equals(self)) {
         UniqueAddress gone = r.member().uniqueAddress();
-        if (toldDown.remove(gone)) {
-          getTimers().startSingleTimer(new TerminateDowned(gone), new TerminateDowned(gone), DOWN_NOTICE_GRACE);
+        if (downNotices.waits(gone)) {
+          getTimers().startSingleTimer(gone, new DownNotices.Terminate(gone), DownNotices.GRACE);
         } else {
           addressTerminated(gone, r.previousStatus());
         }
