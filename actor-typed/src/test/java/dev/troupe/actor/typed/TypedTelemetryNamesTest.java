@@ -12,6 +12,7 @@ import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.actor.typed.javadsl.Receive;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -85,7 +86,7 @@ class TypedTelemetryNamesTest {
       if (Long.valueOf(expected).equals(counted.get(name))) {
         return counted;
       }
-      Thread.onSpinWait();
+      LockSupport.parkNanos(1_000_000); // paces the bounded poll above
     }
     return fail(expected + " messages under " + name + " not counted in " + Probe.WAIT + "; counted " + counted);
   }
