@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** A member's node data: round trip, and every malformed or oversized record refused with its own exception. */
 class MemberRecordTest {
   private static final EngineMember M = new EngineMember(
-      new UniqueAddress(Address.remote("sys", "10.1.2.3", 2552), -4711L), Set.of("backend", "eu-west"));
+      new UniqueAddress(Address.remote("sys", "127.0.0.1", 25520), -4711L), Set.of("backend", "eu-west"));
 
   @Test
   void aRecordRoundTrips() {

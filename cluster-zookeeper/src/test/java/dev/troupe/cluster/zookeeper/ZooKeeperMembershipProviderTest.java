@@ -134,6 +134,15 @@ class ZooKeeperMembershipProviderTest {
     }
   }
 
+  /** Joins {@code a}, then {@code b}; returns once {@code a} reports both; {@code a}'s recorder. */
+  private Recorder joinBoth(MembershipContext a, MembershipContext b) throws Exception {
+    Recorder ra = new Recorder();
+    engine(a).join(List.of(), ra);
+    engine(b).join(List.of(), new Recorder());
+    ra.awaitView("a view of both members", List.of(member(a), member(b)));
+    return ra;
+  }
+
   private static EngineMember member(MembershipContext c) {
     return new EngineMember(c.self(), c.roles());
   }
@@ -180,7 +189,7 @@ class ZooKeeperMembershipProviderTest {
     MembershipProvider e = engine(context("seeds", connect, "5s"));
     Recorder r = new Recorder();
     IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-        () -> e.join(List.of("zookeeper:10.0.0.1:2181/elsewhere/seeds/members"), r));
+        () -> e.join(List.of("zookeeper:127.0.0.1:1/elsewhere/seeds/members"), r));
     assertTrue(refused.getMessage().contains("troupe.cluster.zookeeper.connect"), refused.getMessage());
     e.join(List.of(), r);
     r.await("a view after the refused join", h -> h.view() != null);
@@ -228,10 +237,7 @@ class ZooKeeperMembershipProviderTest {
     TestingServer s = server();
     MembershipContext a = guarded("guarded", s.getConnectString(), "5s", "troupe:a-long-shared-secret");
     MembershipContext b = guarded("guarded", s.getConnectString(), "5s", "troupe:a-long-shared-secret");
-    Recorder ra = new Recorder();
-    engine(a).join(List.of(), ra);
-    engine(b).join(List.of(), new Recorder());
-    ra.awaitView("both members with the credentials", List.of(member(a), member(b)));
+    Recorder ra = joinBoth(a, b);
     String members = "/engine-test/guarded/members";
     byte[] intruder = MemberRecord.encode(new EngineMember(
         new UniqueAddress(Address.remote("zk", "127.0.0.1", 1), 1), Set.of()));
@@ -261,10 +267,7 @@ class ZooKeeperMembershipProviderTest {
     TestingServer s = server();
     MembershipContext a = context("suspend", s.getConnectString(), "8s");
     MembershipContext b = context("suspend", s.getConnectString(), "8s");
-    Recorder ra = new Recorder();
-    engine(a).join(List.of(), ra);
-    engine(b).join(List.of(), new Recorder());
-    ra.awaitView("both", List.of(member(a), member(b)));
+    Recorder ra = joinBoth(a, b);
     s.stop(); // the ensemble out of reach: the sessions may live on, so the others are suspected, not gone
     ra.await("b suspected", h -> h.kind().equals("suspected") && h.member().equals(b.self()));
   }
