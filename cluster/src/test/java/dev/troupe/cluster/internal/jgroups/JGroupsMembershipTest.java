@@ -22,6 +22,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.JChannel;
 import org.jgroups.Receiver;
+import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.util.ExtendedUUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -193,6 +194,12 @@ class JGroupsMembershipTest {
     List<MembershipProvider> started = new ArrayList<>();
     List<Recorder> recorders = form("dead", 3, nodes, started);
     UniqueAddress crashed = nodes.get(2);
+    // FD_SOCK2 watches the next member of the view: the node's left neighbour must hold its
+    // connection to it before it dies. Right after a join the neighbour may not know where the new
+    // member listens yet: it then suspects it and watches the next one until the group finds it
+    // alive, and a node closed in that moment is dropped by heartbeats alone, with no closed
+    // connection to see (and so, rightly, no sure death).
+    awaitWatched(started.get(1), started.get(2), CHANGE);
 
     started.get(2).close(); // its sockets close, as when its process is killed
     Duration bound = Contexts.PAUSE.plusSeconds(9);
@@ -472,6 +479,23 @@ class JGroupsMembershipTest {
         throw new AssertionError("no view of " + size + " members within " + CHANGE + "; the last one was " + last);
       }
       return matching;
+    }
+  }
+
+  /** Waits until {@code watcher}'s FD_SOCK2 holds a connection to {@code watched} and suspects no one. */
+  private static void awaitWatched(MembershipProvider watcher, MembershipProvider watched, Duration bound) {
+    FD_SOCK2 fd = ((JGroupsMembershipProvider) watcher).channel().getProtocolStack().findProtocol(FD_SOCK2.class);
+    String target = String.valueOf(((JGroupsMembershipProvider) watched).channel().getAddress());
+    long deadline = System.nanoTime() + bound.toNanos();
+    // FD_SOCK2 announces no change of the member it watches: its state is polled, 10 ms apart
+    // getPingDest() reads "<member> [<its FD_SOCK2 address> <client state>]"
+    while (!(fd.getPingDest().startsWith(target + " [") && "CONNECTED".equals(fd.getClientState())
+        && fd.getNumSuspectedMembers() == 0)) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError("FD_SOCK2 of " + watcher + " did not come to watch " + target + " within " + bound
+            + "; it watches " + fd.getPingDest() + ", suspecting " + fd.getNumSuspectedMembers() + " member(s)");
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
     }
   }
 
