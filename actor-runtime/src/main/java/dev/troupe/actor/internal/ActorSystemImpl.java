@@ -47,6 +47,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -230,9 +231,17 @@ public final class ActorSystemImpl extends ActorSystem
     return props;
   }
 
-  /** Creates an actor under {@code /system}; for the runtime's own services. */
-  ActorRef systemActorOf(Props props, String name) {
-    return local.systemGuardian().cell().attachChild(props, name, true);
+  @Override
+  public ActorRef systemActorOf(Props props, String name) {
+    if (name == null) {
+      throw new InvalidActorNameException("actor name must not be null");
+    }
+    return local.systemGuardian().cell().attachChild(checkRunning(props), name, false);
+  }
+
+  @Override
+  public ActorRef resolveActorRef(ActorPath path) {
+    return provider.resolveActorRef(Objects.requireNonNull(path, "path"));
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.troupe.actor.DeadLetter;
 import dev.troupe.actor.typed.ActorRef;
+import dev.troupe.actor.typed.ActorRefResolver;
 import dev.troupe.actor.typed.ActorSystem;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ChildFailed;
@@ -403,6 +404,32 @@ class TypedGuideTest {
     copies.expectMessage(new Work("sweep", replies.getRef()));       // what it was sent
     // end::typed-monitor[]
     replies.expectMessage("sweep: ok");
+  }
+
+  /** Answers every piece of work, and keeps going. */
+  static Behavior<Work> indexer() {
+    return Behaviors.receiveMessage(w -> {
+      w.replyTo().tell(w.task() + ": ok");
+      return Behaviors.same();
+    });
+  }
+
+  @Test
+  void aLibraryStartsItsActorUnderSystemAndWritesRefsAsText() {
+    ActorSystem<?> system = testKit.testKit().system();
+    // tag::typed-system-services[]
+    ActorRef<Work> indexer = system.systemActorOf(indexer(), "indexer", Props.empty()); // /system/indexer
+    indexer.tell(new Work("reindex", system.ignoreRef()));          // nobody wants the answer
+
+    ActorRefResolver resolver = ActorRefResolver.get(system);       // for a serializer of one's own
+    String text = resolver.toSerializationFormat(indexer);
+    ActorRef<Work> same = resolver.resolveActorRef(text);            // here, or on another node
+    // end::typed-system-services[]
+    assertEquals(indexer, same);
+    assertEquals("system", indexer.path().parent().name());
+    TestProbe<String> probe = testKit.createTestProbe();
+    same.tell(new Work("count", probe.getRef()));
+    probe.expectMessage("count: ok");
   }
 
   /** A classic actor, for the interop snippet: it passes the light's answer on to an observer. */

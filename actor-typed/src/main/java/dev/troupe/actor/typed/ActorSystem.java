@@ -98,4 +98,32 @@ public abstract class ActorSystem<T> implements ActorRef<T> {
 
   /** @return the ref to which undeliverable messages go */
   public abstract <U> ActorRef<U> deadLetters();
+
+  /**
+   * A ref that drops every message told to it, silently (no dead letter, no log): a reply-to for
+   * a request whose answer nobody wants. It is local to its system: remoting refuses to send a
+   * message that holds it, with a reason that names it, and it cannot be watched.
+   *
+   * @param <U> any message type
+   * @return the system's ignoring ref (one per system; {@code path()} is {@code /ignore})
+   */
+  public abstract <U> ActorRef<U> ignoreRef();
+
+  /**
+   * Starts a typed actor under {@code /system}, beside the runtime's own services, for code that
+   * is not the application's guardian (a library, an extension). When the system terminates it
+   * stops after every actor under {@code /user}. An exception its behaviour does not handle stops
+   * it (as a typed child's does; wrap the behaviour in {@code Behaviors.supervise} to restart or
+   * resume), and is logged.
+   *
+   * @param behavior its behaviour
+   * @param name its name, unique among the children of {@code /system}
+   * @param props its dispatcher and mailbox ({@link Props#empty()} for the defaults)
+   * @param <U> what it accepts
+   * @return its ref
+   * @throws dev.troupe.actor.InvalidActorNameException if the name is not a valid actor name, starts
+   *     with {@code $}, or is taken
+   * @throws IllegalStateException if the system is terminating or terminated
+   */
+  public abstract <U> ActorRef<U> systemActorOf(Behavior<U> behavior, String name, Props props);
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.typed.ActorRef;
+import dev.troupe.actor.typed.ActorRefResolver;
 import dev.troupe.actor.typed.ActorSystem;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.javadsl.Adapter;
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.TestInstance;
  * Typed refs between two nodes on 127.0.0.1: a typed ref in a field of a record that Jackson
  * writes, a typed ref sent as a message itself, asks (AskPattern and an actor's own) whose reply-to
  * ref crosses, a message adapter (which stays local: the message holding one is dropped with a
- * reason that says so; so is a system's event stream) and the serializer-level round trip of both
- * forms.
+ * reason that says so; so are a system's event stream and its ignore ref), refs written to text on
+ * one node and resolved on the other ({@code ActorRefResolver}), and the serializer-level round
+ * trip of both forms.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TypedRefsAcrossNodesTest {
@@ -220,6 +222,32 @@ class TypedRefsAcrossNodesTest {
     assertInstanceOf(Stream.class, d.message(), "the message dropped");
     assertTrue(d.reason().contains("event stream"), "the reason names the event stream: " + d.reason());
     Adapter.toClassic(a).eventStream().unsubscribe(Adapter.toClassic(drops.getRef()));
+  }
+
+  @Test
+  void aMessageHoldingTheIgnoreRefIsDroppedWithAReasonThatNamesIt() {
+    TestProbe<Dropped> drops = TestProbe.create(a);
+    Adapter.toClassic(a).eventStream().subscribe(Adapter.toClassic(drops.getRef()), Dropped.class);
+    greeterFromA.tell(new Greet("nobody", a.ignoreRef()));
+    Dropped d = drops.expectMessageClass(Dropped.class, WAIT);
+    assertInstanceOf(Greet.class, d.message(), "the message dropped");
+    assertTrue(d.reason().contains("ignoreRef"), "the reason names the ignore ref: " + d.reason());
+    Adapter.toClassic(a).eventStream().unsubscribe(Adapter.toClassic(drops.getRef()));
+  }
+
+  @Test
+  void aRefWrittenByTheResolverOnOneNodeIsResolvedToTheSameActorOnTheOther() {
+    String text = ActorRefResolver.get(b).toSerializationFormat(greeterOnB);
+    assertTrue(text.startsWith(Adapter.toClassic(b).address() + "/user/greeter#"), "b's address, path and uid: " + text);
+    ActorRef<GreeterCommand> resolved = ActorRefResolver.get(a).resolveActorRef(text);
+    assertEquals(greeterFromA, resolved, "the same ref as a lookup from a finds");
+    TestProbe<Greeted> answers = TestProbe.create(a);
+    resolved.tell(new Greet("resolved", answers.getRef()));
+    assertEquals("hello resolved", answers.expectMessageClass(Greeted.class, WAIT).text(), "an answer through the resolved ref");
+    // and back: a's probe written on a, resolved on b, reached from b
+    ActorRef<Greeted> probeFromB = ActorRefResolver.get(b).resolveActorRef(ActorRefResolver.get(a).toSerializationFormat(answers.getRef()));
+    greeterOnB.tell(new Greet("from b", probeFromB));
+    assertEquals("hello from b", answers.expectMessageClass(Greeted.class, WAIT).text(), "an answer to the ref resolved on b");
   }
 
   @Test

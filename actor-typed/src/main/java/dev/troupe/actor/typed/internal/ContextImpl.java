@@ -50,6 +50,17 @@ public final class ContextImpl<T> implements ActorContext<T>, InternalContext<T>
     }
   };
 
+  /**
+   * The link of an actor started by a typed system's {@code systemActorOf}: a classic parent (the
+   * {@code /system} guardian), and an unhandled failure stops it.
+   */
+  static final Object SYSTEM_ACTOR = new Object() {
+    @Override
+    public String toString() {
+      return "system actor";
+    }
+  };
+
   private static final VarHandle LINK;
 
   static {
@@ -62,7 +73,10 @@ public final class ContextImpl<T> implements ActorContext<T>, InternalContext<T>
 
   private final TypedActor<T> actor;
   private ActorRefAdapter<T> self;
-  /** The parent's context, {@link #GUARDIAN} or null; or the {@link Extras} that hold it. */
+  /**
+   * The parent's context, {@link #GUARDIAN}, {@link #SYSTEM_ACTOR} or null; or the {@link Extras}
+   * that hold it.
+   */
   @SuppressWarnings("unused") // read and changed through LINK
   private Object link;
 
@@ -77,7 +91,7 @@ public final class ContextImpl<T> implements ActorContext<T>, InternalContext<T>
    * @param <T> the type of message the actor accepts
    */
   private static final class Extras<T> {
-    /** The parent's context, {@link #GUARDIAN} or null. */
+    /** The parent's context, {@link #GUARDIAN}, {@link #SYSTEM_ACTOR} or null. */
     final Object parent;
     T receiveTimeoutMessage;
     Logger log;
@@ -131,6 +145,11 @@ public final class ContextImpl<T> implements ActorContext<T>, InternalContext<T>
   /** @return whether this is a typed system's guardian */
   boolean isGuardian() {
     return parentLink() == GUARDIAN;
+  }
+
+  /** @return whether this actor was started by {@code systemActorOf} */
+  boolean isSystemActor() {
+    return parentLink() == SYSTEM_ACTOR;
   }
 
   /** @param b the behaviour that returned {@code stopped}, to get {@code PostStop} */

@@ -67,7 +67,8 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
   /**
    * @param initial the behaviour to start
    * @param link the typed parent's context, {@link ContextImpl#GUARDIAN} for a typed system's
-   *     guardian, or null under a classic parent
+   *     guardian, {@link ContextImpl#SYSTEM_ACTOR} for a system actor, or null under a classic
+   *     parent
    */
   TypedActor(Behavior<T> initial, Object link) {
     this.behavior = initial;
@@ -91,6 +92,24 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
     Object link = guardian ? ContextImpl.GUARDIAN : parent;
     dev.troupe.actor.Props classic =
         dev.troupe.actor.Props.create((Class) TypedActor.class, new Start<>(behavior, link));
+    return props.applyTo(classic);
+  }
+
+  /**
+   * Classic props for a typed system's {@code systemActorOf}: an actor under {@code /system} that,
+   * like a typed child, stops on an exception its behaviour did not handle (the {@code /system}
+   * guardian's default strategy would restart it).
+   *
+   * @param behavior the behaviour
+   * @param props dispatcher and mailbox
+   * @param <T> what it accepts
+   * @return the classic props
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static <T> dev.troupe.actor.Props systemProps(Behavior<T> behavior, Props props) {
+    java.util.Objects.requireNonNull(behavior, "behavior");
+    dev.troupe.actor.Props classic =
+        dev.troupe.actor.Props.create((Class) TypedActor.class, new Start<>(behavior, ContextImpl.SYSTEM_ACTOR));
     return props.applyTo(classic);
   }
 
@@ -275,6 +294,11 @@ public final class TypedActor<T> extends UntypedActorWithTimers {
   private void failed(Throwable t) throws Exception {
     if (ctx.isGuardian()) {
       ctx.getLog().error("the guardian of system [{}] failed and stops; the system terminates", getContext().getSystem().name(), t);
+      stopSelf(behavior);
+      return;
+    }
+    if (ctx.isSystemActor()) {
+      ctx.getLog().error("system actor [{}] failed and stops", getSelf().path(), t);
       stopSelf(behavior);
       return;
     }

@@ -12,7 +12,9 @@ import dev.troupe.actor.typed.ActorRef;
  * <p>A message adapter ({@code ActorContext.messageAdapter}, path {@code <actor>/$adapter}) lives
  * only in its actor's system: converting one fails, so a message holding one is dropped by remoting
  * as one it cannot serialize, with this reason, rather than delivered to a ref whose replies would
- * go to dead letters. A ref with no classic actor behind it (a testkit inbox's) fails the same way.
+ * go to dead letters. The event stream's ref and {@code ignoreRef()} fail the same way (they stand
+ * for nothing on another node), and so does a ref with no classic actor behind it (a testkit
+ * inbox's).
  */
 public final class TypedRefView implements ClassicRefView<ActorRef<?>> {
   /** Used by {@link java.util.ServiceLoader}. */
@@ -35,6 +37,10 @@ public final class TypedRefView implements ClassicRefView<ActorRef<?>> {
     }
     if (classic instanceof EventStreamRef) {
       throw new IllegalArgumentException(view + " is a system's event stream, which does not travel to other nodes");
+    }
+    if (classic instanceof IgnoreRef) {
+      throw new IllegalArgumentException(view + " is a system's ignoreRef(), which does not travel to other nodes:"
+          + " send a ref of the receiving node's own, or none");
     }
     return classic;
   }

@@ -8,6 +8,7 @@ import dev.troupe.actor.typed.ActorSystem;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.Props;
 import dev.troupe.actor.spi.ServiceDirectory;
+import dev.troupe.actor.spi.SystemSpi;
 import dev.troupe.actor.typed.eventstream.EventStream;
 import dev.troupe.actor.typed.receptionist.Receptionist;
 import dev.troupe.actor.typed.receptionist.ReceptionistFactory;
@@ -42,10 +43,12 @@ public final class TypedSystem<T> extends ActorSystem<T> implements ActorRefAdap
   private volatile dev.troupe.actor.ActorRef guardian;
   private volatile ActorRef<Receptionist.Command> receptionist;
   private final ActorRef<EventStream.Command> eventStream;
+  private final ActorRef<Object> ignore;
 
   private TypedSystem(dev.troupe.actor.ActorSystem classic) {
     this.classic = classic;
     this.eventStream = new ActorRefAdapter<>(new EventStreamRef(classic));
+    this.ignore = new ActorRefAdapter<>(new IgnoreRef(classic));
   }
 
   /**
@@ -198,6 +201,27 @@ public final class TypedSystem<T> extends ActorSystem<T> implements ActorRefAdap
   @Override
   public <U> ActorRef<U> deadLetters() {
     return new ActorRefAdapter<>(classic.deadLetters());
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <U> ActorRef<U> ignoreRef() {
+    return (ActorRef<U>) ignore;
+  }
+
+  @Override
+  public <U> ActorRef<U> systemActorOf(Behavior<U> behavior, String name, Props props) {
+    Objects.requireNonNull(props, "props");
+    return new ActorRefAdapter<>(spi().systemActorOf(TypedActor.systemProps(behavior, props), name));
+  }
+
+  /** @return the runtime's services of the classic system */
+  public SystemSpi spi() {
+    if (classic instanceof SystemSpi s) {
+      return s;
+    }
+    throw new IllegalStateException("actor system " + classic.name() + " (" + classic.getClass().getName()
+        + ") is not a Troupe runtime's system");
   }
 
   @Override
