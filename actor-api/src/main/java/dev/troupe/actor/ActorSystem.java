@@ -3,6 +3,7 @@ package dev.troupe.actor;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.spi.ActorSystemProvider;
+import dev.troupe.actor.spi.ExtensionSlots;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Objects;
@@ -21,9 +22,43 @@ import java.util.concurrent.Executor;
  * put {@code troupe-actor-runtime} (or a module depending on it) on the class path.
  */
 public abstract class ActorSystem {
+  private final ExtensionSlots extensions = new ExtensionSlots();
 
   /** For the runtime's implementation. */
   protected ActorSystem() {}
+
+  /**
+   * The system's extension of {@code id}, made by {@link ExtensionId#createExtension} on the first
+   * call (the calls of other threads meanwhile wait for it and get the same instance). Ids listed in
+   * {@code troupe.extensions} (and a library's {@code troupe.library-extensions}) are registered
+   * when the system starts.
+   *
+   * @param id the extension's id
+   * @param <T> the extension
+   * @return the extension
+   * @throws IllegalStateException if the extension's own creation asks for it
+   */
+  public final <T extends Extension> T registerExtension(ExtensionId<T> id) {
+    return extensions.register(id, () -> id.createExtension(this));
+  }
+
+  /**
+   * @param id an extension's id
+   * @param <T> the extension
+   * @return the extension, registered earlier
+   * @throws IllegalArgumentException if it is not registered
+   */
+  public final <T extends Extension> T extension(ExtensionId<T> id) {
+    return extensions.get(id);
+  }
+
+  /**
+   * @param id an extension's id
+   * @return whether the extension is registered
+   */
+  public final boolean hasExtension(ExtensionId<? extends Extension> id) {
+    return extensions.has(id);
+  }
 
   /**
    * Creates a system named {@code "default"} from the default configuration.
@@ -63,7 +98,14 @@ public abstract class ActorSystem {
             .withFallback(config)
             .withFallback(ConfigFactory.defaultReference())
             .resolve();
-    return provider().create(name, full);
+    ActorSystem system = provider().create(name, full);
+    try {
+      ExtensionSlots.startConfigured(system, full);
+    } catch (RuntimeException | Error e) {
+      system.terminate();
+      throw e;
+    }
+    return system;
   }
 
   private static ActorSystemProvider provider() {

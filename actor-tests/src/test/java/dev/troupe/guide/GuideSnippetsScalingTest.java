@@ -12,6 +12,8 @@ import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Extension;
+import dev.troupe.actor.ExtensionId;
 import dev.troupe.actor.Props;
 import dev.troupe.executors.AffinityPool;
 import dev.troupe.pattern.Patterns;
@@ -32,6 +34,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
@@ -147,6 +150,28 @@ class GuideSnippetsScalingTest {
     // end::affinity-pool[]
     assertEquals(42, answer.get());
     assertTrue(pool.isTerminated());
+  }
+
+  // tag::extension[]
+  /** One per system: reached from any actor or thread with Counters.get(system). */
+  public static final class Counters implements Extension {
+    public static final ExtensionId<Counters> ID = system -> new Counters();
+
+    public static Counters get(ActorSystem system) {
+      return ID.get(system);                          // made on the first call, then the same one
+    }
+
+    public final AtomicLong hits = new AtomicLong();
+  }
+  // end::extension[]
+
+  @Test
+  void anExtensionIsOnePerSystem() {
+    ActorSystem system = troupe.system();
+    Counters.get(system).hits.incrementAndGet();
+    Counters.get(system).hits.incrementAndGet();
+    assertEquals(2, Counters.get(system).hits.get());
+    assertTrue(system.hasExtension(Counters.ID));
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.troupe.actor.typed;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.Scheduler;
+import dev.troupe.actor.spi.ExtensionSlots;
 import dev.troupe.actor.typed.internal.TypedSystem;
 import dev.troupe.actor.typed.receptionist.Receptionist;
 import java.util.Objects;
@@ -23,6 +24,8 @@ import org.slf4j.Logger;
  * @param <T> the type of message the guardian accepts
  */
 public abstract class ActorSystem<T> implements ActorRef<T> {
+  private final ExtensionSlots extensions = new ExtensionSlots();
+
   /** For the one implementation. */
   protected ActorSystem() {}
 
@@ -126,4 +129,38 @@ public abstract class ActorSystem<T> implements ActorRef<T> {
    * @throws IllegalStateException if the system is terminating or terminated
    */
   public abstract <U> ActorRef<U> systemActorOf(Behavior<U> behavior, String name, Props props);
+
+  /**
+   * The system's extension of {@code id}, made by {@link ExtensionId#createExtension} on the first
+   * call (the calls of other threads meanwhile wait for it and get the same instance). Ids listed in
+   * {@code troupe.actor.typed.extensions} (and a library's {@code
+   * troupe.actor.typed.library-extensions}) are registered when the system starts. A classic
+   * system's typed view ({@code Adapter.toTyped}) has the same extensions as the typed system.
+   *
+   * @param id the extension's id
+   * @param <E> the extension
+   * @return the extension
+   * @throws IllegalStateException if the extension's own creation asks for it
+   */
+  public final <E extends Extension> E registerExtension(ExtensionId<E> id) {
+    return extensions.register(id, () -> id.createExtension(this));
+  }
+
+  /**
+   * @param id an extension's id
+   * @param <E> the extension
+   * @return the extension, registered earlier
+   * @throws IllegalArgumentException if it is not registered
+   */
+  public final <E extends Extension> E extension(ExtensionId<E> id) {
+    return extensions.get(id);
+  }
+
+  /**
+   * @param id an extension's id
+   * @return whether the extension is registered
+   */
+  public final boolean hasExtension(ExtensionId<? extends Extension> id) {
+    return extensions.has(id);
+  }
 }
