@@ -3,6 +3,7 @@ package dev.troupe.actor.spi;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.CoordinatedShutdown;
+import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.Props;
 
 /**
@@ -37,4 +38,10 @@ public interface SystemSpi {
    * @return the ref; never null
    */
   ActorRef resolveActorRef(ActorPath path);
+
+  /**
+   * @param name the logger's name (a class name, usually)
+   * @return a logger of that name, through the runtime's logging (SLF4J)
+   */
+  LoggingAdapter logger(String name);
 }

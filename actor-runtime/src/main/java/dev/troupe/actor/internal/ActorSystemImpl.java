@@ -240,6 +240,11 @@ public final class ActorSystemImpl extends ActorSystem
   }
 
   @Override
+  public LoggingAdapter logger(String name) {
+    return new Slf4jLoggingAdapter(Objects.requireNonNull(name, "name"));
+  }
+
+  @Override
   public ActorRef resolveActorRef(ActorPath path) {
     return provider.resolveActorRef(Objects.requireNonNull(path, "path"));
   }

@@ -3,6 +3,7 @@ package dev.troupe.actor.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
@@ -11,6 +12,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.Logging;
 import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.Props;
 import dev.troupe.testkit.ActorSystemExtension;
@@ -68,6 +70,8 @@ class ActorLoggingTest {
           })
           .matchEquals("same?", m -> getSender().tell(
               getContext().getLog() == getContext().getLog() && log() == getContext().getLog(), getSelf()))
+          .matchEquals("pekko's way?", m -> getSender().tell(
+              Logging.getLogger(getContext().getSystem(), this) == log() && Logging.getLogger(this) == log(), getSelf()))
           .matchEquals("sentinel", m -> {
             // a disabled level must leave an MDC value of the same key alone: it never puts or removes
             MDC.put("troupeSource", "sentinel");
@@ -167,6 +171,34 @@ class ActorLoggingTest {
     assertEquals("error z", only.getFormattedMessage());
     assertEquals(1, capture.snapshot().size(), capture.snapshot().toString());
     assertEquals(0, arg.renderings.get(), "the debug argument was never rendered");
+  }
+
+  @Test
+  void pekkosLoggingGetLoggerGivesAnActorItsOwnLoggerAndOtherSourcesOneNamedAfterThem() {
+    ActorRef talker = system.actorOf(Props.create(Talker.class));
+    talker.tell("pekko's way?", kit.getRef());
+    assertTrue(kit.expectMsgClass(Boolean.class), "Logging.getLogger(system, this) in an actor is its log()");
+
+    // a class names the logger; so does a string; any other object, by its class
+    Logging.getLogger(system, Talker.class).info("by class {}", 1);
+    Logging.getLogger(system, Talker.class.getName()).warning("by name {}", 2);
+    RuntimeFixtures.LogCapture other = new RuntimeFixtures.LogCapture((Logger) LoggerFactory.getLogger(StringBuilder.class));
+    try {
+      Logging.getLogger(system, new StringBuilder()).error("by object {}", 3);
+      assertEquals(List.of("by object 3"), other.snapshot().stream().map(ILoggingEvent::getFormattedMessage).toList());
+    } finally {
+      other.detach();
+    }
+    ILoggingEvent byClass = awaitEvent(1);
+    ILoggingEvent byName = awaitEvent(2);
+    assertEquals(Talker.class.getName(), byClass.getLoggerName());
+    assertEquals("by class 1", byClass.getFormattedMessage());
+    assertEquals(Talker.class.getName(), byName.getLoggerName());
+    assertEquals(Level.WARN, byName.getLevel());
+    assertEquals(2, capture.snapshot().size(), capture.snapshot().toString());
+    assertFalse(byClass.getMDCPropertyMap().containsKey("troupeSource"), "not an actor's line");
+    assertThrows(NullPointerException.class, () -> Logging.getLogger(system, null));
+    assertThrows(NullPointerException.class, () -> Logging.getLogger(null, "x"));
   }
 
   @Test

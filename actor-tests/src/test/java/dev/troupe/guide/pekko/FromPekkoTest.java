@@ -22,6 +22,8 @@ import dev.troupe.actor.DeciderBuilder;
 import dev.troupe.actor.Done;
 import dev.troupe.actor.Identify;
 import dev.troupe.actor.Kill;
+import dev.troupe.actor.Logging;
+import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.OneForOneStrategy;
 import dev.troupe.actor.PoisonPill;
 import dev.troupe.actor.Props;
@@ -102,6 +104,7 @@ class FromPekkoTest {
   }
 
   static final class Manager extends AbstractActorWithTimers {
+    private final LoggingAdapter log = Logging.getLogger(getContext().getSystem(), this); // pekko.event -> troupe.actor
     private final ActorRef worker = getContext().actorOf(Props.create(Worker.class), "worker");
 
     @Override
@@ -115,7 +118,10 @@ class FromPekkoTest {
       return receiveBuilder()
           .matchEquals("tick", t -> getContext().getParent().tell("ticked", getSelf()))
           .match(Job.class, job -> worker.forward(job, getContext()))
-          .match(Terminated.class, t -> getContext().stop(getSelf()))
+          .match(Terminated.class, t -> {
+            log.info("worker {} stopped", t.getActor().path().name());
+            getContext().stop(getSelf());
+          })
           .matchEquals("later", m -> {
             Executor ec = getContext().getDispatcher();                     // an Executor, not a Scala ExecutionContext
             CompletionStage<Object> answer = Patterns.ask(worker, new Job(9), Duration.ofSeconds(3));
