@@ -19,6 +19,8 @@ import dev.troupe.guide.GuideSnippetsActorsTest.Add;
 import dev.troupe.guide.GuideSnippetsActorsTest.Counter;
 import dev.troupe.guide.GuideSnippetsActorsTest.Get;
 import dev.troupe.pattern.AskTimeoutException;
+import dev.troupe.pattern.CircuitBreaker;
+import dev.troupe.pattern.CircuitBreakerOpenException;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
 import dev.troupe.testkit.TestKit;
@@ -209,6 +211,26 @@ class GuideSnippetsMessagingTest {
     kit.send(reporter, "report"); // the counter is gone: the ask fails at once, the pipe says so
     Status.Failure failure = kit.expectMsgClass(Status.Failure.class);
     assertInstanceOf(AskTimeoutException.class, failure.cause());
+  }
+
+  @Test
+  void aCircuitBreakerStopsCallingAServiceThatKeepsFailing(ActorSystem system) throws Exception {
+    java.util.function.Supplier<CompletionStage<String>> prices =
+        () -> java.util.concurrent.CompletableFuture.failedFuture(new IllegalStateException("price service down"));
+    // tag::circuit-breaker[]
+    CircuitBreaker breaker =
+        CircuitBreaker.create(system.scheduler(), 3, Duration.ofSeconds(2), Duration.ofSeconds(30))
+            .addOnOpenListener(() -> system.log().warning("price service failing: calls refused for 30 s"));
+    CompletionStage<String> price = breaker.callWithCircuitBreakerCS(prices::get); // fails at once while open
+    // end::circuit-breaker[]
+    assertTrue(price.toCompletableFuture().isCompletedExceptionally());
+    breaker.callWithCircuitBreakerCS(prices::get);
+    breaker.callWithCircuitBreakerCS(prices::get);
+    assertTrue(breaker.isOpen(), "three failures in a row");
+    CompletionStage<String> refused = breaker.callWithCircuitBreakerCS(prices::get);
+    java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+        java.util.concurrent.ExecutionException.class, () -> refused.toCompletableFuture().get(10, TimeUnit.SECONDS));
+    assertInstanceOf(CircuitBreakerOpenException.class, e.getCause());
   }
 
   @Test
