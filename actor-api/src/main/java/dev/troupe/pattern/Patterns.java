@@ -3,11 +3,14 @@ package dev.troupe.pattern;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSelection;
 import dev.troupe.actor.PoisonPill;
+import dev.troupe.actor.Scheduler;
 import dev.troupe.actor.Status;
 import dev.troupe.actor.spi.AskService;
 import dev.troupe.actor.spi.AskServiceRef;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -117,6 +120,164 @@ public final class Patterns {
     Objects.requireNonNull(target, "target");
     Objects.requireNonNull(stopMessage, "stopMessage");
     return asks(target).gracefulStop(target, checked(timeout), stopMessage);
+  }
+
+  /**
+   * Runs {@code value} after {@code duration}, on {@code executor}, and completes as the stage it
+   * returns completes (failed, if it throws).
+   *
+   * @param duration how long to wait first; zero or more
+   * @param scheduler times it (e.g. {@code system.scheduler()})
+   * @param executor where {@code value} runs
+   * @param value makes the stage
+   * @param <T> its value
+   * @return the stage's outcome, after the delay
+   */
+  public static <T> CompletionStage<T> after(
+      Duration duration, Scheduler scheduler, Executor executor, Callable<CompletionStage<T>> value) {
+    Objects.requireNonNull(duration, "duration");
+    Objects.requireNonNull(scheduler, "scheduler");
+    Objects.requireNonNull(executor, "executor");
+    Objects.requireNonNull(value, "value");
+    if (duration.isNegative()) {
+      throw new IllegalArgumentException("duration must not be negative, was " + duration);
+    }
+    CompletableFuture<T> out = new CompletableFuture<>();
+    scheduler.scheduleOnce(duration, () -> relay(value, out), executor);
+    return out;
+  }
+
+  /**
+   * Tries {@code attempt} at once and, while it fails, up to {@code attempts} more times, {@code
+   * delay} apart; completes with the first success or the last failure.
+   *
+   * @param attempt makes one try (a thrown exception is a failed try)
+   * @param attempts how many times to try again after the first; zero or more
+   * @param delay the pause before each new try; zero or more
+   * @param scheduler times the pauses
+   * @param executor where the tries after the first run
+   * @param <T> the value
+   * @return the outcome
+   */
+  public static <T> CompletionStage<T> retry(
+      Callable<CompletionStage<T>> attempt, int attempts, Duration delay, Scheduler scheduler, Executor executor) {
+    Objects.requireNonNull(delay, "delay");
+    return retry(attempt, attempts, delay, delay, 0.0, scheduler, executor);
+  }
+
+  /**
+   * As {@link #retry(Callable, int, Duration, Scheduler, Executor)}, with pauses that double from
+   * {@code minBackoff} up to {@code maxBackoff}, each made longer by up to {@code randomFactor} of
+   * itself at random (so that many callers retrying together spread out).
+   *
+   * @param attempt makes one try (a thrown exception is a failed try)
+   * @param attempts how many times to try again after the first; zero or more
+   * @param minBackoff the first pause; zero or more
+   * @param maxBackoff the longest pause; at least {@code minBackoff}
+   * @param randomFactor in [0.0, 1.0]
+   * @param scheduler times the pauses
+   * @param executor where the tries after the first run
+   * @param <T> the value
+   * @return the outcome
+   */
+  public static <T> CompletionStage<T> retry(
+      Callable<CompletionStage<T>> attempt,
+      int attempts,
+      Duration minBackoff,
+      Duration maxBackoff,
+      double randomFactor,
+      Scheduler scheduler,
+      Executor executor) {
+    Objects.requireNonNull(attempt, "attempt");
+    Objects.requireNonNull(minBackoff, "minBackoff");
+    Objects.requireNonNull(maxBackoff, "maxBackoff");
+    Objects.requireNonNull(scheduler, "scheduler");
+    Objects.requireNonNull(executor, "executor");
+    if (attempts < 0) {
+      throw new IllegalArgumentException("attempts must not be negative, was " + attempts);
+    }
+    if (minBackoff.isNegative() || maxBackoff.compareTo(minBackoff) < 0) {
+      throw new IllegalArgumentException("backoff must satisfy 0 <= minBackoff <= maxBackoff, was " + minBackoff + " and " + maxBackoff);
+    }
+    if (!(randomFactor >= 0.0 && randomFactor <= 1.0)) {
+      throw new IllegalArgumentException("randomFactor must be in [0.0, 1.0], was " + randomFactor);
+    }
+    CompletableFuture<T> out = new CompletableFuture<>();
+    new Retry<>(attempt, attempts, minBackoff.toNanos(), maxBackoff.toNanos(), randomFactor, scheduler, executor, out).run();
+    return out;
+  }
+
+  /** One retry loop: each failed try schedules the next until the tries are used up. */
+  private static final class Retry<T> implements Runnable {
+    private final Callable<CompletionStage<T>> attempt;
+    private final long minNanos;
+    private final long maxNanos;
+    private final double randomFactor;
+    private final Scheduler scheduler;
+    private final Executor executor;
+    private final CompletableFuture<T> out;
+    private int left;
+    private int tried;
+
+    Retry(Callable<CompletionStage<T>> attempt, int left, long minNanos, long maxNanos, double randomFactor,
+        Scheduler scheduler, Executor executor, CompletableFuture<T> out) {
+      this.attempt = attempt;
+      this.left = left;
+      this.minNanos = minNanos;
+      this.maxNanos = maxNanos;
+      this.randomFactor = randomFactor;
+      this.scheduler = scheduler;
+      this.executor = executor;
+      this.out = out;
+    }
+
+    @Override
+    public void run() { // one try at a time: the next is scheduled only after this one failed
+      CompletionStage<T> stage;
+      try {
+        stage = Objects.requireNonNull(attempt.call(), "the attempt returned a null stage");
+      } catch (Throwable t) {
+        failed(t);
+        return;
+      }
+      stage.whenComplete((v, t) -> {
+        if (t == null) {
+          out.complete(v);
+        } else {
+          failed(t instanceof CompletionException && t.getCause() != null ? t.getCause() : t);
+        }
+      });
+    }
+
+    private void failed(Throwable t) {
+      if (left <= 0) {
+        out.completeExceptionally(t);
+        return;
+      }
+      left--;
+      double pause = Math.min((double) maxNanos, minNanos * Math.pow(2, Math.min(tried++, 62)));
+      if (randomFactor > 0.0) {
+        pause *= 1.0 + java.util.concurrent.ThreadLocalRandom.current().nextDouble() * randomFactor;
+      }
+      scheduler.scheduleOnce(Duration.ofNanos((long) pause), this, executor);
+    }
+  }
+
+  private static <T> void relay(Callable<CompletionStage<T>> value, CompletableFuture<T> out) {
+    CompletionStage<T> stage;
+    try {
+      stage = Objects.requireNonNull(value.call(), "the callable returned a null stage");
+    } catch (Throwable t) {
+      out.completeExceptionally(t);
+      return;
+    }
+    stage.whenComplete((v, t) -> {
+      if (t == null) {
+        out.complete(v);
+      } else {
+        out.completeExceptionally(t);
+      }
+    });
   }
 
   private static AskService asks(ActorRef ref) {
