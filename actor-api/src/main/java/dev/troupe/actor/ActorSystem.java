@@ -39,7 +39,8 @@ public abstract class ActorSystem {
    * @throws IllegalStateException if the extension's own creation asks for it
    */
   public final <T extends Extension> T registerExtension(ExtensionId<T> id) {
-    return extensions.register(id, () -> id.createExtension(this));
+    T made = extensions.made(Objects.requireNonNull(id, "id"));
+    return made != null ? made : extensions.register(id, () -> id.createExtension(this));
   }
 
   /**

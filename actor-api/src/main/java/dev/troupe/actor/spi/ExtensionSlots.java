@@ -95,6 +95,20 @@ public final class ExtensionSlots {
   }
 
   /**
+   * The lookup of an extension already made: a map read, nothing allocated (for a {@code get} on
+   * every message).
+   *
+   * @param id an extension's id
+   * @param <T> the extension
+   * @return the extension of {@code id}, or null if it is not made (yet)
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T made(Object id) {
+    Object v = slots.get(id);
+    return v instanceof Creating ? null : (T) v;
+  }
+
+  /**
    * @param id an extension's id
    * @param <T> the extension
    * @return the extension of {@code id}

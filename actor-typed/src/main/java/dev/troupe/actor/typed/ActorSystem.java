@@ -143,7 +143,8 @@ public abstract class ActorSystem<T> implements ActorRef<T> {
    * @throws IllegalStateException if the extension's own creation asks for it
    */
   public final <E extends Extension> E registerExtension(ExtensionId<E> id) {
-    return extensions.register(id, () -> id.createExtension(this));
+    E made = extensions.made(Objects.requireNonNull(id, "id"));
+    return made != null ? made : extensions.register(id, () -> id.createExtension(this));
   }
 
   /**
