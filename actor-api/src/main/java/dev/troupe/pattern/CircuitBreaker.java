@@ -368,8 +368,7 @@ public final class CircuitBreaker {
    * @return this breaker
    */
   public CircuitBreaker addOnOpenListener(Runnable listener) {
-    onOpen.add(Objects.requireNonNull(listener, "listener"));
-    return this;
+    return add(onOpen, listener);
   }
 
   /**
@@ -377,8 +376,7 @@ public final class CircuitBreaker {
    * @return this breaker
    */
   public CircuitBreaker addOnHalfOpenListener(Runnable listener) {
-    onHalfOpen.add(Objects.requireNonNull(listener, "listener"));
-    return this;
+    return add(onHalfOpen, listener);
   }
 
   /**
@@ -386,8 +384,7 @@ public final class CircuitBreaker {
    * @return this breaker
    */
   public CircuitBreaker addOnCloseListener(Runnable listener) {
-    onClose.add(Objects.requireNonNull(listener, "listener"));
-    return this;
+    return add(onClose, listener);
   }
 
   /**
@@ -395,8 +392,7 @@ public final class CircuitBreaker {
    * @return this breaker
    */
   public CircuitBreaker addOnCallBreakerOpenListener(Runnable listener) {
-    onCallBreakerOpen.add(Objects.requireNonNull(listener, "listener"));
-    return this;
+    return add(onCallBreakerOpen, listener);
   }
 
   /**
@@ -404,8 +400,7 @@ public final class CircuitBreaker {
    * @return this breaker
    */
   public CircuitBreaker addOnCallSuccessListener(LongConsumer listener) {
-    onCallSuccess.add(Objects.requireNonNull(listener, "listener"));
-    return this;
+    return add(onCallSuccess, listener);
   }
 
   /**
@@ -413,8 +408,7 @@ public final class CircuitBreaker {
    * @return this breaker
    */
   public CircuitBreaker addOnCallFailureListener(LongConsumer listener) {
-    onCallFailure.add(Objects.requireNonNull(listener, "listener"));
-    return this;
+    return add(onCallFailure, listener);
   }
 
   /**
@@ -422,7 +416,11 @@ public final class CircuitBreaker {
    * @return this breaker
    */
   public CircuitBreaker addOnCallTimeoutListener(LongConsumer listener) {
-    onCallTimeout.add(Objects.requireNonNull(listener, "listener"));
+    return add(onCallTimeout, listener);
+  }
+
+  private <L> CircuitBreaker add(List<L> listeners, L listener) {
+    listeners.add(Objects.requireNonNull(listener, "listener"));
     return this;
   }
 
