@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.LongConsumer;
 
@@ -210,56 +211,87 @@ public final class CircuitBreaker {
     if (s == null) {
       return CompletableFuture.failedFuture(refusal());
     }
-    long start = System.nanoTime();
-    CompletableFuture<T> result = new CompletableFuture<>();
-    AtomicBoolean settled = new AtomicBoolean(); // the first of the answer and the timeout wins
-    Cancellable timer =
-        scheduler.scheduleOnce(
-            callTimeout,
-            () -> {
-              if (settled.compareAndSet(false, true)) {
-                timedOut(s, start);
-                result.completeExceptionally(new TimeoutException("circuit breaker: the call took longer than " + callTimeout));
-              }
-            },
-            SAME_THREAD);
+    Call<T> call = new Call<>(s, System.nanoTime(), defineFailure);
     CompletionStage<T> stage;
     try {
       stage = Objects.requireNonNull(body.call(), "the body returned a null stage");
     } catch (Throwable t) {
-      timer.cancel();
-      if (settled.compareAndSet(false, true)) {
-        failed(s, start);
-        result.completeExceptionally(t);
-      }
-      return result;
+      call.settle(null, t, false);
+      return call.result;
     }
-    stage.whenComplete(
-        (value, failure) -> {
-          timer.cancel();
-          if (!settled.compareAndSet(false, true)) {
-            return; // timed out already: a late answer changes nothing
-          }
-          boolean bad;
-          try {
-            bad = countsAsFailure(defineFailure, value, failure);
-          } catch (RuntimeException | Error e) { // a broken defineFailure fails the call, and counts
-            failed(s, start);
-            result.completeExceptionally(e);
-            return;
-          }
-          if (bad) {
-            failed(s, start);
-          } else {
-            succeeded(s, start);
-          }
-          if (failure == null) {
-            result.complete(value);
-          } else {
-            result.completeExceptionally(failure);
-          }
-        });
-    return result;
+    long left = callTimeout.toNanos() - (System.nanoTime() - call.start);
+    if (left <= 0) {
+      call.run(); // starting the call took the whole timeout
+    } else if (!(stage instanceof CompletableFuture<T> f && f.isDone())) {
+      // armed before the answer is awaited, so that an answer cancels it; an answer already there
+      // needs no timer at all
+      call.timer = scheduler.scheduleOnce(Duration.ofNanos(left), call, SAME_THREAD);
+    }
+    stage.whenComplete(call);
+    return call.result;
+  }
+
+  /**
+   * One call through {@link #callWithCircuitBreakerCS}: the first of its answer and its timeout
+   * (this object's flag) settles it, counts it, then completes its stage.
+   */
+  private final class Call<T> extends AtomicBoolean implements Runnable, BiConsumer<T, Throwable> {
+    private static final long serialVersionUID = 1L;
+
+    final transient State state;
+    final long start;
+    final transient BiFunction<Optional<T>, Optional<Throwable>, Boolean> defineFailure;
+    final transient CompletableFuture<T> result = new CompletableFuture<>();
+    transient volatile Cancellable timer;
+
+    Call(State state, long start, BiFunction<Optional<T>, Optional<Throwable>, Boolean> defineFailure) {
+      this.state = state;
+      this.start = start;
+      this.defineFailure = defineFailure;
+    }
+
+    /** The timeout. */
+    @Override
+    public void run() {
+      if (compareAndSet(false, true)) {
+        timedOut(state, start);
+        result.completeExceptionally(new TimeoutException("circuit breaker: the call took longer than " + callTimeout));
+      }
+    }
+
+    /** The answer. */
+    @Override
+    public void accept(T value, Throwable failure) {
+      Cancellable t = timer;
+      if (t != null) {
+        t.cancel();
+      }
+      settle(value, failure, true);
+    }
+
+    void settle(T value, Throwable failure, boolean ruled) {
+      if (!compareAndSet(false, true)) {
+        return; // timed out already: a late answer changes nothing
+      }
+      boolean bad;
+      try {
+        bad = !ruled || countsAsFailure(defineFailure, value, failure);
+      } catch (RuntimeException | Error e) { // a broken defineFailure fails the call, and counts
+        failed(state, start);
+        result.completeExceptionally(e);
+        return;
+      }
+      if (bad) {
+        failed(state, start);
+      } else {
+        succeeded(state, start);
+      }
+      if (failure == null) {
+        result.complete(value);
+      } else {
+        result.completeExceptionally(failure);
+      }
+    }
   }
 
   /**
@@ -452,7 +484,9 @@ public final class CircuitBreaker {
   private void succeeded(State s, long start) {
     notifyAll(onCallSuccess, System.nanoTime() - start);
     if (s instanceof Closed c) {
-      c.failures.set(0);
+      if (c.failures.get() != 0) { // read first: callers sharing a healthy breaker write nothing shared
+        c.failures.set(0);
+      }
     } else if (s instanceof HalfOpen h && state.compareAndSet(h, new Closed())) {
       notifyAll(onClose);
     }
@@ -497,12 +531,18 @@ public final class CircuitBreaker {
   }
 
   private void notifyAll(List<Runnable> listeners) {
+    if (listeners.isEmpty()) {
+      return;
+    }
     for (Runnable r : listeners) {
       run(r);
     }
   }
 
   private void notifyAll(List<LongConsumer> listeners, long elapsedNanos) {
+    if (listeners.isEmpty()) {
+      return;
+    }
     for (LongConsumer l : listeners) {
       run(() -> l.accept(elapsedNanos));
     }

@@ -218,6 +218,27 @@ class CircuitBreakerTest {
   }
 
   @Test
+  void aStageWhoseStartTookTheWholeTimeoutTimesOutEvenIfItsAnswerIsThere() {
+    CircuitBreaker b = CircuitBreaker.create(scheduler(), 5, Duration.ofMillis(20), LONG);
+    AtomicInteger timeouts = new AtomicInteger();
+    b.addOnCallTimeoutListener(n -> timeouts.incrementAndGet());
+    CompletionStage<String> call = b.callWithCircuitBreakerCS(() -> {
+      long end = System.nanoTime() + Duration.ofMillis(60).toNanos(); // a slow start of the call
+      while (System.nanoTime() < end) {
+        LockSupport.parkNanos(end - System.nanoTime());
+      }
+      return CompletableFuture.completedFuture("late");
+    });
+    assertInstanceOf(TimeoutException.class, failureOf(call));
+    assertEquals(1, timeouts.get());
+    assertEquals(1, b.currentFailureCount());
+  }
+
+  private static Throwable failureOf(CompletionStage<?> s) {
+    return assertThrows(ExecutionException.class, () -> s.toCompletableFuture().get(10, TimeUnit.SECONDS)).getCause();
+  }
+
+  @Test
   void theCallerDecidesWhatCountsAsAFailure() throws Exception {
     CircuitBreaker b = CircuitBreaker.create(scheduler(), 2, LONG, LONG);
     java.util.function.BiFunction<java.util.Optional<String>, java.util.Optional<Throwable>, Boolean> unavailable =
