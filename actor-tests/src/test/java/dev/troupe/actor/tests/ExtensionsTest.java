@@ -18,11 +18,9 @@ import dev.troupe.testkit.TestKit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -79,44 +77,47 @@ class ExtensionsTest {
     ActorSystem a = system("");
     ActorSystem b = system("");
     int threads = 16;
-    List<Thread> callers = new java.util.concurrent.CopyOnWriteArrayList<>();
-    ExecutorService pool =
-        Executors.newFixedThreadPool(threads, r -> {
-          Thread t = new Thread(r, "extension-caller-" + callers.size());
-          callers.add(t);
-          return t;
-        });
-    try {
-      for (ActorSystem s : List.of(a, b)) {
-        release = new CountDownLatch(1);
-        List<Future<Counted>> got = new ArrayList<>();
-        for (int i = 0; i < threads; i++) {
-          got.add(pool.submit(() -> SLOW.get(s)));
-        }
-        // every caller is parked: one in the creation (on the release latch), the others waiting
-        // for it inside registerExtension; nothing announces that, so the threads' states are
-        // polled, 1 ms apart
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (callers.size() < threads || !callers.stream().allMatch(t -> t.getState() == Thread.State.WAITING
-            || t.getState() == Thread.State.TIMED_WAITING)) {
-          assertTrue(System.nanoTime() - deadline < 0, "the " + threads + " callers did not all wait: " + callers.stream().map(Thread::getState).toList());
-          java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-        }
-        release.countDown();
-        Set<Counted> distinct = ConcurrentHashMap.newKeySet();
-        for (Future<Counted> f : got) {
-          distinct.add(f.get(10, TimeUnit.SECONDS));
-        }
-        assertEquals(1, distinct.size(), "every caller got the same instance");
-        assertSame(s, distinct.iterator().next().system, "made for its own system");
-        assertSame(distinct.iterator().next(), s.extension(SLOW));
-        assertTrue(s.hasExtension(SLOW));
+    for (ActorSystem s : List.of(a, b)) {
+      release = new CountDownLatch(1);
+      List<CompletableFuture<Counted>> got = new ArrayList<>();
+      List<Thread> callers = new ArrayList<>();
+      for (int i = 0; i < threads; i++) { // fresh threads: one that waits is waiting for the extension
+        CompletableFuture<Counted> one = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+          try {
+            one.complete(SLOW.get(s));
+          } catch (RuntimeException | Error e) {
+            one.completeExceptionally(e);
+          }
+        }, "extension-caller-" + i);
+        got.add(one);
+        callers.add(t);
+        t.start();
       }
-      assertEquals(2, SLOW_MADE.get(), "made once per system");
-      assertNotSame(a.extension(SLOW), b.extension(SLOW));
-    } finally {
-      pool.shutdownNow();
+      // every caller is parked: one in the creation (on the release latch), the others waiting for
+      // it inside registerExtension; nothing announces that, so the threads' states are polled,
+      // 1 ms apart
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (!callers.stream().allMatch(t -> t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING)) {
+        assertTrue(System.nanoTime() - deadline < 0,
+            "the " + threads + " callers did not all wait: " + callers.stream().map(Thread::getState).toList());
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+      }
+      release.countDown();
+      Set<Counted> distinct = ConcurrentHashMap.newKeySet();
+      for (CompletableFuture<Counted> f : got) {
+        distinct.add(f.get(10, TimeUnit.SECONDS));
+      }
+      for (Thread t : callers) {
+        t.join(TimeUnit.SECONDS.toMillis(10));
+      }
+      assertEquals(1, distinct.size(), "every caller got the same instance");
+      assertSame(s, distinct.iterator().next().system, "made for its own system");
+      assertSame(distinct.iterator().next(), s.extension(SLOW));
+      assertTrue(s.hasExtension(SLOW));
     }
+    assertEquals(2, SLOW_MADE.get(), "made once per system");
+    assertNotSame(a.extension(SLOW), b.extension(SLOW));
   }
 
   @Test
