@@ -27,13 +27,17 @@ public final class TypedExtensions implements ExtensionId<TypedExtensions.Loaded
   @Override
   public Loaded createExtension(ActorSystem system) {
     Config config = system.settings().config();
-    TypedSystem<?> typed = TypedSystem.of(system);
+    TypedSystem<?> typed = null; // made only when something is listed: a classic-only system gets no typed view
     for (String key : List.of("troupe.actor.typed.library-extensions", "troupe.actor.typed.extensions")) {
       for (String name : ExtensionSlots.entries(config, key)) {
+        if (typed == null) {
+          typed = TypedSystem.of(system);
+        }
+        TypedSystem<?> view = typed;
         dev.troupe.actor.typed.ExtensionId<?> id =
             (dev.troupe.actor.typed.ExtensionId<?>)
                 ExtensionSlots.findId(key, name, ExtensionSlots.loader(), dev.troupe.actor.typed.ExtensionId.class, null, null);
-        ExtensionSlots.start(key, name, () -> typed.registerExtension(id));
+        ExtensionSlots.start(key, name, () -> view.registerExtension(id));
       }
     }
     return new Loaded();
