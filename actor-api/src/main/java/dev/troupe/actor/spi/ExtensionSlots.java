@@ -135,8 +135,10 @@ public final class ExtensionSlots {
   /**
    * Finds the id a configuration entry names (see {@code ExtensionIdProvider}): an instance of
    * {@code providerType} made with the class's no-argument constructor names it with {@code
-   * lookup}; else the class's one static final field of its own type holds it; else the class is an
-   * id, made with its no-argument constructor.
+   * lookup}; else, for an id class, its one static final field of its own type holds it, or the
+   * class is made with its no-argument constructor; else the class's one static final field whose
+   * type is an id holds it (an extension class that keeps its id in a constant, such as {@code
+   * DistributedPubSub.ID}).
    *
    * @param key the configuration key, for errors
    * @param className the entry
@@ -169,18 +171,17 @@ public final class ExtensionSlots {
         }
         return id;
       }
-      if (!idType.isAssignableFrom(c)) {
-        throw new ConfigurationException(
-            what + ": " + c.getName() + " is neither a " + idType.getName()
-                + (providerType == null ? "" : " nor a " + providerType.getName()));
-      }
+      // an id class: its one static final field of its own type; another class (such as an
+      // extension that keeps its id in a constant): its one static final field that is an id
+      boolean isId = idType.isAssignableFrom(c);
+      Class<?> fieldType = isId ? c : idType;
       Field single = null;
       for (Field f : c.getDeclaredFields()) {
         int m = f.getModifiers();
-        if (Modifier.isStatic(m) && Modifier.isFinal(m) && c.isAssignableFrom(f.getType())) {
+        if (Modifier.isStatic(m) && Modifier.isFinal(m) && fieldType.isAssignableFrom(f.getType())) {
           if (single != null) {
             throw new ConfigurationException(
-                what + ": more than one static final field of its own type (" + single.getName() + ", "
+                what + ": more than one static final field that could hold its id (" + single.getName() + ", "
                     + f.getName() + "); list an ExtensionIdProvider whose lookup() names the one to use");
           }
           single = f;
@@ -196,6 +197,12 @@ public final class ExtensionSlots {
           throw new ConfigurationException(what + ": its field " + single.getName() + " is null");
         }
         return id;
+      }
+      if (!isId) {
+        throw new ConfigurationException(
+            what + ": " + c.getName() + " is neither a " + idType.getName()
+                + (providerType == null ? "" : " nor a " + providerType.getName())
+                + ", nor has it one static final field that is one");
       }
       return construct(c);
     } catch (ReflectiveOperationException e) {

@@ -192,6 +192,32 @@ class ExtensionsTest {
     }
   }
 
+  /** An extension that keeps its id in a constant, listed by its own name (Pekko's style for its own). */
+  public static final class KeepsItsId implements Extension {
+    public static final ExtensionId<KeepsItsId> ID = KeepsItsId::new;
+    final ActorSystem system;
+
+    KeepsItsId(ActorSystem system) {
+      this.system = system;
+    }
+  }
+
+  /** Two constants that could each be its id: refused, naming both. */
+  public static final class TwoIds implements Extension {
+    public static final ExtensionId<TwoIds> ONE = s -> new TwoIds();
+    public static final ExtensionId<TwoIds> OTHER = s -> new TwoIds();
+  }
+
+  @Test
+  void anExtensionClassIsListedByNameAndItsIdConstantIsUsed() {
+    ActorSystem s = system("troupe.extensions = [\"" + KeepsItsId.class.getName() + "\"]");
+    assertTrue(s.hasExtension(KeepsItsId.ID), "registered at start through its ID constant");
+    assertSame(s, s.extension(KeepsItsId.ID).system);
+    ConfigurationException two =
+        assertThrows(ConfigurationException.class, () -> system("troupe.extensions = [\"" + TwoIds.class.getName() + "\"]"));
+    assertTrue(two.getMessage().contains("ONE") && two.getMessage().contains("OTHER"), two.getMessage());
+  }
+
   /** Fails to start. */
   public static final class Failing extends AbstractExtensionId<Counted> {
     public static final Failing ID = new Failing();

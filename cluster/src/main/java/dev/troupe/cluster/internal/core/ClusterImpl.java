@@ -61,6 +61,7 @@ final class ClusterImpl extends Cluster {
   private volatile ClusterTopologySource sharding;
   private volatile ClusterSingletonMembership singletons;
   private volatile ActorRef receptionistDirectory;
+  private ActorRef pubSubDirectory; // guarded by this; started on first use
   private volatile CurrentClusterState state = new CurrentClusterState(List.of(), Set.of(), Optional.empty());
   private volatile Member selfMember;
 
@@ -152,6 +153,30 @@ final class ClusterImpl extends Cluster {
   /** @return this node's directory of service instances, for the typed receptionist */
   ActorRef receptionistDirectory() {
     return receptionistDirectory;
+  }
+
+  /** @return the path of the publish-subscribe mediators' directory of the node at {@code address} */
+  static ActorPath pubSubDirectoryAt(Address address) {
+    return ActorPath.root(address).child("cluster").child("pubsub");
+  }
+
+  /**
+   * This node's directory of the publish-subscribe mediators' topics and paths: a second directory
+   * of the receptionist's kind, started when the node's mediator first asks for it. A member whose
+   * directory is not started yet drops what the others send it; when it starts, it asks each of them
+   * for all of theirs.
+   *
+   * @return the directory
+   */
+  synchronized ActorRef pubSubDirectory() {
+    if (pubSubDirectory == null) {
+      pubSubDirectory = provider.local().actorOfSupervisedBy(
+          Props.create(DirectoryActor.class, () -> new DirectoryActor(
+              DirectoryActor.Membership.of(this, a -> provider.resolveActorRef(pubSubDirectoryAt(a))))),
+          pubSubDirectoryAt(self.address()).withUid(nonZeroUid()),
+          new CoreSupervisor(runtime, ActorPath.root(self.address()).child("cluster")));
+    }
+    return pubSubDirectory;
   }
 
   /** @return the core actor of the node at {@code address}, as a remote ref */

@@ -24,4 +24,20 @@ public final class ClusterServiceDirectory implements ServiceDirectory {
   public ActorRef directory(ActorSystem system) {
     return ((ClusterImpl) Cluster.get(system)).receptionistDirectory();
   }
+
+  /**
+   * The directory that makes the publish-subscribe mediator cluster-wide: the same protocol as the
+   * receptionist's, at {@code /cluster/pubsub}, started on first use.
+   *
+   * @param system a cluster member
+   * @return its node's publish-subscribe directory
+   * @throws IllegalStateException if the system is not a cluster member
+   */
+  public static ActorRef pubSubDirectory(ActorSystem system) {
+    if (!(system instanceof RuntimeSystem r && r.provider() instanceof ClusterProvider)) {
+      throw new IllegalStateException("distributed publish-subscribe needs a cluster member: set troupe.actor.provider"
+          + " = cluster (system " + system.name() + " has another provider)");
+    }
+    return ((ClusterImpl) Cluster.get(system)).pubSubDirectory();
+  }
 }

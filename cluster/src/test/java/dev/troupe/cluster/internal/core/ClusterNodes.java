@@ -3,6 +3,7 @@ package dev.troupe.cluster.internal.core;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.cluster.Cluster;
 import dev.troupe.testkit.TestKit;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +45,26 @@ final class ClusterNodes implements AutoCloseable {
   ActorSystem start(String name, String engine, String extra) {
     ActorSystem s = ActorSystem.create(name, config(engine, extra));
     systems.add(s);
+    return s;
+  }
+
+  /**
+   * @param name the cluster's name
+   * @param n how many members
+   * @return {@code n} in-memory members joined through the first, all Up on every one of them
+   */
+  List<ActorSystem> formInMemory(String name, int n) {
+    List<ActorSystem> s = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      s.add(start(name, "in-memory"));
+    }
+    List<TestKit> probes = s.stream().map(ClusterInMemoryTest::probe).toList();
+    for (ActorSystem sys : s) {
+      Cluster.get(sys).join(s.get(0).address());
+    }
+    for (TestKit p : probes) {
+      ClusterInMemoryTest.ups(p, n);
+    }
     return s;
   }
 

@@ -72,18 +72,7 @@ class ClusterReceptionistTest {
   }
 
   private List<ActorSystem> form(String name, int n) {
-    List<ActorSystem> s = new java.util.ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      s.add(nodes.start(name, "in-memory"));
-    }
-    List<TestKit> probes = s.stream().map(ClusterInMemoryTest::probe).toList();
-    for (ActorSystem sys : s) {
-      Cluster.get(sys).join(s.get(0).address());
-    }
-    for (TestKit p : probes) {
-      ClusterInMemoryTest.ups(p, n);
-    }
-    return s;
+    return nodes.formInMemory(name, n);
   }
 
   @Test
