@@ -11,6 +11,7 @@ import dev.troupe.actor.AbstractActorWithStash;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Cancellable;
+import dev.troupe.actor.Inbox;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.ReceiveTimeout;
 import dev.troupe.actor.Scheduler;
@@ -211,6 +212,20 @@ class GuideSnippetsMessagingTest {
     kit.send(reporter, "report"); // the counter is gone: the ask fails at once, the pipe says so
     Status.Failure failure = kit.expectMsgClass(Status.Failure.class);
     assertInstanceOf(AskTimeoutException.class, failure.cause());
+  }
+
+  @Test
+  void anInboxTakesRepliesOnAThreadThatIsNoActor(ActorSystem system) throws Exception {
+    ActorRef counter = system.actorOf(Props.create(Counter.class));
+    counter.tell(new Add(7), ActorRef.noSender());
+    // tag::inbox[]
+    Object total;
+    try (Inbox inbox = Inbox.create(system)) {                   // close() stops its actor
+      inbox.send(counter, new Get());                            // the inbox is the sender
+      total = inbox.receive(Duration.ofSeconds(2));              // TimeoutException if none came
+    }
+    // end::inbox[]
+    assertEquals(7, total);
   }
 
   @Test

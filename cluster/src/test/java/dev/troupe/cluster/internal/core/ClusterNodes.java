@@ -54,9 +54,19 @@ final class ClusterNodes implements AutoCloseable {
    * @return {@code n} in-memory members joined through the first, all Up on every one of them
    */
   List<ActorSystem> formInMemory(String name, int n) {
+    return formInMemory(name, n, "");
+  }
+
+  /**
+   * @param name the cluster's name
+   * @param n how many members
+   * @param extra configuration of every member
+   * @return {@code n} in-memory members joined through the first, all Up on every one of them
+   */
+  List<ActorSystem> formInMemory(String name, int n, String extra) {
     List<ActorSystem> s = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      s.add(start(name, "in-memory"));
+      s.add(start(name, "in-memory", extra));
     }
     List<TestKit> probes = s.stream().map(ClusterInMemoryTest::probe).toList();
     for (ActorSystem sys : s) {

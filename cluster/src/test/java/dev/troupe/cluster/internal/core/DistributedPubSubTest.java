@@ -210,6 +210,47 @@ class DistributedPubSubTest {
   }
 
   @Test
+  void roundRobinTakesTheMembersInTurnAndTheirActorsInTurn() {
+    List<ActorSystem> s = nodes.formInMemory("turns", 3, "troupe.cluster.pub-sub.routing-logic = round-robin");
+    TestKit inbox = new TestKit(s.get(0));
+    TestKit probeA = new TestKit(s.get(0));
+    TestKit probeB = new TestKit(s.get(1));
+    mediator(s.get(0)).tell(new Put(tagged(s.get(0), "counter", probeA.getRef())), ActorRef.noSender());
+    mediator(s.get(1)).tell(new Put(tagged(s.get(1), "counter", probeB.getRef())), ActorRef.noSender());
+    subscribe(s.get(1), new Subscribe("jobs", "g", tagged(s.get(1), "g1", inbox.getRef())));
+    subscribe(s.get(1), new Subscribe("jobs", "g", tagged(s.get(1), "g2", inbox.getRef())));
+    awaitListings(s.get(2), 3, "A's and B's counters and B's group, on C");
+
+    // the two members in turn
+    TestKit sender = new TestKit(s.get(2));
+    for (int i = 0; i < 6; i++) {
+      sender.send(mediator(s.get(2)), new Send("/user/counter", "c" + i));
+    }
+    List<String> onA = new ArrayList<>();
+    List<String> onB = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      onA.add(probeA.expectMsgClass(CHANGE, String.class));
+      onB.add(probeB.expectMsgClass(CHANGE, String.class));
+    }
+    probeA.expectNoMessage(Duration.ofMillis(200));
+    probeB.expectNoMessage(Duration.ofMillis(10));
+    boolean aFirst = onA.get(0).equals("counter:c0");
+    assertEquals(aFirst ? List.of("counter:c0", "counter:c2", "counter:c4") : List.of("counter:c1", "counter:c3", "counter:c5"),
+        onA, "every other send on A");
+
+    // B's two group members in turn, for messages published on B
+    TestKit publisher = new TestKit(s.get(1));
+    for (int i = 0; i < 4; i++) {
+      publisher.send(mediator(s.get(1)), new Publish("jobs", "p" + i, true));
+    }
+    Map<String, Integer> perMemberOfGroup = new HashMap<>();
+    for (Object o : inbox.receiveN(4, CHANGE)) {
+      perMemberOfGroup.merge(((String) o).substring(0, 2), 1, Integer::sum);
+    }
+    assertEquals(Map.of("g1", 2, "g2", 2), perMemberOfGroup);
+  }
+
+  @Test
   void unsubscribedStoppedAndRemovedSubscribersAreReachedNoMore() {
     List<ActorSystem> s = nodes.formInMemory("leaving", 3);
     TestKit onA = new TestKit(s.get(0));
@@ -283,9 +324,18 @@ class DistributedPubSubTest {
     } finally {
       TestKit.shutdownActorSystem(plain);
     }
-    ConfigurationException c = assertThrows(ConfigurationException.class, () -> DistributedPubSubSettings.create(
-        ConfigFactory.parseString("troupe.cluster.pub-sub.routing-logic = smallest").withFallback(ConfigFactory.load())));
-    assertTrue(c.getMessage().contains("troupe.cluster.pub-sub.routing-logic"), c.getMessage());
+    for (String malformed : List.of("routing-logic = smallest", "send-to-dead-letters-when-no-subscribers = maybe")) {
+      ConfigurationException c = assertThrows(ConfigurationException.class, () -> DistributedPubSubSettings.create(
+          ConfigFactory.parseString("troupe.cluster.pub-sub." + malformed).withFallback(ConfigFactory.load())));
+      String key = malformed.substring(0, malformed.indexOf(' '));
+      assertTrue(c.getMessage().contains("'troupe.cluster.pub-sub." + key + "'"), c.getMessage());
+    }
+    DistributedPubSubSettings defaults = DistributedPubSubSettings.create(ConfigFactory.load());
+    assertEquals(DistributedPubSubSettings.RoutingLogic.RANDOM, defaults.routingLogic());
+    assertTrue(defaults.sendToDeadLettersWhenNoSubscribers());
+    assertEquals(DistributedPubSubSettings.RoutingLogic.ROUND_ROBIN, DistributedPubSubSettings.create(
+        ConfigFactory.parseString("troupe.cluster.pub-sub.routing-logic = round-robin").withFallback(ConfigFactory.load()))
+        .routingLogic());
   }
 
   @Test
