@@ -1,5 +1,6 @@
 package dev.troupe.samples;
 
+import dev.troupe.samples.cluster.ClusterChat;
 import dev.troupe.samples.cluster.ClusterNode;
 import dev.troupe.samples.cluster.ClusterWorkers;
 import dev.troupe.samples.cluster.TypedClusterGreeters;
@@ -66,6 +67,7 @@ public final class Main implements Callable<Integer> {
           ClusterNode::new,
           ClusterWorkers::new,
           TypedClusterGreeters::new,
+          ClusterChat::new,
           ShardedCounters::new,
           TypedShardedCounters::new,
           Monkeys::new);
