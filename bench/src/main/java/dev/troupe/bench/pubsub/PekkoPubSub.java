@@ -1,5 +1,6 @@
 package dev.troupe.bench.pubsub;
 
+import dev.troupe.bench.common.ClusterNodes;
 import dev.troupe.bench.common.Completion;
 import dev.troupe.bench.common.Dispatchers;
 import dev.troupe.bench.common.Impl;
@@ -26,14 +27,7 @@ import org.apache.pekko.pattern.Patterns;
  * published message on Pekko's jackson-cbor.
  */
 final class PekkoPubSub implements PubSubDriver {
-  private static final String CLUSTER =
-      "pekko.actor.provider = cluster\n"
-          + "pekko.remote.artery.transport = tcp\n"
-          + "pekko.remote.artery.canonical.hostname = \"127.0.0.1\"\n"
-          + "pekko.remote.artery.canonical.port = 0\n"
-          + "pekko.cluster.jmx.enabled = off\n"
-          + "pekko.actor.typed.library-extensions = []\n"
-          + "pekko.actor.serialization-bindings { " + RemoteMessages.WIRE_BINDING + " }\n";
+  private static final String CLUSTER = ClusterNodes.PEKKO;
 
   private final List<ActorSystem> members = new ArrayList<>();
   private final List<ActorRef> subscribers = new ArrayList<>();

@@ -4,6 +4,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.UntypedActor;
+import dev.troupe.bench.common.ClusterNodes;
 import dev.troupe.bench.common.Completion;
 import dev.troupe.bench.common.Dispatchers;
 import dev.troupe.bench.common.Impl;
@@ -25,13 +26,7 @@ import java.util.List;
  * message on jackson-cbor.
  */
 final class TroupePubSub implements PubSubDriver {
-  private static final String CLUSTER =
-      "troupe.actor.provider = cluster\n"
-          + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
-          + "troupe.remote.canonical.port = 0\n"
-          + "troupe.cluster.seed-node-timeout = 500ms\n"
-          + "troupe.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
-          + "troupe.serialization.bindings { " + RemoteMessages.WIRE_BINDING + " }\n";
+  private static final String CLUSTER = ClusterNodes.TROUPE;
 
   private final List<ActorSystem> members = new ArrayList<>();
   private final List<ActorRef> subscribers = new ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.troupe.bench.sharding;
 
+import dev.troupe.bench.common.ClusterNodes;
 import dev.troupe.bench.common.Completion;
 import dev.troupe.bench.common.Dispatchers;
 import dev.troupe.bench.common.Impl;
@@ -35,16 +36,7 @@ import org.apache.pekko.pattern.Patterns;
  * jackson-cbor.
  */
 final class PekkoSharded implements ShardedPingPongDriver, ShardHandOver.Cluster, ShardRebalance.Nodes {
-  private static final String CLUSTER =
-      "pekko.actor.provider = cluster\n"
-          + "pekko.remote.artery.transport = tcp\n"
-          + "pekko.remote.artery.canonical.hostname = \"127.0.0.1\"\n"
-          + "pekko.remote.artery.canonical.port = 0\n"
-          + "pekko.cluster.jmx.enabled = off\n"
-          // pekko-actor-typed is on the bench's class path (other benchmarks); its receptionist would
-          // want pekko-cluster-typed on a cluster provider. A classic benchmark needs no typed extension.
-          + "pekko.actor.typed.library-extensions = []\n"
-          + "pekko.actor.serialization-bindings { " + RemoteMessages.WIRE_BINDING + " }\n";
+  private static final String CLUSTER = ClusterNodes.PEKKO;
 
   private final List<ActorSystem> nodes = new ArrayList<>();
   private final List<ActorRef> regions = new ArrayList<>();

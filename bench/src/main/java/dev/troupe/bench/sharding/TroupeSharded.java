@@ -4,6 +4,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.UntypedActor;
+import dev.troupe.bench.common.ClusterNodes;
 import dev.troupe.bench.common.Completion;
 import dev.troupe.bench.common.Dispatchers;
 import dev.troupe.bench.common.Impl;
@@ -33,13 +34,7 @@ import org.HdrHistogram.Histogram;
  * default (hand-over timeout, buffers); the messages on jackson-cbor.
  */
 final class TroupeSharded implements ShardedPingPongDriver, ShardHandOver.Cluster, ShardRebalance.Nodes {
-  private static final String CLUSTER =
-      "troupe.actor.provider = cluster\n"
-          + "troupe.remote.canonical.hostname = \"127.0.0.1\"\n"
-          + "troupe.remote.canonical.port = 0\n"
-          + "troupe.cluster.seed-node-timeout = 500ms\n"
-          + "troupe.coordinated-shutdown.run-by-jvm-shutdown-hook = off\n"
-          + "troupe.serialization.bindings { " + RemoteMessages.WIRE_BINDING + " }\n";
+  private static final String CLUSTER = ClusterNodes.TROUPE;
 
   private final List<ActorSystem> nodes = new ArrayList<>();
   private final List<ActorRef> regions = new ArrayList<>();
