@@ -1,5 +1,7 @@
 package dev.troupe.cluster.typed;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.troupe.actor.ActorSystem;
@@ -32,24 +34,15 @@ class TopicAcrossMembersTest {
     Members.stop(members);
   }
 
+  /** Asks the topic for its stats until it counts {@code n} subscribers (no event announces it). */
   private static void awaitSubscribers(ActorSystem on, ActorRef<Topic.Command<News>> topic, int n) {
     TestProbe<Topic.TopicStats> stats = TestProbe.create(Adapter.toTyped(on));
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    Topic.TopicStats last = null;
-    while (System.nanoTime() < deadline) {
+    stats.awaitAssert(WAIT, () -> {
       topic.tell(Topic.getTopicStats(stats.getRef()));
-      last = stats.receiveMessage(WAIT);
-      if (last.subscriberCount() == n) {
-        return;
-      }
-      try {
-        Thread.sleep(20); // paces the asks while the listing crosses; bounded by the deadline
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-    fail(n + " subscribers not seen within " + WAIT + "; last " + last);
+      Topic.TopicStats seen = stats.receiveMessage(WAIT);
+      assertEquals(n, seen.subscriberCount(), "subscribers seen (the listing crosses between the members): " + seen);
+      return seen;
+    });
   }
 
   @Test
