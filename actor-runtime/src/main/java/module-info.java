@@ -6,7 +6,8 @@
  * system messages), exported only to Troupe's remoting and cluster modules (and to the tracing
  * module, which implements its trace carrier). Internal: the
  * engine's packages under {@code dev.troupe.actor.internal}; only the observability modules see
- * the few they read (the system, its telemetry, the envelopes of local sends).
+ * the few they read (the system, its telemetry, the envelopes of local sends); the testkit sees
+ * its hooks for {@code TestActorRef} and nothing else.
  */
 // The SPI and internal packages are exported to modules that depend on this one, so they can never
 // be on this module's compile path: javac's "module not found" warnings for those qualified exports
@@ -28,6 +29,7 @@ module dev.troupe.runtime {
   // The Micrometer binder reads the system (dead letters) and its telemetry; the tracing module
   // installs an envelope factory on the system, and its envelopes are the dispatch package's.
   exports dev.troupe.actor.internal to dev.troupe.micrometer, dev.troupe.opentelemetry;
+  exports dev.troupe.actor.internal.testing to dev.troupe.testkit;
   exports dev.troupe.actor.internal.dispatch to dev.troupe.opentelemetry;
   exports dev.troupe.actor.internal.telemetry to dev.troupe.micrometer;
 

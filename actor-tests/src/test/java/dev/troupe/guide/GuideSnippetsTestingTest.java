@@ -11,6 +11,7 @@ import dev.troupe.guide.GuideSnippetsActorsTest.Counter;
 import dev.troupe.guide.GuideSnippetsActorsTest.Get;
 import dev.troupe.pattern.Patterns;
 import dev.troupe.testkit.ActorSystemExtension;
+import dev.troupe.testkit.TestActorRef;
 import dev.troupe.testkit.TestActors;
 import dev.troupe.testkit.TestKit;
 import dev.troupe.testkit.TestProbe;
@@ -45,6 +46,20 @@ class GuideSnippetsTestingTest {
       return watcher.expectTerminated(counter);
     });
     // end::probe[]
+  }
+
+  @Test
+  void aTestActorRefRunsTheActorOnTheTestsThread() {
+    ActorSystem system = troupe.system();
+    TestKit kit = new TestKit(system);
+    // tag::test-actor-ref[]
+    TestActorRef<Counter> counter = TestActorRef.create(system, Props.create(Counter.class));
+    counter.tell(new Add(2), ActorRef.noSender());   // handled before tell returns, on this thread
+    counter.receive(new Get(), kit.getRef());        // as tell, but what the actor throws, the test gets
+    kit.expectMsg(2);
+    Counter instance = counter.underlyingActor();    // the actor object itself, to inspect or call
+    // end::test-actor-ref[]
+    assertEquals(Counter.class, instance.getClass());
   }
 
   @Test

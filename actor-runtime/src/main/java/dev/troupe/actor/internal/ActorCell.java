@@ -179,6 +179,46 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     }
   }
 
+  /**
+   * For the testkit's {@code TestActorRef}.
+   *
+   * @param ref a ref
+   * @return the cell of a local actor this engine made, or null for any other ref
+   */
+  public static ActorCell ofLocalRef(ActorRef ref) {
+    return ref instanceof LocalActorRef local ? local.cell() : null;
+  }
+
+  /**
+   * For the testkit's {@code TestActorRef}.
+   *
+   * @return the actor instance now; null before it is created, after a failed start, or once the
+   *     actor has terminated
+   */
+  public Actor actorNow() {
+    return isTerminated() ? null : actor;
+  }
+
+  /**
+   * For the testkit's {@code TestActorRef}: hands one message to the actor on the calling thread,
+   * with {@code sender} as its sender, and lets what it throws reach the caller instead of the
+   * supervisor. Only for an actor whose mailbox runs on the calling thread (the testkit's
+   * calling-thread dispatcher), between its messages.
+   *
+   * @param message the message
+   * @param sender its sender
+   * @throws Exception what the actor threw
+   */
+  public void receiveNow(Object message, ActorRef sender) throws Exception {
+    Envelope before = current;
+    current = new Envelope(message, sender);
+    try {
+      deliver(message);
+    } finally {
+      current = before;
+    }
+  }
+
   /** Hands a message to the current behaviour, or to {@code onReceive} of an untyped actor. */
   private void deliver(Object message) throws Exception {
     AbstractActor.Receive b = behavior;

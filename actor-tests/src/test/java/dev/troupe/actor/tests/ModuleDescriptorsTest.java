@@ -107,11 +107,12 @@ class ModuleDescriptorsTest {
             RUNTIME_SPI, Set.of(REMOTING, CLUSTER, OPENTELEMETRY),
             "dev.troupe.actor.internal", Set.of(MICROMETER, OPENTELEMETRY),
             "dev.troupe.actor.internal.dispatch", Set.of(OPENTELEMETRY),
-            "dev.troupe.actor.internal.telemetry", Set.of(MICROMETER)),
+            "dev.troupe.actor.internal.telemetry", Set.of(MICROMETER),
+            "dev.troupe.actor.internal.testing", Set.of(TESTKIT)),
         qualifiedExports(runtime),
         "the runtime's qualified exports: its SPI to the modules that plug in (remoting, cluster,"
             + " and tracing's carrier of trace context across nodes), the few internals the"
-            + " observability modules read to them, nothing to the testkit");
+            + " observability modules read to them, and to the testkit only its TestActorRef hooks");
     Set<String> unknown = new TreeSet<>(runtime.packages());
     unknown.removeIf(
         p -> p.equals("dev.troupe.dispatch") || p.equals(RUNTIME_SPI) || p.startsWith("dev.troupe.actor.internal"));
