@@ -6,6 +6,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
 import dev.troupe.actor.internal.testing.TestHooks;
+import dev.troupe.actor.spi.ForwardingRef;
 import java.util.Objects;
 
 /**
@@ -30,7 +31,7 @@ import java.util.Objects;
  *
  * @param <T> the actor's class
  */
-public final class TestActorRef<T extends Actor> extends ActorRef {
+public final class TestActorRef<T extends Actor> extends ActorRef implements ForwardingRef {
   /** The dispatcher a {@code TestActorRef}'s actor runs on: the testkit's calling-thread dispatcher. */
   public static final String DISPATCHER = "troupe.test.calling-thread-dispatcher";
 
@@ -106,6 +107,12 @@ public final class TestActorRef<T extends Actor> extends ActorRef {
 
   /** @return the actor's plain ref (what it sees as {@code getSelf()}) */
   public ActorRef getRef() {
+    return ref;
+  }
+
+  /** @return the actor's plain ref, which the runtime uses where it needs its own (a watch) */
+  @Override
+  public ActorRef target() {
     return ref;
   }
 

@@ -1,6 +1,7 @@
 package dev.troupe.runtime.spi;
 
 import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.spi.ForwardingRef;
 import dev.troupe.actor.spi.AskService;
 import dev.troupe.actor.spi.AskServiceRef;
 
@@ -61,10 +62,14 @@ public abstract class InternalActorRef extends ActorRef implements AskServiceRef
    *
    * @param ref a ref
    * @return it, as the runtime's ref
-   * @throws IllegalArgumentException if it was not made by a Troupe runtime
+   * @throws IllegalArgumentException if it was not made by a Troupe runtime (nor stands for one
+   *     that was, as a {@link ForwardingRef})
    */
   public static InternalActorRef internal(ActorRef ref) {
     if (ref instanceof InternalActorRef i) {
+      return i;
+    }
+    if (ref instanceof ForwardingRef f && f.target() instanceof InternalActorRef i) {
       return i;
     }
     throw new IllegalArgumentException("not a Troupe actor ref: " + ref);
