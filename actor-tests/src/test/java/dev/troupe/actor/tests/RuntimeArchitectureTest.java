@@ -85,12 +85,23 @@ class RuntimeArchitectureTest {
   @Test
   void outsideTheRuntimeOnlyTheObservabilityModulesUseItsInternals() {
     noClasses()
-        .that(not(resideInAnyPackage(INTERNAL, "dev.troupe.micrometer..", "dev.troupe.opentelemetry..")))
+        .that(not(resideInAnyPackage(INTERNAL, "dev.troupe.micrometer..", "dev.troupe.opentelemetry..", "dev.troupe.testkit")))
         .should()
         .dependOnClassesThat()
         .resideInAPackage(INTERNAL)
         .because("a transport or a cluster plugs in through dev.troupe.runtime.spi; the engine's packages"
-            + " are exported to the observability modules only")
+            + " are exported to the observability modules only (and its TestActorRef hooks to the testkit)")
+        .check(troupe);
+  }
+
+  @Test
+  void theTestkitUsesOnlyItsHooks() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.troupe.testkit")
+        .should()
+        .dependOnClassesThat(resideInAPackage(INTERNAL).and(not(resideInAPackage("dev.troupe.actor.internal.testing"))))
+        .because("module-info exports only dev.troupe.actor.internal.testing to dev.troupe.testkit")
         .check(troupe);
   }
 
