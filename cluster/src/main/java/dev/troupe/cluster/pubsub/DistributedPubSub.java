@@ -20,7 +20,9 @@ import dev.troupe.cluster.internal.pubsub.MediatorActor;
  * group and path that has an actor on its node (a directory of the receptionist's kind, changes
  * sent to every member, a removed member's entries dropped), and a message for another member goes
  * to its mediator once, which hands it to its own subscribers. A member lists at most 1024 topics,
- * groups and paths in all; past that, a new one stays on its own node, with a warning.
+ * groups and paths in all; past that, a new one stays on its own node, with a warning. With {@code
+ * troupe.cluster.pub-sub.role} set, only the members with that role run a mediator (on the others
+ * {@link #mediator()} is the dead letters).
  */
 public final class DistributedPubSub implements Extension {
   /** The extension's id; {@link #get} is the short way to it. */
@@ -31,13 +33,20 @@ public final class DistributedPubSub implements Extension {
 
   private final ActorRef mediator;
   private final DistributedPubSubSettings settings;
+  private final boolean terminated;
 
   private DistributedPubSub(ActorSystem system) {
     settings = DistributedPubSubSettings.create(system);
-    ActorRef directory = ClusterServiceDirectory.pubSubDirectory(system);
+    ActorRef directory = ClusterServiceDirectory.pubSubDirectory(system, settings.role());
+    if (directory == null) {
+      terminated = true; // a member without the role runs no mediator
+      mediator = system.deadLetters();
+      return;
+    }
     if (!(system instanceof SystemSpi spi)) {
       throw new IllegalStateException("system " + system.name() + " is not a Troupe runtime system");
     }
+    terminated = false;
     DistributedPubSubSettings s = settings;
     mediator = spi.systemActorOf(Props.create(MediatorActor.class, () -> new MediatorActor(directory, s)),
         MEDIATOR_NAME);
@@ -52,9 +61,17 @@ public final class DistributedPubSub implements Extension {
     return system.registerExtension(ID);
   }
 
-  /** @return this member's mediator, {@code /system/distributedPubSubMediator} */
+  /**
+   * @return this member's mediator, {@code /system/distributedPubSubMediator}; the dead letters on a
+   *     member without the settings' role
+   */
   public ActorRef mediator() {
     return mediator;
+  }
+
+  /** @return whether this member runs no mediator: it lacks the role of {@code troupe.cluster.pub-sub.role} */
+  public boolean isTerminated() {
+    return terminated;
   }
 
   /** @return the settings the mediator runs with */

@@ -6,6 +6,7 @@ import dev.troupe.actor.ConfigurationException;
 import dev.troupe.cluster.internal.config.ClusterConfig;
 import dev.troupe.runtime.spi.ConfigReader;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The settings of the publish-subscribe mediator: an immutable value read from {@code
@@ -25,10 +26,13 @@ public final class DistributedPubSubSettings {
 
   private final RoutingLogic routingLogic;
   private final boolean sendToDeadLettersWhenNoSubscribers;
+  private final Optional<String> role;
 
-  private DistributedPubSubSettings(RoutingLogic routingLogic, boolean sendToDeadLettersWhenNoSubscribers) {
+  private DistributedPubSubSettings(RoutingLogic routingLogic, boolean sendToDeadLettersWhenNoSubscribers,
+      Optional<String> role) {
     this.routingLogic = routingLogic;
     this.sendToDeadLettersWhenNoSubscribers = sendToDeadLettersWhenNoSubscribers;
+    this.role = role;
   }
 
   /**
@@ -53,8 +57,31 @@ public final class DistributedPubSubSettings {
       case "round-robin" -> RoutingLogic.ROUND_ROBIN;
       default -> throw ClusterConfig.bad(ROOT, "routing-logic", "random or round-robin, was '" + logic + "'");
     };
+    String role = ConfigReader.string(section, ROOT, "role");
+    if (!role.strip().equals(role)) {
+      throw ClusterConfig.bad(ROOT, "role", "a role is a name without surrounding spaces, was '" + role + "'");
+    }
     return new DistributedPubSubSettings(parsed,
-        ConfigReader.bool(section, ROOT, "send-to-dead-letters-when-no-subscribers"));
+        ConfigReader.bool(section, ROOT, "send-to-dead-letters-when-no-subscribers"),
+        role.isEmpty() ? Optional.empty() : Optional.of(role));
+  }
+
+  /**
+   * @return the role of the members that run a mediator ({@code role}); empty = every member. On
+   *     a member without it the mediator is the dead letters.
+   */
+  public Optional<String> role() {
+    return role;
+  }
+
+  /**
+   * @param role the role of the members that run a mediator; {@code ""} = every member
+   * @return a copy with it
+   */
+  public DistributedPubSubSettings withRole(String role) {
+    Objects.requireNonNull(role, "role");
+    return new DistributedPubSubSettings(routingLogic, sendToDeadLettersWhenNoSubscribers,
+        role.isEmpty() ? Optional.empty() : Optional.of(role));
   }
 
   /** @return how one of several is picked ({@code routing-logic}) */
@@ -75,7 +102,7 @@ public final class DistributedPubSubSettings {
    * @return a copy with it
    */
   public DistributedPubSubSettings withRoutingLogic(RoutingLogic logic) {
-    return new DistributedPubSubSettings(Objects.requireNonNull(logic, "logic"), sendToDeadLettersWhenNoSubscribers);
+    return new DistributedPubSubSettings(Objects.requireNonNull(logic, "logic"), sendToDeadLettersWhenNoSubscribers, role);
   }
 
   /**
@@ -83,12 +110,12 @@ public final class DistributedPubSubSettings {
    * @return a copy with it
    */
   public DistributedPubSubSettings withSendToDeadLettersWhenNoSubscribers(boolean on) {
-    return new DistributedPubSubSettings(routingLogic, on);
+    return new DistributedPubSubSettings(routingLogic, on, role);
   }
 
   @Override
   public String toString() {
     return "DistributedPubSubSettings(routing-logic=" + routingLogic + ", send-to-dead-letters-when-no-subscribers="
-        + sendToDeadLettersWhenNoSubscribers + ")";
+        + sendToDeadLettersWhenNoSubscribers + ", role=" + role.orElse("") + ")";
   }
 }

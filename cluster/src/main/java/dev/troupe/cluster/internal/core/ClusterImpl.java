@@ -166,13 +166,14 @@ final class ClusterImpl extends Cluster {
    * directory is not started yet drops what the others send it; when it starts, it asks each of them
    * for all of theirs.
    *
+   * @param role the role of the members that take part (the first call's is kept); empty = all
    * @return the directory
    */
-  synchronized ActorRef pubSubDirectory() {
+  synchronized ActorRef pubSubDirectory(Optional<String> role) {
     if (pubSubDirectory == null) {
       pubSubDirectory = provider.local().actorOfSupervisedBy(
           Props.create(DirectoryActor.class, () -> new DirectoryActor(
-              DirectoryActor.Membership.of(this, a -> provider.resolveActorRef(pubSubDirectoryAt(a))))),
+              DirectoryActor.Membership.of(this, a -> provider.resolveActorRef(pubSubDirectoryAt(a))), role)),
           pubSubDirectoryAt(self.address()).withUid(nonZeroUid()),
           new CoreSupervisor(runtime, ActorPath.root(self.address()).child("cluster")));
     }

@@ -30,14 +30,19 @@ public final class ClusterServiceDirectory implements ServiceDirectory {
    * receptionist's, at {@code /cluster/pubsub}, started on first use.
    *
    * @param system a cluster member
-   * @return its node's publish-subscribe directory
+   * @param role the role of the members that take part; empty = every member
+   * @return its node's publish-subscribe directory, or null when the member lacks the role
    * @throws IllegalStateException if the system is not a cluster member
    */
-  public static ActorRef pubSubDirectory(ActorSystem system) {
+  public static ActorRef pubSubDirectory(ActorSystem system, java.util.Optional<String> role) {
     if (!(system instanceof RuntimeSystem r && r.provider() instanceof ClusterProvider)) {
       throw new IllegalStateException("distributed publish-subscribe needs a cluster member: set troupe.actor.provider"
           + " = cluster (system " + system.name() + " has another provider)");
     }
-    return ((ClusterImpl) Cluster.get(system)).pubSubDirectory();
+    ClusterImpl cluster = (ClusterImpl) Cluster.get(system);
+    if (role.isPresent() && !cluster.selfMember().hasRole(role.get())) {
+      return null;
+    }
+    return cluster.pubSubDirectory(role);
   }
 }

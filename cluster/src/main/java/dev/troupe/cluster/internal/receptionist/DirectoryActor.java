@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -37,6 +38,7 @@ public final class DirectoryActor extends AbstractActor {
 
   private final Membership membership;
   private final UniqueAddress self;
+  private final Optional<String> role;
   /** The receptionist of this node, once attached. */
   private ActorRef receptionist;
   /** This node's instances by service; no empty set. */
@@ -103,8 +105,18 @@ public final class DirectoryActor extends AbstractActor {
 
   /** @param membership the cluster's members and their directories */
   public DirectoryActor(Membership membership) {
+    this(membership, Optional.empty());
+  }
+
+  /**
+   * @param membership the cluster's members and their directories
+   * @param role the role of the members whose directories take part (the others run none); empty =
+   *     every member
+   */
+  public DirectoryActor(Membership membership, Optional<String> role) {
     this.membership = membership;
     this.self = membership.self();
+    this.role = role;
   }
 
   @Override
@@ -123,7 +135,11 @@ public final class DirectoryActor extends AbstractActor {
         .match(Protocol.Update.class, this::update)
         .match(ServiceDirectory.LocalInstances.class, this::localChanged)
         .match(Protocol.State.class, this::state)
-        .match(ClusterEvent.MemberUp.class, m -> memberUp(m.member().uniqueAddress()))
+        .match(ClusterEvent.MemberUp.class, m -> {
+          if (role.isEmpty() || m.member().hasRole(role.get())) {
+            memberUp(m.member().uniqueAddress());
+          }
+        })
         .match(ClusterEvent.MemberRemoved.class, m -> memberRemoved(m.member().uniqueAddress()))
         .match(ServiceDirectory.Attach.class, this::attach)
         .build();

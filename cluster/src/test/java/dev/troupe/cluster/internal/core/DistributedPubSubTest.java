@@ -251,6 +251,33 @@ class DistributedPubSubTest {
   }
 
   @Test
+  void onlyMembersWithTheRoleRunAMediator() {
+    String chat = "troupe.cluster.pub-sub.role = chat\ntroupe.cluster.roles = [chat]";
+    List<ActorSystem> s = List.of(nodes.start("roles", "in-memory", chat), nodes.start("roles", "in-memory", chat),
+        nodes.start("roles", "in-memory", "troupe.cluster.pub-sub.role = chat"));
+    List<TestKit> ups = s.stream().map(ClusterInMemoryTest::probe).toList();
+    for (ActorSystem member : s) {
+      Cluster.get(member).join(s.get(0).address());
+    }
+    for (TestKit up : ups) {
+      ClusterInMemoryTest.ups(up, 3);
+    }
+    DistributedPubSub onC = DistributedPubSub.get(s.get(2));
+    assertTrue(onC.isTerminated(), "C lacks the role");
+    assertEquals(s.get(2).deadLetters(), onC.mediator());
+    assertTrue(!DistributedPubSub.get(s.get(0)).isTerminated());
+
+    TestKit onA = new TestKit(s.get(0));
+    TestKit onB = new TestKit(s.get(1));
+    subscribe(s.get(0), new Subscribe("news", onA.getRef()));
+    subscribe(s.get(1), new Subscribe("news", onB.getRef()));
+    awaitListings(s.get(0), 2, "A's and B's topic, on A");
+    mediator(s.get(1)).tell(new Publish("news", "hello"), ActorRef.noSender());
+    onA.expectMsg(CHANGE, "hello");
+    onB.expectMsg(CHANGE, "hello");
+  }
+
+  @Test
   void unsubscribedStoppedAndRemovedSubscribersAreReachedNoMore() {
     List<ActorSystem> s = nodes.formInMemory("leaving", 3);
     TestKit onA = new TestKit(s.get(0));
@@ -324,7 +351,8 @@ class DistributedPubSubTest {
     } finally {
       TestKit.shutdownActorSystem(plain);
     }
-    for (String malformed : List.of("routing-logic = smallest", "send-to-dead-letters-when-no-subscribers = maybe")) {
+    for (String malformed : List.of("routing-logic = smallest", "send-to-dead-letters-when-no-subscribers = maybe",
+        "role = \" chat\"")) {
       ConfigurationException c = assertThrows(ConfigurationException.class, () -> DistributedPubSubSettings.create(
           ConfigFactory.parseString("troupe.cluster.pub-sub." + malformed).withFallback(ConfigFactory.load())));
       String key = malformed.substring(0, malformed.indexOf(' '));

@@ -45,13 +45,9 @@ class DirectoryActorTest {
     return new Member(node(i), MemberStatus.UP, Set.of(), i);
   }
 
-  @BeforeEach
-  void start() {
-    system = ActorSystem.create("directory");
-    for (int i = 2; i <= 3; i++) {
-      peers.put(node(i).address(), new TestKit(system));
-    }
-    DirectoryActor.Membership membership = new DirectoryActor.Membership() {
+  /** Node 1, whose peers' directories are the probes; events are told to the directory by hand. */
+  private DirectoryActor.Membership membership() {
+    return new DirectoryActor.Membership() {
       @Override
       public UniqueAddress self() {
         return node(1);
@@ -68,6 +64,15 @@ class DirectoryActorTest {
         return peers.get(n).getRef();
       }
     };
+  }
+
+  @BeforeEach
+  void start() {
+    system = ActorSystem.create("directory");
+    for (int i = 2; i <= 3; i++) {
+      peers.put(node(i).address(), new TestKit(system));
+    }
+    DirectoryActor.Membership membership = membership();
     directory = system.actorOf(Props.create(DirectoryActor.class, () -> new DirectoryActor(membership)), "directory");
     receptionist = new TestKit(system);
     a = new TestKit(system).getRef();
@@ -90,6 +95,19 @@ class DirectoryActorTest {
 
   private ServiceDirectory.RemoteInstances heard() {
     return receptionist.expectMsgClass(ServiceDirectory.RemoteInstances.class);
+  }
+
+  @Test
+  void withARoleOnlyTheMembersWithItAreTalkedTo() {
+    DirectoryActor.Membership membership = membership();
+    ActorRef chat = system.actorOf(Props.create(DirectoryActor.class,
+        () -> new DirectoryActor(membership, java.util.Optional.of("chat"))), "chat-directory");
+    chat.tell(new ClusterEvent.MemberUp(member(2)), ActorRef.noSender()); // no role
+    chat.tell(new ClusterEvent.MemberUp(new Member(node(3), MemberStatus.UP, Set.of("chat"), 3)), ActorRef.noSender());
+    assertEquals(new Protocol.State(node(1), true, Map.of()), peer(3).expectMsgClass(Protocol.State.class));
+    chat.tell(new ServiceDirectory.LocalInstances(SVC, Set.of(a)), ActorRef.noSender());
+    assertEquals(new Protocol.Update(node(1), SVC, Set.of(a)), peer(3).expectMsgClass(Protocol.Update.class));
+    peer(2).expectNoMessage(QUIET); // the member without the role runs no directory: nothing is sent there
   }
 
   @Test
