@@ -3,6 +3,7 @@ package dev.troupe.cluster.internal.core;
 import dev.troupe.cluster.UniqueAddress;
 import dev.troupe.cluster.internal.sharding.Protocol;
 import dev.troupe.cluster.internal.sharding.RegionActor;
+import dev.troupe.cluster.sharding.ShardRegion;
 import dev.troupe.serialization.Serializer;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -17,7 +18,8 @@ import java.util.List;
  * sender's node as address text and uid), {@code W}
  * {@link RegionActor.WhenHandedOver} (no bytes), {@code H} {@link RegionActor.HandedOver} (version),
  * {@code C} {@link Protocol.LeaveCheck} and {@code K} {@link Protocol.LeaveChecked} (round, then the
- * sender's node).
+ * sender's node), {@code S} {@link ShardRegion.StartEntity} (the entity id: a region forwards it to
+ * the member that hosts the entity's shard).
  * Strings are at most {@value WireIo#MAX_STRING} bytes; a malformed frame fails with an {@link
  * IllegalArgumentException} (the transport drops that message).
  */
@@ -47,6 +49,8 @@ public final class ShardingMessageSerializer implements Serializer {
       return "C";
     } else if (o instanceof Protocol.LeaveChecked) {
       return "K";
+    } else if (o instanceof ShardRegion.StartEntity) {
+      return "S";
     }
     throw new IllegalArgumentException("not a sharding message: " + o);
   }
@@ -75,6 +79,8 @@ public final class ShardingMessageSerializer implements Serializer {
     } else if (o instanceof Protocol.LeaveChecked c) {
       out.writeLong(c.round());
       WireIo.writeNode(out, c.from());
+    } else if (o instanceof ShardRegion.StartEntity e) {
+      out.writeUTF(e.entityId());
     } else if (!(o instanceof RegionActor.WhenHandedOver)) {
       throw new IllegalArgumentException("not a sharding message: " + o);
     }
@@ -93,6 +99,7 @@ public final class ShardingMessageSerializer implements Serializer {
       case "H" -> new RegionActor.HandedOver(in.readLong());
       case "C" -> new Protocol.LeaveCheck(in.readLong(), WireIo.readNode(in));
       case "K" -> new Protocol.LeaveChecked(in.readLong(), WireIo.readNode(in));
+      case "S" -> new ShardRegion.StartEntity(WireIo.readString(in));
       default -> throw new IllegalArgumentException("unknown sharding message manifest '" + manifest + "'");
     };
   }

@@ -45,6 +45,7 @@ class ShardingSingletonSerializerTest {
         new RegionActor.HandedOver(-1),
         new dev.troupe.cluster.internal.sharding.Protocol.LeaveCheck(3, NODE),
         new dev.troupe.cluster.internal.sharding.Protocol.LeaveChecked(Long.MAX_VALUE, NODE),
+        new dev.troupe.cluster.sharding.ShardRegion.StartEntity("entity 7/ä"),
         new Protocol.HandOverToMe(NODE),
         new Protocol.HandOverInProgress(NODE),
         new Protocol.HandOverDone(NODE),
@@ -88,6 +89,10 @@ class ShardingSingletonSerializerTest {
     Arrays.fill(huge, 2, 60_002, (byte) 'a');
     IllegalArgumentException tooLong = assertThrows(IllegalArgumentException.class, () -> singleton.fromBinary(huge, "T"));
     assertTrue(tooLong.getMessage().contains("at most"), tooLong.getMessage());
+    // the same string as an entity id a peer asks this node to start: refused the same way
+    IllegalArgumentException longId = assertThrows(IllegalArgumentException.class,
+        () -> sharding.fromBinary(Arrays.copyOf(huge, 60_002), "S"));
+    assertTrue(longId.getMessage().contains("at most"), longId.getMessage());
     // a ref field that claims more bytes than the bound
     byte[] bigRef = {0, 0, 0, 4, 0, 0, (byte) 0xff, (byte) 0xff};
     assertThrows(IllegalArgumentException.class, () -> singleton.fromBinary(bigRef, "M"));
