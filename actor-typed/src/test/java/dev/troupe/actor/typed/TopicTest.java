@@ -1,11 +1,12 @@
 package dev.troupe.actor.typed;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.Behaviors;
 import dev.troupe.actor.typed.pubsub.Topic;
+import dev.troupe.testkit.TestKit;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,25 +34,17 @@ class TopicTest {
     return Adapter.spawnAnonymous(Adapter.toClassic(system), Topic.create(type, name));
   }
 
-  /** Asks {@code topic} for its stats until they are {@code expected}; fails after {@link Probe#WAIT}. */
+  /**
+   * Asks {@code topic} for its stats until they are {@code expected}: the receptionist's listing
+   * reaches the topic in its own time, and nothing announces it; fails after {@link Probe#WAIT}.
+   */
   private void awaitStats(ActorRef<? extends Topic.Command<?>> topic, Topic.TopicStats expected) {
     Probe<Topic.TopicStats> stats = new Probe<>(system);
-    long deadline = System.nanoTime() + Probe.WAIT.toNanos();
-    Topic.TopicStats last = null;
-    while (System.nanoTime() < deadline) {
+    new TestKit(Adapter.toClassic(system)).awaitAssert(Probe.WAIT, () -> {
       topic.unsafeUpcast().tell(Topic.getTopicStats(stats.ref()));
-      last = stats.expectClass(Topic.TopicStats.class);
-      if (last.equals(expected)) {
-        return;
-      }
-      try {
-        Thread.sleep(20); // paces the asks while the receptionist's listing catches up; bounded above
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-    fail("topic stats " + expected + " not reached within " + Probe.WAIT + "; last " + last);
+      assertEquals(expected, stats.expectClass(Topic.TopicStats.class), "the topic's stats");
+      return null;
+    });
   }
 
   @Test
