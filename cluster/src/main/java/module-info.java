@@ -20,6 +20,7 @@ module dev.troupe.cluster {
   exports dev.troupe.cluster.sharding;
   exports dev.troupe.cluster.singleton;
   exports dev.troupe.cluster.pubsub;
+  exports dev.troupe.cluster.routing;
   exports dev.troupe.cluster.spi;
 
   // the cluster's serializer, which remoting's serialization registry instantiates by name

@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigUtil;
 import dev.troupe.actor.ActorPath;
 import dev.troupe.actor.Address;
 import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.Deploy;
 import dev.troupe.routing.BalancingPool;
 import dev.troupe.routing.BroadcastGroup;
 import dev.troupe.routing.BroadcastPool;
@@ -74,11 +75,27 @@ public final class DeploymentSections {
    * @param useRoles {@code cluster.use-roles}: the roles a member must all have; empty = any
    * @param totalInstances {@code total-instances}: the most routees in all
    */
-  record ClusterSection(String key, int maxPerNode, boolean allowLocal, Set<String> useRoles, int totalInstances) {}
+  record ClusterSection(String key, boolean fromCode, int maxPerNode, boolean allowLocal, Set<String> useRoles, int totalInstances) {}
 
   private DeploymentSections() {}
 
-  static Resolved resolve(RouterConfig config, Config root, ActorPath path) {
+  static Resolved resolve(RouterConfig config, Config root, ActorPath path, Deploy deploy) {
+    Resolved r = resolveSections(config, root, path);
+    Deploy.ClusterRouting routing = deploy == null ? null : deploy.clusterRouting().orElse(null);
+    if (routing == null || r.cluster() != null) {
+      return r; // a section's cluster part wins over the code's, as every section's key does
+    }
+    String label = "the cluster-aware router built in code for " + path.toStringWithoutAddress();
+    if (!r.targetNodes().isEmpty()) {
+      throw new ConfigurationException(label + " does not go with " + sectionKey(root, path)
+          + ".target.nodes: a cluster-aware pool deploys onto the cluster's members");
+    }
+    checkClusterAware(r.config(), List.of(), label, null);
+    return new Resolved(r.config(), r.routeeDispatcher(), r.targetNodes(), new ClusterSection(label, true,
+        routing.maxInstancesPerNode(), routing.allowLocalRoutees(), routing.useRoles(), routing.totalInstances()));
+  }
+
+  private static Resolved resolveSections(RouterConfig config, Config root, ActorPath path) {
     if (!(config instanceof FromConfig)) {
       // a router built in code still takes its target nodes and its cluster part from a deployment
       // section, when it has one
@@ -152,28 +169,42 @@ public final class DeploymentSections {
     if (total < 1) {
       throw new ConfigurationException(key + ".total-instances must be at least 1, was " + total);
     }
+    checkClusterAware(router, targetNodes, key + ".cluster.enabled = on", key);
+    return new ClusterSection(key, false, perNode, allowLocal, Set.copyOf(new LinkedHashSet<>(roles)), total);
+  }
+
+  /**
+   * What a cluster-aware router cannot be: it sizes itself by the members, so neither a resizer
+   * nor target nodes go with it, nor a balancing pool (its routees share one mailbox, which cannot
+   * span nodes); a group's paths are paths only ({@code /user/worker}), looked up on every member.
+   *
+   * @param what how the messages name the cluster-aware setting (a key, or the router in code)
+   * @param key the deployment section's key, or null for a router in code without one
+   */
+  private static void checkClusterAware(RouterConfig router, List<Address> targetNodes, String what, String key) {
+    String in = key == null ? "" : " (" + key + ".router)";
     if (router instanceof BalancingPool) {
-      throw new ConfigurationException(key + ".cluster.enabled = on does not go with a balancing-pool (" + key
-          + ".router): its routees share one mailbox, which cannot span nodes");
+      throw new ConfigurationException(what + " does not go with a balancing-pool" + in
+          + ": its routees share one mailbox, which cannot span nodes");
     }
     if (router instanceof Pool p && p.resizer() != null) {
-      throw new ConfigurationException(key + ".cluster.enabled = on does not go with a resizer (" + key
-          + ".resizer): a cluster-aware pool's size follows the members (cluster.max-nr-of-instances-per-node,"
-          + " total-instances)");
+      throw new ConfigurationException(what + " does not go with a resizer" + (key == null ? "" : " (" + key + ".resizer)")
+          + ": a cluster-aware pool's size follows the members ("
+          + (key == null ? "maxInstancesPerNode, totalInstances" : "cluster.max-nr-of-instances-per-node, total-instances") + ")");
     }
     if (!targetNodes.isEmpty()) {
-      throw new ConfigurationException(key + ".cluster.enabled = on does not go with " + key
+      throw new ConfigurationException(what + " does not go with " + key
           + ".target.nodes: a cluster-aware pool deploys onto the cluster's members");
     }
     if (router instanceof dev.troupe.routing.Group g) {
       for (String p : g.paths()) {
         if (!p.startsWith("/") || p.contains("://")) {
-          throw new ConfigurationException("invalid value at " + key + ".routees.paths: a cluster-aware group looks"
-              + " its paths up on every member, so each must be a path without an address (e.g. /user/worker), was " + p);
+          throw new ConfigurationException("invalid value at " + (key == null ? what + "'s paths" : key + ".routees.paths")
+              + ": a cluster-aware group looks its paths up on every member, so each must be a path without an address"
+              + " (e.g. /user/worker), was " + p);
         }
       }
     }
-    return new ClusterSection(key, perNode, allowLocal, Set.copyOf(new LinkedHashSet<>(roles)), total);
   }
 
   /**

@@ -119,15 +119,19 @@ public final class RouterState {
       ActorRef self,
       MailboxLookup mailboxes,
       RouteeNodes routeeNodes) {
-    DeploymentSections.Resolved resolved = DeploymentSections.resolve(props.routerConfig(), config, path);
+    DeploymentSections.Resolved resolved = DeploymentSections.resolve(props.routerConfig(), config, path, props.deploy());
     if (resolved.cluster() != null && routeeNodes == null) {
       String key = resolved.cluster().key();
-      throw new ConfigurationException(key + ".cluster.enabled = on needs a cluster: put troupe-cluster"
-          + " (dev.troupe:troupe-cluster) on the class path and set troupe.actor.provider = cluster (this system's"
-          + " provider is '" + config.getString("troupe.actor.provider") + "'), or set " + key
-          + ".cluster.enabled = off");
+      String fix = "put troupe-cluster (dev.troupe:troupe-cluster) on the class path and set troupe.actor.provider ="
+          + " cluster (this system's provider is '" + config.getString("troupe.actor.provider") + "')";
+      throw new ConfigurationException(resolved.cluster().fromCode()
+          ? key + " needs a cluster: " + fix
+          : key + ".cluster.enabled = on needs a cluster: " + fix + ", or set " + key + ".cluster.enabled = off");
     }
     Props routeeProps = props.withRouter(null);
+    if (props.deploy().clusterRouting().isPresent()) {
+      routeeProps = routeeProps.withDeploy(Deploy.local()); // the router's deployment, not its routees'
+    }
     if (resolved.routeeDispatcher() != null) {
       system.dispatcher(resolved.routeeDispatcher()); // fails now, not when the first routee starts
       routeeProps = routeeProps.withDispatcher(resolved.routeeDispatcher());

@@ -26,7 +26,7 @@ class ClusterRouteesTest {
   }
 
   private static ClusterRoutees pool(int perNode, int total) {
-    return new ClusterRoutees(new DeploymentSections.ClusterSection("k", perNode, true, Set.of(), total), null);
+    return new ClusterRoutees(new DeploymentSections.ClusterSection("k", false, perNode, true, Set.of(), total), null);
   }
 
   /** Fills the caps as the router does; @return node -> routees added there */
@@ -83,7 +83,7 @@ class ClusterRouteesTest {
   @Test
   void aGroupLooksEachPathUpOncePerNodeWhateverThePerNodeCap() {
     ClusterRoutees c = new ClusterRoutees(
-        new DeploymentSections.ClusterSection("k", 5, true, Set.of(), 100), List.of("/user/a", "/user/b"));
+        new DeploymentSections.ClusterSection("k", false, 5, true, Set.of(), 100), List.of("/user/a", "/user/b"));
     c.retain(List.of(A, B));
     Map<Address, Integer> where = fill(c, new ArrayList<>(), true);
     assertEquals(Map.of(A, 2, B, 2), where, "two paths on each node");

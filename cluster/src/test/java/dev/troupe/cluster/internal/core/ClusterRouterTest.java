@@ -1,21 +1,33 @@
 package dev.troupe.cluster.internal.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
+import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.CoordinatedShutdown;
 import dev.troupe.actor.Done;
 import dev.troupe.actor.Props;
 import dev.troupe.cluster.Cluster;
 import dev.troupe.cluster.MemberStatus;
 import dev.troupe.cluster.internal.inmemory.InMemoryCluster;
+import dev.troupe.cluster.routing.ClusterRouterGroup;
+import dev.troupe.cluster.routing.ClusterRouterGroupSettings;
+import dev.troupe.cluster.routing.ClusterRouterPool;
+import dev.troupe.cluster.routing.ClusterRouterPoolSettings;
 import dev.troupe.pattern.Patterns;
+import dev.troupe.routing.BalancingPool;
+import dev.troupe.routing.DefaultResizer;
 import dev.troupe.routing.FromConfig;
 import dev.troupe.routing.GetRoutees;
+import dev.troupe.routing.RoundRobinGroup;
+import dev.troupe.routing.RoundRobinPool;
 import dev.troupe.routing.Routee;
 import dev.troupe.routing.Routees;
 import dev.troupe.testkit.TestKit;
@@ -23,6 +35,7 @@ import dev.troupe.testkit.TestProbe;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
@@ -236,5 +249,60 @@ class ClusterRouterTest {
 
     // the leave's phases take a moment here (every ack comes, nothing to hand over): well within 10 s
     TestKit.shutdownActorSystem(a, Duration.ofSeconds(10), true);
+  }
+
+  @Test
+  void aPoolAndAGroupBuiltInCodeSpreadOverTheMembersTheirSettingsAllow() {
+    String name = "in-code";
+    ActorSystem a = node(name, "frontend", null, "");
+    a.actorOf(Props.create(Worker.class), "worker");
+    ActorRef pool = a.actorOf(new ClusterRouterPool(new RoundRobinPool(1),
+        new ClusterRouterPoolSettings(3, 2, true, Set.of("worker"))).props(Props.create(Worker.class)), "pool");
+    List<String> paths = List.of("/user/worker");
+    ActorRef group = a.actorOf(new ClusterRouterGroup(new RoundRobinGroup(paths),
+        new ClusterRouterGroupSettings(10, paths, true, Set.of("worker"))).props(), "group");
+    assertEquals(Map.of(), placement(a, pool), "no routee before a worker is Up (this node is no worker)");
+
+    ActorSystem b = node(name, "worker", a, "");
+    b.actorOf(Props.create(Worker.class), "worker");
+    awaitPlacement(a, pool, on(b.address(), 2), "maxInstancesPerNode on the first worker");
+    ActorSystem c = node(name, "worker", a, "");
+    c.actorOf(Props.create(Worker.class), "worker");
+    awaitPlacement(a, pool, on(b.address(), 2, c.address(), 1), "totalInstances in all");
+    awaitPlacement(a, group, on(b.address(), 1, c.address(), 1), "the path once on each worker, none on the frontend");
+  }
+
+  @Test
+  void aSectionsClusterPartWinsOverTheCodesAndWhatCannotWorkIsRefusedWhereItIsMade() {
+    String name = "in-code-section";
+    ActorSystem a = node(name, "worker", null, "troupe.actor.deployment.\"/configured\" { cluster { enabled = on,"
+        + " max-nr-of-instances-per-node = 1 } }\n");
+    ActorRef configured = a.actorOf(new ClusterRouterPool(new RoundRobinPool(1),
+        new ClusterRouterPoolSettings(10, 3, true, Set.of())).props(Props.create(Worker.class)), "configured");
+    awaitPlacement(a, configured, on(a.address(), 1), "the section's max-nr-of-instances-per-node, not the code's 3");
+
+    ClusterRouterPoolSettings fine = new ClusterRouterPoolSettings(1, 1, true, Set.of());
+    assertThrows(IllegalArgumentException.class,
+        () -> new ClusterRouterPool(new RoundRobinPool(1).withResizer(new DefaultResizer(1, 2)), fine));
+    assertThrows(IllegalArgumentException.class, () -> new ClusterRouterPool(new BalancingPool(2), fine));
+    assertThrows(IllegalArgumentException.class, () -> new ClusterRouterPoolSettings(0, 1, true, Set.of()));
+    assertThrows(IllegalArgumentException.class, () -> new ClusterRouterPoolSettings(1, 0, true, Set.of()));
+    assertThrows(IllegalArgumentException.class, () -> new ClusterRouterPoolSettings(1, 1, true, Set.of(" ")));
+    assertThrows(IllegalArgumentException.class,
+        () -> new ClusterRouterGroupSettings(1, List.of("troupe://sys@127.0.0.1:2552/user/w"), true, Set.of()));
+    assertThrows(IllegalArgumentException.class, () -> new ClusterRouterGroupSettings(1, List.of(), true, Set.of()));
+    IllegalArgumentException mismatch = assertThrows(IllegalArgumentException.class, () -> new ClusterRouterGroup(
+        new RoundRobinGroup(List.of("/user/a")), new ClusterRouterGroupSettings(1, List.of("/user/b"), true, Set.of())));
+    assertTrue(mismatch.getMessage().contains("/user/b"), mismatch.getMessage());
+
+    ActorSystem plain = ActorSystem.create("plain", ConfigFactory.parseString("troupe.actor.provider = local"));
+    try {
+      ConfigurationException e = assertThrows(ConfigurationException.class,
+          () -> plain.actorOf(new ClusterRouterPool(new RoundRobinPool(1), fine).props(Props.create(Worker.class)), "w"));
+      assertTrue(e.getMessage().contains("built in code for /user/w") && e.getMessage().contains("troupe-cluster"),
+          e.getMessage());
+    } finally {
+      TestKit.shutdownActorSystem(plain);
+    }
   }
 }
