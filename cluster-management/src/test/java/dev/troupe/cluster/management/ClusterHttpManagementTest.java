@@ -93,14 +93,22 @@ class ClusterHttpManagementTest {
     return URLEncoder.encode(s.address().toString(), StandardCharsets.UTF_8);
   }
 
-  @Test
-  void membersAsJsonAndHealthForOrchestrators() throws Exception {
-    ActorSystem a = member("a", "");
-    ActorSystem b = member("b", "");
+  /** Two members, {@code a} (the first, with {@code extraA}) and {@code b}, both Up. */
+  private List<ActorSystem> pair(String extraA, String extraB) {
+    ActorSystem a = member("a", extraA);
+    ActorSystem b = member("b", extraB);
     Cluster.get(a).join(a.address());
     awaitUp(a);
     Cluster.get(b).join(a.address());
     awaitUp(b);
+    return List.of(a, b);
+  }
+
+  @Test
+  void membersAsJsonAndHealthForOrchestrators() throws Exception {
+    List<ActorSystem> ab = pair("", "");
+    ActorSystem a = ab.get(0);
+    ActorSystem b = ab.get(1);
     new TestKit(a).awaitCond(WAIT, Duration.ofMillis(20), "a sees b Up", () -> Cluster.get(a).state().members().stream()
         .filter(m -> m.status() == MemberStatus.UP).count() == 2);
     InetSocketAddress http = ClusterHttpManagement.get(a).boundAddress();
@@ -168,12 +176,9 @@ class ClusterHttpManagementTest {
 
   @Test
   void withReadOnlyOffAMemberCanBeMadeToLeaveAndABadOperationIsRefused() throws Exception {
-    ActorSystem a = member("a", "");
-    ActorSystem b = member("b", "troupe.cluster.management.http.read-only = off\n");
-    Cluster.get(a).join(a.address());
-    awaitUp(a);
-    Cluster.get(b).join(a.address());
-    awaitUp(b);
+    List<ActorSystem> ab = pair("", "troupe.cluster.management.http.read-only = off\n");
+    ActorSystem a = ab.get(0);
+    ActorSystem b = ab.get(1);
     InetSocketAddress http = ClusterHttpManagement.get(b).boundAddress();
     Reply bad = request(http, "PUT", "/cluster/members/" + encoded(b), "operation=dance");
     assertEquals(400, bad.status());
