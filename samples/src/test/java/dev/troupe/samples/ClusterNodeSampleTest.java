@@ -1,5 +1,6 @@
 package dev.troupe.samples;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -7,6 +8,7 @@ import dev.troupe.testkit.ChildJvm;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +33,8 @@ class ClusterNodeSampleTest {
   private static final Duration CHANGE = Duration.ofSeconds(30);
 
   private static final Pattern ADDRESS = Pattern.compile("node (troupe://cluster@127\\.0\\.0\\.1:\\d+)");
+
+  private static final Pattern MANAGEMENT = Pattern.compile("^management: http://127\\.0\\.0\\.1:(\\d+)/cluster/members$");
 
   private final List<Node> nodes = new ArrayList<>();
 
@@ -137,7 +141,7 @@ class ClusterNodeSampleTest {
 
   @Test
   void threeNodesFormPrintEventsSeeAKilledNodeRemovedAndAGracefulLeave() throws Exception {
-    Node a = start("a");
+    Node a = start("a", "--http-port", "0");
     int lineA = a.await(ADDRESS, 0, "address line");
     Matcher m = ADDRESS.matcher(a.line(lineA));
     assertTrue(m.find());
@@ -159,6 +163,19 @@ class ClusterNodeSampleTest {
       }
       n.await(event("LeaderChanged", addressA), 0, "the founder as the leader");
     }
+
+    // the founder's management endpoint lists the three: the cluster publishes its view before the
+    // events of a change, so the view it answers from holds what the founder printed
+    Matcher http = MANAGEMENT.matcher(a.line(a.await(MANAGEMENT, 0, "the management line")));
+    assertTrue(http.find());
+    int httpPort = Integer.parseInt(http.group(1));
+    String members = get(httpPort, "/cluster/members");
+    assertTrue(members.startsWith("HTTP/1.1 200"), members);
+    for (String addr : List.of(addressA, addressB, addressC)) {
+      assertTrue(members.contains("\"node\":\"" + addr + "\",\"nodeUid\"") , addr + " listed: " + members);
+    }
+    assertEquals(3, members.split("\"status\":\"Up\"", -1).length - 1, "three members Up: " + members);
+    assertTrue(get(httpPort, "/health/ready").startsWith("HTTP/1.1 200"), "the founder is ready");
 
     // kill -9: unreachable, then downed and removed on the others
     c.process.toHandle().destroyForcibly();
@@ -183,6 +200,16 @@ class ClusterNodeSampleTest {
     assertTrue(a.process.isAlive(), "the remaining node runs on:\n" + a.printed());
   }
 
+  /** A GET on 127.0.0.1:{@code port}, the whole answer (status line, headers, body). */
+  private static String get(int port, String path) throws IOException {
+    try (Socket s = new Socket("127.0.0.1", port)) {
+      s.setSoTimeout(5000);
+      s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
   private static String address(Node n) throws InterruptedException {
     int i = n.await(ADDRESS, 0, "address line");
     Matcher m = ADDRESS.matcher(n.line(i));
@@ -196,5 +223,7 @@ class ClusterNodeSampleTest {
     assertTrue(out.contains("--seed 'not-an-address' is not a troupe://cluster@host:port address"), out);
     out = Launcher.run(Launcher.USAGE_ERROR, "cluster-node", "--seed", "troupe://other@127.0.0.1:2551");
     assertTrue(out.contains("names system 'other'"), out);
+    out = Launcher.run(Launcher.USAGE_ERROR, "cluster-node", "--http-port", "70000");
+    assertTrue(out.contains("--http-port"), out);
   }
 }

@@ -15,8 +15,10 @@ import dev.troupe.cluster.ClusterEvent.MemberEvent;
 import dev.troupe.cluster.ClusterEvent.MemberRemoved;
 import dev.troupe.cluster.ClusterEvent.ReachabilityEvent;
 import dev.troupe.cluster.Member;
+import dev.troupe.cluster.management.ClusterHttpManagement;
 import dev.troupe.samples.Sample;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -33,6 +35,8 @@ import picocli.CommandLine.Option;
  * java -jar samples/target/troupe-samples.jar cluster-node --port 2551
  * java -jar samples/target/troupe-samples.jar cluster-node --seed troupe://cluster@127.0.0.1:2551
  * java -jar samples/target/troupe-samples.jar cluster-node --seed troupe://cluster@127.0.0.1:2551 --role worker
+ * java -jar samples/target/troupe-samples.jar cluster-node --seed troupe://cluster@127.0.0.1:2551 --http-port 8558
+ * curl http://127.0.0.1:8558/cluster/members
  * </pre>
  *
  * A node without {@code --seed} founds a new cluster (it joins itself); a node whose first seed is
@@ -41,10 +45,12 @@ import picocli.CommandLine.Option;
  * {@code MemberLeft}, {@code MemberExited}, {@code MemberRemoved}. A node killed with {@code kill -9}
  * is {@code UnreachableMember}, then {@code MemberDowned} and {@code MemberRemoved} on the others once
  * downing decides ({@code troupe.cluster.downing.stable-after}, 7 s by default). The membership
- * engine is JGroups (the default); any {@code troupe.*} key may be set with {@code -D}.
+ * engine is JGroups (the default); any {@code troupe.*} key may be set with {@code -D}. With {@code
+ * --http-port} the node also serves cluster management over HTTP on 127.0.0.1 ({@code
+ * /cluster/members}, {@code /health/ready}, {@code /health/alive}; read-only).
  */
 @Command(name = "cluster-node",
-    description = "a cluster member printing member events; Ctrl-C leaves (flags: --port --seed --role)")
+    description = "a cluster member printing member events; Ctrl-C leaves (flags: --port --seed --role --http-port)")
 public final class ClusterNode extends Sample {
   /** The actor system's name: every node of the sample's cluster carries it. */
   public static final String SYSTEM = "cluster";
@@ -66,6 +72,10 @@ public final class ClusterNode extends Sample {
 
   @Option(names = "--role", paramLabel = "ROLE", description = "a role of this node; repeatable (default: none)")
   private List<String> roles;
+
+  @Option(names = "--http-port", paramLabel = "P",
+      description = "serve cluster management over HTTP on 127.0.0.1 at this port, 0 = any free port (default: off)")
+  private Integer httpPort; // null: no endpoint
 
   /** Prints each cluster event it hears on one line, with the time it heard it. */
   static final class EventPrinter extends AbstractActor {
@@ -108,6 +118,9 @@ public final class ClusterNode extends Sample {
   @Override
   protected int run(PrintStream out) throws Exception {
     within("--port", port, 0, 65_535);
+    if (httpPort != null) {
+      within("--http-port", httpPort, 0, 65_535);
+    }
     List<String> seeds = this.seeds == null ? List.of() : this.seeds;
     List<String> roles = this.roles == null ? List.of() : this.roles;
     List<Address> seedAddresses = new ArrayList<>();
@@ -130,7 +143,11 @@ public final class ClusterNode extends Sample {
     }
     ActorSystem system;
     try {
-      system = ActorSystem.create(SYSTEM, config(host, port, seedAddresses, roles));
+      Config config = config(host, port, seedAddresses, roles);
+      if (httpPort != null) {
+        config = ConfigFactory.parseString("troupe.cluster.management.http.port = " + httpPort).withFallback(config);
+      }
+      system = ActorSystem.create(SYSTEM, config);
     } catch (ConfigurationException e) {
       throw usageError(e.getMessage());
     }
@@ -143,6 +160,10 @@ public final class ClusterNode extends Sample {
       out.println("joining through " + seedAddresses);
     }
     system.actorOf(Props.create(EventPrinter.class, () -> new EventPrinter(out)), "events");
+    if (httpPort != null) {
+      InetSocketAddress http = ClusterHttpManagement.get(system).boundAddress();
+      out.println("management: http://" + http.getHostString() + ":" + http.getPort() + "/cluster/members");
+    }
     cluster.registerOnMemberUp(() -> out.println("this node is up; Ctrl-C to leave"));
     cluster.registerOnMemberRemoved(() -> out.println("this node is out of the cluster; stopping"));
     system.getWhenTerminated().toCompletableFuture().join();
