@@ -455,6 +455,7 @@ public abstract non-sealed class AbstractFSM<S, D> extends FSMMatchers<S, D> imp
 
   private void handle(Object event, ActorRef replyTo) throws Exception {
     D data = currentState.stateData();
+    logEvent(currentState.stateName(), data, event);
     EventCase c = find(currentEntry.cases, event, data);
     if (c == null) {
       c = find(unhandledCases, event, data);
@@ -481,6 +482,18 @@ public abstract non-sealed class AbstractFSM<S, D> extends FSMMatchers<S, D> imp
       getContext().stop(getSelf());
     }
   }
+
+  /**
+   * Called with each event before the machine handles it; {@link AbstractLoggingFSM} keeps it.
+   *
+   * @param state the state it arrives in
+   * @param data the state's data
+   * @param event the event
+   */
+  void logEvent(S state, D data, Object event) {}
+
+  /** Called when the machine stops with a {@code Failure}; {@link AbstractLoggingFSM} logs what it kept. */
+  void logEventsBeforeFailure() {}
 
   private static EventCase find(EventCase[] cases, Object event, Object data) {
     for (EventCase c : cases) {
@@ -581,6 +594,7 @@ public abstract non-sealed class AbstractFSM<S, D> extends FSMMatchers<S, D> imp
       } else {
         log().error("terminating due to Failure in state {}: {}", currentState.stateName(), f.cause());
       }
+      logEventsBeforeFailure();
     }
     cell().timers().cancelAll();
     stateTimerPending = false;

@@ -256,6 +256,18 @@ public sealed interface FSM permits AbstractFSM {
   record Transition<S>(ActorRef fsmRef, S from, S to) {}
 
   /**
+   * One event an {@link AbstractLoggingFSM} kept: the state it arrived in, that state's data, and
+   * the event.
+   *
+   * @param stateName the state's name
+   * @param stateData the state's data
+   * @param event the event
+   * @param <S> the state-name type
+   * @param <D> the state-data type
+   */
+  record LogEntry<S, D>(S stateName, D stateData, Object event) {}
+
+  /**
    * A function of two arguments that may throw: the handler of an event case.
    *
    * @param <A> the first argument type
