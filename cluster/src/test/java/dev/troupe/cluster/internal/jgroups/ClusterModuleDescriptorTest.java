@@ -29,7 +29,7 @@ class ClusterModuleDescriptorTest {
     ModuleDescriptor d = descriptor();
     assertEquals(
         Set.of("dev.troupe.cluster", "dev.troupe.cluster.sharding", "dev.troupe.cluster.singleton",
-            "dev.troupe.cluster.pubsub", "dev.troupe.cluster.spi"),
+            "dev.troupe.cluster.pubsub", "dev.troupe.cluster.routing", "dev.troupe.cluster.spi"),
         d.exports().stream().filter(e -> !e.isQualified()).map(Exports::source).collect(Collectors.toSet()));
     // the core's package, only to remoting: its serialization registry instantiates the cluster's
     // serializer; sharding's, only to micrometer: it publishes the count of hand-overs
