@@ -252,6 +252,13 @@ class ClusterHttpManagementTest {
   }
 
   @Test
+  void listedInTroupeExtensionsItStartsWithTheSystem() throws Exception {
+    ActorSystem s = member("listed", "troupe.extensions = [\"" + ClusterHttpManagement.class.getName() + "\"]\n");
+    assertTrue(s.hasExtension(ClusterHttpManagement.ID), "started by ActorSystem.create");
+    assertEquals(200, request(ClusterHttpManagement.get(s).boundAddress(), "GET", "/health/alive", null).status());
+  }
+
+  @Test
   void aSystemThatIsNoClusterMemberIsRefused() {
     ActorSystem plain = ActorSystem.create("plain", ConfigFactory.parseString("troupe.actor.provider = local"));
     systems.add(plain);
