@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /cluster/members}: this member's view as JSON ({@code selfNode}, {@code leader},
  *       {@code oldest}, {@code members} with {@code node}, {@code nodeUid}, {@code status}, {@code
  *       roles}, and {@code unreachable}); {@code GET /cluster/members/<address>}: one member;
+ *   <li>{@code GET /cluster/shards/<type>}: this member's region of a sharded type, its shards and
+ *       how many entities each runs (asked of the region, which answers within 5 s);
  *   <li>{@code GET /health/ready}: 200 while this member is {@code Up} (a readiness probe), else
  *       503; {@code GET /health/alive}: 200 until the system terminates or this member is downed or
  *       removed (a liveness probe), else 503;
@@ -42,8 +44,9 @@ import org.slf4j.LoggerFactory;
  * <p>An address in a path may be URL-encoded. Each request is answered from the member's published
  * view or by handing a command to the cluster, on the endpoint's one IO thread, which never waits.
  * What a client can cost is bounded: a request line of at most 4 KiB, headers of at most 8 KiB, a
- * body of at most 16 KiB (413 beyond), {@code max-connections} connections (more are closed as they
- * open), and {@code idle-timeout} without a complete request; a malformed request gets 400 and its
+ * body of at most 16 KiB (413 beyond), 16 requests waiting for their answers on one connection
+ * (answers keep the requests' order; more close the connection), {@code max-connections}
+ * connections (more are closed as they open), and {@code idle-timeout} without a complete request; a malformed request gets 400 and its
  * connection is closed, and other connections are served on.
  */
 public final class ClusterHttpManagement implements Extension {
@@ -70,7 +73,7 @@ public final class ClusterHttpManagement implements Extension {
   private ClusterHttpManagement(ActorSystem system) {
     settings = ClusterHttpManagementSettings.create(system);
     Cluster cluster = Cluster.get(system); // fails at once on a system that is no cluster member
-    Routes routes = new Routes(cluster, settings.readOnly(), () -> system.getWhenTerminated().toCompletableFuture().isDone());
+    Routes routes = new Routes(system, cluster, settings.readOnly(), () -> system.getWhenTerminated().toCompletableFuture().isDone());
     group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory(system.name() + "-cluster-management", true),
         NioIoHandler.newFactory());
     ConnectionLimit limit = new ConnectionLimit(settings.maxConnections());

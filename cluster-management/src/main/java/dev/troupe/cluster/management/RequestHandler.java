@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +23,12 @@ import org.slf4j.LoggerFactory;
 final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private static final Logger LOG = LoggerFactory.getLogger(RequestHandler.class);
 
+  /** The most requests one connection may have waiting for their answers. */
+  static final int MAX_PENDING = 16;
+
   private final Routes routes;
+  private int pending; // requests whose answers are not written yet; IO thread only
+  private CompletableFuture<Void> previous = CompletableFuture.completedFuture(null); // the last one's write
 
   RequestHandler(Routes routes) {
     this.routes = routes;
@@ -35,18 +41,57 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
       send(ctx, new Routes.Answer(400, false, "malformed request: " + why, null), false);
       return;
     }
-    Routes.Answer answer;
+    boolean keepAlive = HttpUtil.isKeepAlive(request);
+    CompletableFuture<Routes.Answer> answer;
     try {
       String path = new QueryStringDecoder(request.uri()).rawPath();
-      answer = routes.answer(request.method().name(), path, request.content().toString(StandardCharsets.UTF_8));
+      answer = routes.answerLater(request.method().name(), path, request.content().toString(StandardCharsets.UTF_8))
+          .toCompletableFuture();
     } catch (RuntimeException e) {
-      LOG.warn("cluster management failed to answer {} {}", request.method(), request.uri(), e);
-      answer = new Routes.Answer(500, false, "internal error: " + e, null);
+      answer = CompletableFuture.failedFuture(e);
     }
-    send(ctx, answer, HttpUtil.isKeepAlive(request) && answer.status() < 500);
+    String what = request.method() + " " + request.uri();
+    if (answer.isDone() && pending == 0) {
+      send(ctx, orError(answer, what), keepAlive);
+      return;
+    }
+    // An answer that comes later (a region asked), or one behind such: written after the answers
+    // before it, in the requests' order. Requests already read (pipelined in one packet) queue here;
+    // the socket is not read further until the queue is empty, and a client that queues more than
+    // MAX_PENDING is cut off.
+    if (++pending > MAX_PENDING) {
+      LOG.debug("cluster management client {} pipelined more than {} requests; closing", ctx.channel().remoteAddress(),
+          MAX_PENDING);
+      ctx.close();
+      return;
+    }
+    ctx.channel().config().setAutoRead(false);
+    CompletableFuture<Void> written = new CompletableFuture<>();
+    CompletableFuture<Void> before = previous;
+    previous = written;
+    CompletableFuture<Routes.Answer> mine = answer;
+    CompletableFuture.allOf(before, mine).whenComplete((x, e) -> ctx.channel().eventLoop().execute(() -> {
+      if (ctx.channel().isActive()) {
+        send(ctx, orError(mine, what), keepAlive);
+      }
+      written.complete(null);
+      if (--pending == 0) {
+        ctx.channel().config().setAutoRead(true);
+      }
+    }));
+  }
+
+  private static Routes.Answer orError(CompletableFuture<Routes.Answer> done, String what) {
+    try {
+      return done.join();
+    } catch (RuntimeException e) {
+      LOG.warn("cluster management failed to answer {}", what, e);
+      return new Routes.Answer(500, false, "internal error: " + e, null);
+    }
   }
 
   private static void send(ChannelHandlerContext ctx, Routes.Answer answer, boolean keepAlive) {
+    keepAlive = keepAlive && answer.status() < 500;
     byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
     FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
         HttpResponseStatus.valueOf(answer.status()), Unpooled.wrappedBuffer(body));

@@ -3,16 +3,24 @@ package dev.troupe.cluster.management;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.troupe.actor.ActorRef;
+import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Address;
 import dev.troupe.cluster.Cluster;
 import dev.troupe.cluster.CurrentClusterState;
 import dev.troupe.cluster.Member;
 import dev.troupe.cluster.MemberStatus;
+import dev.troupe.cluster.sharding.ClusterSharding;
+import dev.troupe.cluster.sharding.ShardRegion;
+import dev.troupe.pattern.Patterns;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -24,8 +32,15 @@ final class Routes {
   /** The prefix of the member routes. */
   static final String MEMBERS = "/cluster/members";
 
+  /** The prefix of the shard routes. */
+  static final String SHARDS = "/cluster/shards/";
+
+  /** How long a shard route waits for the region (which answers within 5 s with what it has). */
+  static final Duration SHARDS_TIMEOUT = Duration.ofSeconds(6);
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  private final ActorSystem system;
   private final Cluster cluster;
   private final boolean readOnly;
   private final BooleanSupplier systemTerminated;
@@ -50,10 +65,58 @@ final class Routes {
     }
   }
 
-  Routes(Cluster cluster, boolean readOnly, BooleanSupplier systemTerminated) {
+  Routes(ActorSystem system, Cluster cluster, boolean readOnly, BooleanSupplier systemTerminated) {
+    this.system = system;
     this.cluster = cluster;
     this.readOnly = readOnly;
     this.systemTerminated = systemTerminated;
+  }
+
+  /**
+   * The answer to a request: at once for every route but the shards' one, which asks the region.
+   *
+   * @param method the request's method, e.g. {@code GET}
+   * @param path the request's path, without its query
+   * @param body the request's body (form-encoded for PUT)
+   * @return the answer, or the stage of it
+   */
+  CompletionStage<Answer> answerLater(String method, String path, String body) {
+    if (path.startsWith(SHARDS) && path.length() > SHARDS.length()) {
+      return method.equals("GET") ? shards(URLDecoder.decode(path.substring(SHARDS.length()), StandardCharsets.UTF_8))
+          : CompletableFuture.completedFuture(notAllowed("GET"));
+    }
+    return CompletableFuture.completedFuture(answer(method, path, body));
+  }
+
+  /**
+   * This member's region of a sharded type: its shards and how many entities each runs (not their
+   * ids, which may be millions).
+   */
+  private CompletionStage<Answer> shards(String typeName) {
+    ActorRef region;
+    try {
+      region = ClusterSharding.get(system).shardRegion(typeName);
+    } catch (IllegalArgumentException | IllegalStateException e) {
+      return CompletableFuture.completedFuture(Answer.message(404, "no shard type '" + truncate(typeName) + "' here"));
+    }
+    return Patterns.ask(region, ShardRegion.getShardRegionStateInstance(), SHARDS_TIMEOUT).handle((r, e) -> {
+      if (!(r instanceof ShardRegion.CurrentShardRegionState state)) {
+        return Answer.message(503, "the region of '" + typeName + "' did not answer: " + e);
+      }
+      ObjectNode o = JSON.createObjectNode();
+      o.put("selfNode", cluster.selfAddress().toString());
+      o.put("typeName", typeName);
+      ArrayNode shards = o.putArray("shards");
+      int total = 0;
+      for (ShardRegion.ShardState sh : state.shards().stream().sorted(Comparator.comparing(ShardRegion.ShardState::shardId)).toList()) {
+        ObjectNode one = shards.addObject();
+        one.put("shardId", sh.shardId());
+        one.put("entities", sh.entityIds().size());
+        total += sh.entityIds().size();
+      }
+      o.put("entities", total);
+      return new Answer(200, true, o.toString(), null);
+    });
   }
 
   /**

@@ -7,10 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.ConfigFactory;
+import dev.troupe.actor.AbstractActor;
+import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.Props;
 import dev.troupe.cluster.Cluster;
 import dev.troupe.cluster.MemberStatus;
+import dev.troupe.cluster.sharding.ClusterSharding;
+import dev.troupe.cluster.sharding.ClusterShardingSettings;
+import dev.troupe.cluster.sharding.ShardRegion;
 import dev.troupe.testkit.TestKit;
 import java.io.IOException;
 import java.io.InputStream;
@@ -249,6 +255,71 @@ class ClusterHttpManagementTest {
     IllegalStateException busy = assertThrows(IllegalStateException.class, () -> ClusterHttpManagement.get(b));
     assertTrue(busy.getMessage().contains("troupe.cluster.management.http") && busy.getMessage().contains(":" + port),
         busy.getMessage());
+  }
+
+  /** An entity that answers what it is sent. */
+  static final class Echo extends AbstractActor {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder().matchAny(m -> getSender().tell(m, getSelf())).build();
+    }
+  }
+
+  @Test
+  void aRegionsShardsAndTheirEntityCountsOfThisMember() throws Exception {
+    ActorSystem a = member("sharded", "");
+    Cluster.get(a).join(a.address());
+    awaitUp(a);
+    ActorRef region = ClusterSharding.get(a).start("echo box", Props.create(Echo.class),
+        ClusterShardingSettings.create(a), new ShardRegion.HashCodeMessageExtractor(10) {
+          @Override
+          public String entityId(Object message) {
+            return (String) message;
+          }
+        });
+    TestKit kit = new TestKit(a);
+    for (String id : List.of("one", "two", "three")) {
+      region.tell(id, kit.getRef());
+      kit.expectMsg(id);
+    }
+    InetSocketAddress http = ClusterHttpManagement.get(a).boundAddress();
+    Reply shards = request(http, "GET", "/cluster/shards/" + URLEncoder.encode("echo box", StandardCharsets.UTF_8), null);
+    assertEquals(200, shards.status(), shards.body());
+    JsonNode json = JSON.readTree(shards.body());
+    assertEquals("echo box", json.get("typeName").asText());
+    assertEquals(3, json.get("entities").asInt(), shards.body());
+    int sum = 0;
+    for (JsonNode shard : json.get("shards")) {
+      sum += shard.get("entities").asInt();
+    }
+    assertEquals(3, sum, "the shards' counts add up: " + shards.body());
+    assertEquals(404, request(http, "GET", "/cluster/shards/nothing", null).status());
+    assertEquals(405, request(http, "DELETE", "/cluster/shards/echo%20box", null).status());
+    // two requests pipelined on one connection: the region's answer (later) still comes first
+    try (Socket s = new Socket()) {
+      s.connect(http, 5000);
+      s.setSoTimeout(5000);
+      s.getOutputStream().write(("GET /cluster/shards/echo%20box HTTP/1.1\r\nHost: h\r\n\r\n"
+          + "GET /health/alive HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      String both = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int first = both.indexOf("\"typeName\"");
+      int second = both.lastIndexOf("\r\n\r\nOK");
+      assertTrue(first > 0 && second > first, "answers in the requests' order: " + both);
+    }
+    // a client that pipelines more region queries than one connection may have waiting is cut off
+    // (without the bound all would be answered on the kept-alive connection and the read would time out)
+    try (Socket s = new Socket()) {
+      s.connect(http, 5000);
+      s.setSoTimeout(5000);
+      String many = "GET /cluster/shards/echo%20box HTTP/1.1\r\nHost: h\r\n\r\n".repeat(RequestHandler.MAX_PENDING + 8);
+      s.getOutputStream().write(many.getBytes(StandardCharsets.US_ASCII));
+      String got = new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      int answers = got.split("HTTP/1.1 200", -1).length - 1;
+      assertTrue(answers < RequestHandler.MAX_PENDING + 8, "closed before answering all: " + answers + " answers");
+    } catch (java.net.SocketException reset) {
+      // closed with requests unread: a reset is the same answer
+    }
+    assertEquals(200, request(http, "GET", "/health/alive", null).status(), "other connections are served on");
   }
 
   @Test
