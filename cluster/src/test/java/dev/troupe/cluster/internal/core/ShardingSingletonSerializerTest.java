@@ -105,6 +105,47 @@ class ShardingSingletonSerializerTest {
    * is read as a query or refused with an {@link IllegalArgumentException}; nothing else is thrown,
    * and no count makes the reader allocate by what the count claims.
    */
+  /**
+   * What a peer can put in a {@code StartEntity} ({@code S}): flipped bytes, cuts, lengths and random
+   * tails of a valid frame are each read as a {@code StartEntity} (of at most 1024 characters) or
+   * refused with an {@link IllegalArgumentException}; nothing else is thrown.
+   */
+  @Test
+  void startEntitiesWithMutatedBytesAreReadOrRefusedNeverAnythingElse() {
+    ShardingMessageSerializer sharding = new ShardingMessageSerializer();
+    byte[] valid = sharding.toBinary(new dev.troupe.cluster.sharding.ShardRegion.StartEntity("entity-" + "x".repeat(200)));
+    java.util.Random random = new java.util.Random(27);
+    int read = 0;
+    int refused = 0;
+    for (int i = 0; i < 20_000; i++) {
+      byte[] m = Arrays.copyOf(valid, valid.length);
+      switch (random.nextInt(4)) {
+        case 0 -> m[random.nextInt(m.length)] = (byte) random.nextInt(256);
+        case 1 -> m = Arrays.copyOf(m, random.nextInt(m.length));
+        case 2 -> {
+          m[0] = (byte) random.nextInt(256); // the length's two bytes
+          m[1] = (byte) random.nextInt(256);
+        }
+        default -> {
+          byte[] tail = new byte[random.nextInt(64)];
+          random.nextBytes(tail);
+          byte[] longer = Arrays.copyOf(m, m.length + tail.length);
+          System.arraycopy(tail, 0, longer, m.length, tail.length);
+          m = longer;
+        }
+      }
+      try {
+        Object o = sharding.fromBinary(m, "S");
+        assertTrue(o instanceof dev.troupe.cluster.sharding.ShardRegion.StartEntity s && s.entityId().length() <= 1024,
+            String.valueOf(o));
+        read++;
+      } catch (IllegalArgumentException expected) {
+        refused++;
+      }
+    }
+    assertTrue(read > 0 && refused > 0, "both outcomes occur: read " + read + ", refused " + refused);
+  }
+
   @Test
   void handOverQueriesWithAbsurdCountsOrMutatedBytesAreReadOrRefusedNeverAnythingElse() throws Exception {
     ShardingMessageSerializer sharding = new ShardingMessageSerializer();
