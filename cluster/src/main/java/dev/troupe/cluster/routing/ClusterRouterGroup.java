@@ -1,6 +1,5 @@
 package dev.troupe.cluster.routing;
 
-import dev.troupe.actor.Deploy;
 import dev.troupe.actor.Props;
 import dev.troupe.routing.Group;
 import java.util.Objects;
@@ -50,8 +49,7 @@ public final class ClusterRouterGroup {
 
   /** @return the router's props, for {@code actorOf} */
   public Props props() {
-    return local.props().withDeploy(Deploy.clusterRouting(new Deploy.ClusterRouting(settings.totalInstances(), 1,
-        settings.allowLocalRoutees(), settings.useRoles())));
+    return local.props().withDeploy(settings.deploy());
   }
 
   @Override

@@ -1,7 +1,7 @@
 package dev.troupe.cluster.routing;
 
+import dev.troupe.actor.Deploy;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -14,10 +14,8 @@ import java.util.Set;
  * section's {@code routees.paths}, {@code cluster} part and {@code total-instances}.
  */
 public final class ClusterRouterGroupSettings {
-  private final int totalInstances;
+  private final Deploy.ClusterRouting routing; // checks the limit and roles, and is what the router gets
   private final List<String> routeesPaths;
-  private final boolean allowLocalRoutees;
-  private final Set<String> useRoles;
 
   /**
    * @param totalInstances the most routees in all, at least 1
@@ -30,7 +28,8 @@ public final class ClusterRouterGroupSettings {
    */
   public ClusterRouterGroupSettings(int totalInstances, Iterable<String> routeesPaths, boolean allowLocalRoutees,
       Set<String> useRoles) {
-    this.totalInstances = atLeastOne(totalInstances, "totalInstances");
+    // a group looks each path up once per member: one "instance" per node
+    this.routing = new Deploy.ClusterRouting(totalInstances, 1, allowLocalRoutees, useRoles);
     List<String> paths = new ArrayList<>();
     for (String p : Objects.requireNonNull(routeesPaths, "routeesPaths")) {
       if (p == null || !p.startsWith("/") || p.contains("://")) {
@@ -43,30 +42,11 @@ public final class ClusterRouterGroupSettings {
       throw new IllegalArgumentException("a cluster-aware group needs at least one routee path");
     }
     this.routeesPaths = List.copyOf(paths);
-    this.allowLocalRoutees = allowLocalRoutees;
-    this.useRoles = roles(useRoles);
-  }
-
-  static int atLeastOne(int value, String name) {
-    if (value < 1) {
-      throw new IllegalArgumentException(name + " must be at least 1, was " + value);
-    }
-    return value;
-  }
-
-  static Set<String> roles(Set<String> roles) {
-    Objects.requireNonNull(roles, "useRoles");
-    for (String r : roles) {
-      if (r == null || r.isBlank()) {
-        throw new IllegalArgumentException("a role must not be blank, was " + roles);
-      }
-    }
-    return Set.copyOf(new LinkedHashSet<>(roles));
   }
 
   /** @return the most routees in all */
   public int totalInstances() {
-    return totalInstances;
+    return routing.totalInstances();
   }
 
   /** @return the paths looked up on each member */
@@ -76,28 +56,32 @@ public final class ClusterRouterGroupSettings {
 
   /** @return whether the router's own node counts as a member */
   public boolean allowLocalRoutees() {
-    return allowLocalRoutees;
+    return routing.allowLocalRoutees();
   }
 
   /** @return the roles a member needs; empty = any member */
   public Set<String> useRoles() {
-    return useRoles;
+    return routing.useRoles();
+  }
+
+  /** @return the router's deployment */
+  Deploy deploy() {
+    return Deploy.clusterRouting(routing);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ClusterRouterGroupSettings s && s.totalInstances == totalInstances
-        && s.routeesPaths.equals(routeesPaths) && s.allowLocalRoutees == allowLocalRoutees && s.useRoles.equals(useRoles);
+    return o instanceof ClusterRouterGroupSettings s && s.routing.equals(routing) && s.routeesPaths.equals(routeesPaths);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(totalInstances, routeesPaths, allowLocalRoutees, useRoles);
+    return Objects.hash(routing, routeesPaths);
   }
 
   @Override
   public String toString() {
-    return "ClusterRouterGroupSettings(totalInstances=" + totalInstances + ", routeesPaths=" + routeesPaths
-        + ", allowLocalRoutees=" + allowLocalRoutees + ", useRoles=" + useRoles + ")";
+    return "ClusterRouterGroupSettings(totalInstances=" + totalInstances() + ", routeesPaths=" + routeesPaths
+        + ", allowLocalRoutees=" + allowLocalRoutees() + ", useRoles=" + useRoles() + ")";
   }
 }

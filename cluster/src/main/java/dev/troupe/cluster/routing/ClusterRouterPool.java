@@ -1,6 +1,5 @@
 package dev.troupe.cluster.routing;
 
-import dev.troupe.actor.Deploy;
 import dev.troupe.actor.Props;
 import dev.troupe.routing.BalancingPool;
 import dev.troupe.routing.Pool;
@@ -61,9 +60,7 @@ public final class ClusterRouterPool {
    * @return the router's props, for {@code actorOf}
    */
   public Props props(Props routeeProps) {
-    return Objects.requireNonNull(routeeProps, "routeeProps").withRouter(local).withDeploy(Deploy.clusterRouting(
-        new Deploy.ClusterRouting(settings.totalInstances(), settings.maxInstancesPerNode(),
-            settings.allowLocalRoutees(), settings.useRoles())));
+    return Objects.requireNonNull(routeeProps, "routeeProps").withRouter(local).withDeploy(settings.deploy());
   }
 
   @Override

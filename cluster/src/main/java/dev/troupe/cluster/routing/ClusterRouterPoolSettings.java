@@ -1,6 +1,6 @@
 package dev.troupe.cluster.routing;
 
-import java.util.Objects;
+import dev.troupe.actor.Deploy;
 import java.util.Set;
 
 /**
@@ -12,10 +12,7 @@ import java.util.Set;
  * cluster.use-roles}, {@code total-instances}).
  */
 public final class ClusterRouterPoolSettings {
-  private final int totalInstances;
-  private final int maxInstancesPerNode;
-  private final boolean allowLocalRoutees;
-  private final Set<String> useRoles;
+  private final Deploy.ClusterRouting routing; // checks the limits and roles, and is what the router gets
 
   /**
    * @param totalInstances the most routees in all, at least 1
@@ -26,30 +23,27 @@ public final class ClusterRouterPoolSettings {
    */
   public ClusterRouterPoolSettings(int totalInstances, int maxInstancesPerNode, boolean allowLocalRoutees,
       Set<String> useRoles) {
-    this.totalInstances = ClusterRouterGroupSettings.atLeastOne(totalInstances, "totalInstances");
-    this.maxInstancesPerNode = ClusterRouterGroupSettings.atLeastOne(maxInstancesPerNode, "maxInstancesPerNode");
-    this.allowLocalRoutees = allowLocalRoutees;
-    this.useRoles = ClusterRouterGroupSettings.roles(useRoles);
+    this.routing = new Deploy.ClusterRouting(totalInstances, maxInstancesPerNode, allowLocalRoutees, useRoles);
   }
 
   /** @return the most routees in all */
   public int totalInstances() {
-    return totalInstances;
+    return routing.totalInstances();
   }
 
   /** @return the most routees on one member */
   public int maxInstancesPerNode() {
-    return maxInstancesPerNode;
+    return routing.maxInstancesPerNode();
   }
 
   /** @return whether the router's own node may get routees */
   public boolean allowLocalRoutees() {
-    return allowLocalRoutees;
+    return routing.allowLocalRoutees();
   }
 
   /** @return the roles a member needs; empty = any member */
   public Set<String> useRoles() {
-    return useRoles;
+    return routing.useRoles();
   }
 
   /**
@@ -57,24 +51,27 @@ public final class ClusterRouterPoolSettings {
    * @return a copy with them
    */
   public ClusterRouterPoolSettings withUseRoles(Set<String> roles) {
-    return new ClusterRouterPoolSettings(totalInstances, maxInstancesPerNode, allowLocalRoutees, roles);
+    return new ClusterRouterPoolSettings(totalInstances(), maxInstancesPerNode(), allowLocalRoutees(), roles);
+  }
+
+  /** @return the router's deployment */
+  Deploy deploy() {
+    return Deploy.clusterRouting(routing);
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof ClusterRouterPoolSettings s && s.totalInstances == totalInstances
-        && s.maxInstancesPerNode == maxInstancesPerNode && s.allowLocalRoutees == allowLocalRoutees
-        && s.useRoles.equals(useRoles);
+    return o instanceof ClusterRouterPoolSettings s && s.routing.equals(routing);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(totalInstances, maxInstancesPerNode, allowLocalRoutees, useRoles);
+    return routing.hashCode();
   }
 
   @Override
   public String toString() {
-    return "ClusterRouterPoolSettings(totalInstances=" + totalInstances + ", maxInstancesPerNode=" + maxInstancesPerNode
-        + ", allowLocalRoutees=" + allowLocalRoutees + ", useRoles=" + useRoles + ")";
+    return "ClusterRouterPoolSettings(totalInstances=" + totalInstances() + ", maxInstancesPerNode="
+        + maxInstancesPerNode() + ", allowLocalRoutees=" + allowLocalRoutees() + ", useRoles=" + useRoles() + ")";
   }
 }
