@@ -106,6 +106,27 @@ class ShardingSingletonSerializerTest {
    * and no count makes the reader allocate by what the count claims.
    */
   /**
+   * A copy of {@code valid} changed one of four ways: a byte flipped, cut short, {@code field} (a
+   * count or length rewritten), or a random tail appended.
+   */
+  private static byte[] mutated(byte[] valid, java.util.Random random, java.util.function.UnaryOperator<byte[]> field) {
+    byte[] m = Arrays.copyOf(valid, valid.length);
+    switch (random.nextInt(4)) {
+      case 0 -> m[random.nextInt(m.length)] = (byte) random.nextInt(256);
+      case 1 -> m = Arrays.copyOf(m, random.nextInt(m.length));
+      case 2 -> m = field.apply(m);
+      default -> {
+        byte[] tail = new byte[random.nextInt(64)];
+        random.nextBytes(tail);
+        byte[] longer = Arrays.copyOf(m, m.length + tail.length);
+        System.arraycopy(tail, 0, longer, m.length, tail.length);
+        m = longer;
+      }
+    }
+    return m;
+  }
+
+  /**
    * What a peer can put in a {@code StartEntity} ({@code S}): flipped bytes, cuts, lengths and random
    * tails of a valid frame are each read as a {@code StartEntity} (of at most 1024 characters) or
    * refused with an {@link IllegalArgumentException}; nothing else is thrown.
@@ -118,22 +139,11 @@ class ShardingSingletonSerializerTest {
     int read = 0;
     int refused = 0;
     for (int i = 0; i < 20_000; i++) {
-      byte[] m = Arrays.copyOf(valid, valid.length);
-      switch (random.nextInt(4)) {
-        case 0 -> m[random.nextInt(m.length)] = (byte) random.nextInt(256);
-        case 1 -> m = Arrays.copyOf(m, random.nextInt(m.length));
-        case 2 -> {
-          m[0] = (byte) random.nextInt(256); // the length's two bytes
-          m[1] = (byte) random.nextInt(256);
-        }
-        default -> {
-          byte[] tail = new byte[random.nextInt(64)];
-          random.nextBytes(tail);
-          byte[] longer = Arrays.copyOf(m, m.length + tail.length);
-          System.arraycopy(tail, 0, longer, m.length, tail.length);
-          m = longer;
-        }
-      }
+      byte[] m = mutated(valid, random, b -> {
+        b[0] = (byte) random.nextInt(256); // the length's two bytes
+        b[1] = (byte) random.nextInt(256);
+        return b;
+      });
       try {
         Object o = sharding.fromBinary(m, "S");
         assertTrue(o instanceof dev.troupe.cluster.sharding.ShardRegion.StartEntity s && s.entityId().length() <= 1024,
@@ -179,19 +189,8 @@ class ShardingSingletonSerializerTest {
     int read = 0;
     int refused = 0;
     for (int i = 0; i < 20_000; i++) {
-      byte[] m = Arrays.copyOf(valid, valid.length);
-      switch (random.nextInt(4)) {
-        case 0 -> m[random.nextInt(m.length)] = (byte) random.nextInt(256);
-        case 1 -> m = Arrays.copyOf(m, random.nextInt(m.length));
-        case 2 -> m = withCount(m, random.nextBoolean() ? random.nextInt() : random.nextInt(ShardingMessageSerializer.MAX_OWNERS + 2));
-        default -> {
-          byte[] tail = new byte[random.nextInt(64)];
-          random.nextBytes(tail);
-          byte[] longer = Arrays.copyOf(m, m.length + tail.length);
-          System.arraycopy(tail, 0, longer, m.length, tail.length);
-          m = longer;
-        }
-      }
+      byte[] m = mutated(valid, random,
+          b -> withCount(b, random.nextBoolean() ? random.nextInt() : random.nextInt(ShardingMessageSerializer.MAX_OWNERS + 2)));
       try {
         Object q = sharding.fromBinary(m, "Q");
         assertTrue(q instanceof dev.troupe.cluster.internal.sharding.Protocol.HandOverQuery, String.valueOf(q));
