@@ -190,7 +190,7 @@ class ShardingSingletonSerializerTest {
     int refused = 0;
     for (int i = 0; i < 20_000; i++) {
       byte[] m = mutated(valid, random,
-          b -> withCount(b, random.nextBoolean() ? random.nextInt() : random.nextInt(ShardingMessageSerializer.MAX_OWNERS + 2)));
+          frame -> withCount(frame, random.nextBoolean() ? random.nextInt() : random.nextInt(ShardingMessageSerializer.MAX_OWNERS + 2)));
       try {
         Object q = sharding.fromBinary(m, "Q");
         assertTrue(q instanceof dev.troupe.cluster.internal.sharding.Protocol.HandOverQuery, String.valueOf(q));
