@@ -18,6 +18,7 @@ import dev.troupe.actor.internal.dispatch.Envelope;
 import dev.troupe.actor.spi.ActorConstruction;
 import dev.troupe.actor.AbstractActor;
 import dev.troupe.actor.UntypedActor;
+import dev.troupe.actor.spi.ReceiveInterception;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,8 +72,11 @@ final class FaultHandling {
       }
     }
     cell.actor = a;
-    cell.behavior = initial;
     LazyCellState.forgetBehaviors(cell);
+    if (a instanceof ReceiveInterception interception && initial != null) {
+      initial = LazyCellState.intercepted(cell, interception, initial);
+    }
+    cell.behavior = initial;
   }
 
   // =============================================================== termination

@@ -5,6 +5,7 @@ import dev.troupe.actor.Cancellable;
 import dev.troupe.actor.LoggingAdapter;
 import dev.troupe.actor.StashOverflowException;
 import dev.troupe.actor.internal.dispatch.Envelope;
+import dev.troupe.actor.spi.ReceiveInterception;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.List;
 final class LazyCellState {
   ArrayDeque<AbstractActor.Receive> behaviorStack; // created by the first become()
   AbstractActor.Receive initialBehavior; // what unbecome() returns to; saved by the first become()
+  ReceiveInterception interception; // the actor's, if it is one (set per incarnation): wraps each behaviour
   Envelope failedEnvelope; // a copy: preRestart sees the message and its sender
   Throwable pendingRecreate; // a restart that waits for children stopped in preRestart
   ArrayDeque<Envelope> stash;
@@ -60,7 +62,8 @@ final class LazyCellState {
       x.behaviorStack.pop();
     }
     x.behaviorStack.push(b);
-    cell.behavior = b;
+    ReceiveInterception i = x.interception;
+    cell.behavior = i == null ? b : nonNull(i.intercept(b));
   }
 
   static void unbecome(ActorCell cell) {
@@ -73,7 +76,27 @@ final class LazyCellState {
       stack.pop();
     }
     AbstractActor.Receive top = stack.peek();
-    cell.behavior = top != null ? top : x.initialBehavior;
+    ReceiveInterception i = x.interception;
+    // initialBehavior is what the cell ran (already intercepted); the stack holds what become got
+    cell.behavior = top == null ? x.initialBehavior : i == null ? top : nonNull(i.intercept(top));
+  }
+
+  /**
+   * A new incarnation of an actor that intercepts its behaviours: remembered for {@code become},
+   * and its initial behaviour intercepted.
+   *
+   * @return what the cell runs first
+   */
+  static AbstractActor.Receive intercepted(ActorCell cell, ReceiveInterception i, AbstractActor.Receive initial) {
+    cell.lazyState().interception = i;
+    return nonNull(i.intercept(initial));
+  }
+
+  private static AbstractActor.Receive nonNull(AbstractActor.Receive r) {
+    if (r == null) {
+      throw new IllegalStateException("ReceiveInterception.intercept returned null");
+    }
+    return r;
   }
 
   /** A new incarnation starts from its own {@code createReceive}. */
@@ -82,6 +105,7 @@ final class LazyCellState {
     if (x != null) {
       x.behaviorStack = null;
       x.initialBehavior = null;
+      x.interception = null;
     }
   }
 

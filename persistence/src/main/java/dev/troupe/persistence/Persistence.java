@@ -1,0 +1,175 @@
+package dev.troupe.persistence;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.Extension;
+import dev.troupe.actor.ExtensionId;
+import dev.troupe.persistence.spi.Journal;
+import dev.troupe.persistence.spi.SnapshotStore;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A system's persistence: its journal and snapshot store plugins, each made on first use from its
+ * configuration section and closed when the system terminates.
+ *
+ * <pre>{@code
+ * troupe.persistence.journal.plugin = "troupe.persistence.journal.file"
+ * troupe.persistence.snapshot-store.plugin = "troupe.persistence.snapshot-store.local"
+ * }</pre>
+ *
+ * <p>A persistent actor chooses other plugins with {@code journalPluginId()} and {@code
+ * snapshotPluginId()}: the path of a section with a {@code class} key. Thread-safe.
+ */
+public final class Persistence implements Extension {
+  private static final Logger LOG = LoggerFactory.getLogger(Persistence.class);
+
+  /** The extension's id. */
+  public static final ExtensionId<Persistence> ID = Persistence::new;
+
+  private final ActorSystem system;
+  private final Config config;
+  private final int replayBatchSize;
+  private final Map<String, Journal> journals = new ConcurrentHashMap<>();
+  private final Map<String, SnapshotStore> snapshotStores = new ConcurrentHashMap<>();
+  private volatile boolean terminated;
+
+  private Persistence(ActorSystem system) {
+    this.system = system;
+    this.config = system.settings().config();
+    this.replayBatchSize = positiveInt(config, "troupe.persistence.replay-batch-size");
+    system.getWhenTerminated().whenComplete((t, e) -> closeAll());
+  }
+
+  /**
+   * @param system an actor system
+   * @return its persistence
+   */
+  public static Persistence get(ActorSystem system) {
+    return system.registerExtension(ID);
+  }
+
+  /** @return the most events recovery reads from the journal at once */
+  public int replayBatchSize() {
+    return replayBatchSize;
+  }
+
+  /**
+   * The journal plugin at a configuration path, made on first use.
+   *
+   * @param pluginId the path of its section; empty for {@code troupe.persistence.journal.plugin}
+   * @return the plugin
+   * @throws ConfigurationException if the section is missing or malformed, or its class cannot be
+   *     made
+   */
+  public Journal journalFor(String pluginId) {
+    String id = pluginId.isEmpty() ? pluginPath("troupe.persistence.journal.plugin") : pluginId;
+    Journal j = journals.get(id);
+    return j != null ? j : journals.computeIfAbsent(id, k -> create(k, Journal.class));
+  }
+
+  /**
+   * The snapshot store plugin at a configuration path, made on first use.
+   *
+   * @param pluginId the path of its section; empty for {@code troupe.persistence.snapshot-store.plugin}
+   * @return the plugin
+   * @throws ConfigurationException if the section is missing or malformed, or its class cannot be
+   *     made
+   */
+  public SnapshotStore snapshotStoreFor(String pluginId) {
+    String id = pluginId.isEmpty() ? pluginPath("troupe.persistence.snapshot-store.plugin") : pluginId;
+    SnapshotStore s = snapshotStores.get(id);
+    return s != null ? s : snapshotStores.computeIfAbsent(id, k -> create(k, SnapshotStore.class));
+  }
+
+  private String pluginPath(String key) {
+    String path;
+    try {
+      path = config.getString(key);
+    } catch (ConfigException e) {
+      throw new ConfigurationException(key + ": " + e.getMessage(), e);
+    }
+    if (path.isBlank()) {
+      throw new ConfigurationException(key + " is empty: name the configuration section of a plugin"
+          + " (e.g. troupe.persistence.journal.inmem), or give the actor a plugin id of its own");
+    }
+    return path;
+  }
+
+  private <P> P create(String path, Class<P> kind) {
+    if (terminated) {
+      throw new IllegalStateException("system [" + system.name() + "] has terminated: no " + kind.getSimpleName() + " plugin is made for it");
+    }
+    Config section;
+    String className;
+    try {
+      section = config.getConfig(path);
+      className = section.getString("class");
+    } catch (ConfigException e) {
+      throw new ConfigurationException("persistence plugin [" + path + "]: a section with a \"class\" key is needed: "
+          + e.getMessage(), e);
+    }
+    Class<?> c;
+    try {
+      c = Class.forName(className, true, Persistence.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new ConfigurationException(path + ".class: no class " + className + " on the class path", e);
+    }
+    if (!kind.isAssignableFrom(c)) {
+      throw new ConfigurationException(path + ".class: " + className + " is no " + kind.getName());
+    }
+    try {
+      Constructor<?> k = c.getConstructor(ActorSystem.class, Config.class);
+      P plugin = kind.cast(k.newInstance(system, section));
+      LOG.debug("persistence plugin [{}] of system [{}]: {}", path, system.name(), className);
+      if (terminated) { // the system ended while it was made: nobody else will close it
+        closeQuietly(path, (AutoCloseable) plugin);
+      }
+      return plugin;
+    } catch (NoSuchMethodException e) {
+      throw new ConfigurationException(path + ".class: " + className
+          + " needs a public constructor taking (ActorSystem, Config)", e);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof ConfigurationException ce) {
+        throw ce;
+      }
+      throw new ConfigurationException(path + ": " + className + " failed to start: " + cause, cause);
+    } catch (ReflectiveOperationException e) {
+      throw new ConfigurationException(path + ".class: cannot make " + className + ": " + e, e);
+    }
+  }
+
+  private void closeAll() {
+    terminated = true;
+    journals.forEach((path, j) -> closeQuietly(path, j));
+    snapshotStores.forEach((path, s) -> closeQuietly(path, s));
+  }
+
+  private static void closeQuietly(String path, AutoCloseable plugin) {
+    try {
+      plugin.close();
+    } catch (Exception e) {
+      LOG.warn("persistence plugin [{}] failed to close", path, e);
+    }
+  }
+
+  private static int positiveInt(Config config, String key) {
+    int v;
+    try {
+      v = config.getInt(key);
+    } catch (ConfigException e) {
+      throw new ConfigurationException(key + ": " + e.getMessage(), e);
+    }
+    if (v < 1) {
+      throw new ConfigurationException(key + " must be at least 1, was " + v);
+    }
+    return v;
+  }
+}

@@ -1,0 +1,109 @@
+package dev.troupe.persistence.internal;
+
+import com.typesafe.config.Config;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.persistence.spi.AtomicWrite;
+import dev.troupe.persistence.spi.Journal;
+import dev.troupe.persistence.spi.PersistentRepr;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A journal in this JVM's memory, for tests and for actors whose history may end with the process:
+ * events are kept as the objects they are (not serialized) and every call completes before it
+ * returns. Thread-safe: one lock per persistent actor.
+ */
+public final class InMemoryJournal implements Journal {
+  private static final Logger LOG = LoggerFactory.getLogger(InMemoryJournal.class);
+
+  private final ConcurrentHashMap<String, Log> logs = new ConcurrentHashMap<>();
+
+  /**
+   * @param system the system it serves
+   * @param config its section (nothing is read from it)
+   */
+  public InMemoryJournal(ActorSystem system, Config config) {
+    LOG.info("system [{}] keeps persistent actors' events in memory: they end with this JVM"
+        + " (troupe.persistence.journal.plugin chooses a journal that keeps them)", system.name());
+  }
+
+  /** One actor's events, in order; deleted ones are dropped from the front. */
+  private static final class Log {
+    final ArrayList<PersistentRepr> events = new ArrayList<>();
+    long highest;
+  }
+
+  @Override
+  public CompletionStage<List<Optional<Exception>>> write(List<AtomicWrite> writes) {
+    List<Optional<Exception>> results = new ArrayList<>(writes.size());
+    for (AtomicWrite w : writes) {
+      Log log = logs.computeIfAbsent(w.persistenceId(), k -> new Log());
+      synchronized (log) {
+        if (w.lowestSequenceNr() <= log.highest) {
+          return CompletableFuture.failedFuture(new IllegalStateException("persistence id [" + w.persistenceId()
+              + "]: sequence number " + w.lowestSequenceNr() + " is already stored (highest " + log.highest
+              + "): two writers of one id"));
+        }
+        log.events.addAll(w.events());
+        log.highest = w.highestSequenceNr();
+      }
+      results.add(Optional.empty());
+    }
+    return CompletableFuture.completedFuture(results);
+  }
+
+  @Override
+  public CompletionStage<Void> replay(
+      String persistenceId, long fromSequenceNr, long toSequenceNr, long max, Consumer<PersistentRepr> onEvent) {
+    Log log = logs.get(persistenceId);
+    if (log == null || max <= 0) {
+      return CompletableFuture.completedFuture(null);
+    }
+    List<PersistentRepr> selected = new ArrayList<>();
+    synchronized (log) {
+      for (PersistentRepr e : log.events) { // events are few per actor in memory; a scan is fine
+        if (e.sequenceNr() > toSequenceNr || selected.size() >= max) {
+          break;
+        }
+        if (e.sequenceNr() >= fromSequenceNr) {
+          selected.add(e);
+        }
+      }
+    }
+    try {
+      selected.forEach(onEvent); // outside the lock: the callback is the caller's code
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public CompletionStage<Long> highestSequenceNr(String persistenceId) {
+    Log log = logs.get(persistenceId);
+    if (log == null) {
+      return CompletableFuture.completedFuture(0L);
+    }
+    synchronized (log) {
+      return CompletableFuture.completedFuture(log.highest);
+    }
+  }
+
+  @Override
+  public CompletionStage<Void> deleteTo(String persistenceId, long toSequenceNr) {
+    Log log = logs.get(persistenceId);
+    if (log != null) {
+      synchronized (log) {
+        log.events.removeIf(e -> e.sequenceNr() <= toSequenceNr);
+      }
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+}
