@@ -16,11 +16,12 @@ import java.util.function.Consumer;
  * the plugin's own threads, and the returned stage completes there.
  *
  * <p>The runtime keeps one call of {@link #write} in flight per persistent actor and makes every
- * call for an actor from that actor, so calls for one {@code persistenceId} never overlap, except
- * that a restarted or moved actor may start reading while its previous incarnation's last write
- * completes. A write whose sequence numbers are not above the highest stored for its actor must
- * fail: two writers of one id (e.g. two members that both think they host it) are a bug that a
- * journal is the last place to catch.
+ * call for an actor from that actor. A journal applies the calls for one {@code persistenceId} in
+ * the order they were made, also when they overlap: a restarted actor starts reading while its
+ * previous incarnation's last write may still be in flight, and must see that write (a single IO
+ * thread per journal, as the file journal has, does this by itself). A write whose sequence
+ * numbers are not above the highest stored for its actor must fail: two writers of one id (e.g.
+ * two members that both think they host it) are a bug that a journal is the last place to catch.
  */
 public interface Journal extends AutoCloseable {
   /**
