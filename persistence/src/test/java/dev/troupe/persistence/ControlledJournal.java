@@ -30,6 +30,8 @@ public final class ControlledJournal implements Journal {
     volatile boolean failWrites;
     /** Replay fails while set. */
     volatile boolean failReplay;
+    /** Replays are held until a test completes this. */
+    volatile CompletableFuture<Void> replayGate = CompletableFuture.completedFuture(null);
     /** Writes are held until a test completes this. */
     volatile CompletableFuture<Void> gate = CompletableFuture.completedFuture(null);
     final AtomicInteger replayCalls = new AtomicInteger();
@@ -85,7 +87,7 @@ public final class ControlledJournal implements Journal {
     if (control.failReplay) {
       return CompletableFuture.failedFuture(new java.io.IOException("unreadable"));
     }
-    return store.replay(id, from, to, max, onEvent);
+    return control.replayGate.thenCompose(v -> store.replay(id, from, to, max, onEvent));
   }
 
   @Override

@@ -249,8 +249,14 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     return t.message;
   }
 
+  /**
+   * A watched actor's {@code Terminated}: delivered unless the actor unwatched it since. The
+   * current envelope becomes the plain {@code Terminated}, so that a stash keeps that, and
+   * unstashing delivers it (the wrapper's check is spent once it was delivered).
+   */
   private void receiveTerminated(Terminated t) throws Exception {
     if (DeathWatch.takeQueuedTerminated(this, t.actor())) {
+      current = new Envelope(t, current.sender());
       deliver(t);
     }
   }

@@ -57,6 +57,52 @@ class StashTest {
     }
   }
 
+  /** Watches a target and stashes everything, Terminated included, until "open"; then reports each message. */
+  static class WatchingGate extends AbstractActorWithStash {
+    private final ActorRef target;
+    private final ActorRef report;
+
+    WatchingGate(ActorRef target, ActorRef report) {
+      this.target = target;
+      this.report = report;
+    }
+
+    @Override
+    public void preStart() {
+      getContext().watch(target);
+      report.tell("watching", getSelf());
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .matchEquals("open", m -> {
+            unstashAll();
+            getContext().become(receiveBuilder().matchAny(x -> report.tell(x, getSelf())).build());
+          })
+          .matchAny(m -> stash())
+          .build();
+    }
+  }
+
+  @Test
+  void aStashedTerminatedIsDeliveredWhenUnstashed(ActorSystem system, TestKit kit) {
+    ActorRef target = system.actorOf(Props.create(Gate.class));
+    ActorRef gate = system.actorOf(Props.create(WatchingGate.class, () -> new WatchingGate(target, kit.getRef())));
+    kit.expectMsg("watching");
+    kit.watch(target);
+    system.stop(target);
+    kit.expectTerminated(target);
+    kit.send(gate, "after the stop");
+    kit.send(gate, "open");
+    // the watchers' notifications are sent one after another: the gate's may come after "after the stop"
+    List<Object> got = kit.receiveN(2);
+    assertTrue(got.contains("after the stop"), "the plain message: " + got);
+    assertTrue(got.stream().anyMatch(m -> m instanceof dev.troupe.actor.Terminated t && t.actor().equals(target)),
+        "the stashed Terminated comes back: " + got);
+    kit.expectNoMessage(Duration.ofMillis(100));
+  }
+
   @Test
   void unstashAllReplaysStashedMessagesInOrderBeforeNewerOnes(ActorSystem system, TestKit kit) {
     ActorRef gate = system.actorOf(Props.create(Gate.class));
