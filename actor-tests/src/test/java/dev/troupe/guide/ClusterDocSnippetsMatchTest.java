@@ -88,7 +88,7 @@ class ClusterDocSnippetsMatchTest {
     assertTrue(missing.isEmpty(), PAGE + " lacks the rows (key, default):\n" + String.join("\n", missing));
   }
 
-  private static String defaultText(ConfigValue v) {
+  static String defaultText(ConfigValue v) {
     Object u = v.unwrapped();
     if (u instanceof String s && s.isEmpty()) {
       return "\"\"";
