@@ -1,0 +1,544 @@
+package dev.troupe.persistence.internal.file;
+
+import static dev.troupe.persistence.internal.file.JournalFormat.EVENT;
+import static dev.troupe.persistence.internal.file.JournalFormat.EVENT_FIXED;
+import static dev.troupe.persistence.internal.file.JournalFormat.EVENT_MORE;
+import static dev.troupe.persistence.internal.file.JournalFormat.FRAME;
+import static dev.troupe.persistence.internal.file.JournalFormat.MANIFEST_AT;
+import static dev.troupe.persistence.internal.file.JournalFormat.MANIFEST_LENGTH_AT;
+import static dev.troupe.persistence.internal.file.JournalFormat.SEQ_AT;
+import static dev.troupe.persistence.internal.file.JournalFormat.SERIALIZER_AT;
+import static dev.troupe.persistence.internal.file.JournalFormat.TIMESTAMP_AT;
+import static dev.troupe.persistence.internal.file.JournalFormat.TOMBSTONE;
+import static dev.troupe.persistence.internal.file.JournalFormat.TOMBSTONE_BODY;
+import static dev.troupe.persistence.internal.file.JournalFormat.TYPE_AT;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One persistent actor's journal file (see {@link JournalFormat}) and what is known of it: where
+ * it ends, the highest sequence number, the highest deletion marker, and a sparse index (the offset
+ * of every {@value #INDEX_EVERY}th event) that lets a replay start near its first event. Opening
+ * reads the whole file once and checks every record's CRC. Used on its journal's IO thread only.
+ */
+final class JournalFile {
+  private static final Logger LOG = LoggerFactory.getLogger(JournalFile.class);
+  static final int INDEX_EVERY = 256;
+
+  /**
+   * An event as stored, not yet deserialized.
+   *
+   * @param sequenceNr its sequence number
+   * @param timestamp when it was written
+   * @param serializerId the serializer that wrote it
+   * @param manifest the serializer's manifest
+   * @param payload its bytes
+   */
+  record StoredEvent(long sequenceNr, long timestamp, int serializerId, String manifest, byte[] payload) {}
+
+  final String persistenceId;
+  final Path path;
+  /** The longest body a record may have: the largest event and its fields. */
+  private final long maxBody;
+  private final long dataStart;
+  /** Null while closed to keep the open files few; the state below stays. */
+  private FileChannel channel;
+  private long end;
+  private long highest;
+  private long deletedTo;
+  private long events;
+  private long[] indexSeq = new long[8];
+  private long[] indexPos = new long[8];
+  private int indexSize;
+  /** Appended to, not yet forced. */
+  private boolean dirty;
+  /** Set when an IO error left the file's state unknown: the journal forgets this object. */
+  private IOException failure;
+
+  private JournalFile(String persistenceId, Path path, long maxBody, FileChannel channel, long dataStart) {
+    this.persistenceId = persistenceId;
+    this.path = path;
+    this.maxBody = maxBody;
+    this.channel = channel;
+    this.dataStart = dataStart;
+    this.end = dataStart;
+  }
+
+  /**
+   * Makes a new, empty file.
+   *
+   * @param persistenceId its actor
+   * @param path where; must not exist
+   * @param maxEventSize max-event-size
+   * @param fsync whether to force the file and its directory entry to disk
+   * @return the open file
+   * @throws IOException if it cannot be made
+   */
+  static JournalFile create(String persistenceId, Path path, long maxEventSize, boolean fsync) throws IOException {
+    FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    try {
+      byte[] header = JournalFormat.header(persistenceId);
+      DiskIo.writeFully(ch, ByteBuffer.wrap(header), 0);
+      if (fsync) {
+        ch.force(true);
+        DiskIo.forceDirectory(path.getParent());
+      }
+      return new JournalFile(persistenceId, path, EVENT_FIXED + maxEventSize, ch, header.length);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(ch);
+      throw e;
+    }
+  }
+
+  /**
+   * Opens an existing file and reads it once: checks its header and every record, builds the
+   * index, and cuts a torn tail away.
+   *
+   * @param persistenceId its actor
+   * @param path where
+   * @param maxEventSize max-event-size
+   * @param fsync whether to force a truncation to disk
+   * @return the open file
+   * @throws IOException if it cannot be read, holds another actor's events, or is corrupt (the
+   *     message names the file and the offset)
+   */
+  static JournalFile open(String persistenceId, Path path, long maxEventSize, boolean fsync) throws IOException {
+    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    try {
+      long dataStart = checkHeader(ch, persistenceId, path, fsync);
+      JournalFile f = new JournalFile(persistenceId, path, EVENT_FIXED + maxEventSize, ch, dataStart);
+      f.scan(fsync);
+      return f;
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(ch);
+      throw e;
+    }
+  }
+
+  /** @return where the records start */
+  private static long checkHeader(FileChannel ch, String persistenceId, Path path, boolean fsync) throws IOException {
+    byte[] expected = JournalFormat.header(persistenceId);
+    long size = ch.size();
+    ByteBuffer got = ByteBuffer.allocate((int) Math.min(size, expected.length));
+    DiskIo.readFully(ch, got, 0);
+    byte[] g = got.array();
+    if (Arrays.equals(g, 0, g.length, expected, 0, g.length)) {
+      if (g.length < expected.length) {
+        LOG.warn("journal file {} of persistence id [{}] ends within its header ({} of {} bytes), as a crash while it"
+            + " was made leaves it: it starts again, empty", path, persistenceId, g.length, expected.length);
+        ch.truncate(0);
+        DiskIo.writeFully(ch, ByteBuffer.wrap(expected), 0);
+        if (fsync) {
+          ch.force(true);
+        }
+      }
+      return expected.length;
+    }
+    throw new IOException("journal file " + path + " cannot hold the events of persistence id [" + persistenceId + "]: "
+        + headerMismatch(ch, g, size));
+  }
+
+  private static String headerMismatch(FileChannel ch, byte[] g, long size) throws IOException {
+    ByteBuffer b = ByteBuffer.wrap(g);
+    if (g.length < 8 || b.getInt(0) != JournalFormat.MAGIC) {
+      return "it is no Troupe journal file (it does not start with the journal's magic number)";
+    }
+    if (b.getInt(4) != JournalFormat.VERSION) {
+      return "it has journal format version " + b.getInt(4) + ", and this journal reads version " + JournalFormat.VERSION;
+    }
+    int n = g.length >= 12 ? b.getInt(8) : -1;
+    if (n >= 0 && n <= size - 16 && n <= 1 << 20) {
+      ByteBuffer id = ByteBuffer.allocate(n);
+      DiskIo.readFully(ch, id, 12);
+      return "its header names persistence id [" + new String(id.array(), StandardCharsets.UTF_8) + "] (two ids whose"
+          + " file names are alike: one is the SHA-256 hex of the other, or they differ only in case on a file system"
+          + " that ignores case)";
+    }
+    return "its header is corrupt";
+  }
+
+  private void scan(boolean fsync) throws IOException {
+    long size = channel.size();
+    Reader r = new Reader(size);
+    long pos = dataStart;
+    long lastSeq = 0;
+    long groupStart = -1; // where the atomic write being read started, while it is not complete
+    long committedEvents = 0;
+    int committedIndex = 0;
+    String torn = null;
+    while (pos < size) {
+      String problem = r.problemAt(pos);
+      if (problem != null) {
+        if (r.oversizeAt(pos) || r.validRecordAfter(pos + 1)) {
+          throw corrupt(pos, problem);
+        }
+        torn = problem;
+        break;
+      }
+      String malformed = r.malformedAt(pos);
+      if (malformed != null) {
+        throw corrupt(pos, malformed);
+      }
+      byte type = r.byteAt(pos + TYPE_AT);
+      if (type == TOMBSTONE) {
+        if (groupStart >= 0) {
+          throw corrupt(pos, "a deletion marker within an atomic write");
+        }
+        deletedTo = Math.max(deletedTo, r.longAt(pos + SEQ_AT));
+      } else {
+        long seq = r.longAt(pos + SEQ_AT);
+        if (seq <= lastSeq || (groupStart >= 0 && seq != lastSeq + 1)) {
+          throw corrupt(pos, "event " + seq + " after event " + lastSeq);
+        }
+        index(seq, pos);
+        lastSeq = seq;
+        if (type == EVENT_MORE) {
+          groupStart = groupStart < 0 ? pos : groupStart;
+        } else {
+          groupStart = -1;
+          highest = seq;
+          committedEvents = events;
+          committedIndex = indexSize;
+        }
+      }
+      pos += FRAME + r.intAt(pos);
+    }
+    end = pos;
+    if (groupStart >= 0 || torn != null) {
+      long cut = groupStart >= 0 ? groupStart : pos;
+      String what = torn != null ? "at offset " + pos + " in " + torn : "in an atomic write without its last event";
+      LOG.warn("journal file {} of persistence id [{}] ends {}, as a crash while appending leaves it: the {} bytes"
+          + " from offset {} (a write never acknowledged) are cut away", path, persistenceId, what, size - cut, cut);
+      channel.truncate(cut);
+      if (fsync) {
+        channel.force(true);
+      }
+      end = cut;
+      events = committedEvents;
+      indexSize = committedIndex;
+    }
+  }
+
+  private void index(long seq, long pos) {
+    if (events++ % INDEX_EVERY != 0) {
+      return;
+    }
+    if (indexSize == indexSeq.length) {
+      indexSeq = Arrays.copyOf(indexSeq, indexSize * 2);
+      indexPos = Arrays.copyOf(indexPos, indexSize * 2);
+    }
+    indexSeq[indexSize] = seq;
+    indexPos[indexSize++] = pos;
+  }
+
+  /** @return the offset of the last indexed event at or before {@code seq}, or where the records start */
+  private long indexFloor(long seq) {
+    int i = Arrays.binarySearch(indexSeq, 0, indexSize, seq);
+    int at = i >= 0 ? i : -i - 2;
+    return at >= 0 ? indexPos[at] : dataStart;
+  }
+
+  /** @return the highest sequence number stored, deleted or not; 0 if none */
+  long highest() {
+    return highest;
+  }
+
+  /** @return the IO error that made this object unusable, or null */
+  IOException failure() {
+    return failure;
+  }
+
+  /**
+   * Appends an atomic write; {@link #force} makes it durable.
+   *
+   * @param write the records
+   * @param fsync whether it needs forcing
+   * @throws IOException if the write fails: the file's state is then unknown
+   */
+  void append(JournalFormat.Encoded write, boolean fsync) throws IOException {
+    long at = end;
+    DiskIo.writeFully(channel, ByteBuffer.wrap(write.records()), at);
+    end = at + write.records().length;
+    int[] offsets = write.eventOffsets();
+    for (int i = 0; i < offsets.length; i++) {
+      index(write.lowest() + i, at + offsets[i]);
+    }
+    highest = write.highest();
+    dirty |= fsync;
+  }
+
+  /**
+   * Deletes the events up to a sequence number (at most the highest stored: later events are never
+   * deleted in advance) by appending a deletion marker.
+   *
+   * @param toSequenceNr the highest to delete
+   * @param fsync whether to force the marker to disk
+   * @throws IOException if the write fails: the file's state is then unknown
+   */
+  void deleteTo(long toSequenceNr, boolean fsync) throws IOException {
+    long to = Math.min(toSequenceNr, highest);
+    if (to <= deletedTo) {
+      return;
+    }
+    byte[] marker = JournalFormat.tombstone(to);
+    DiskIo.writeFully(channel, ByteBuffer.wrap(marker), end);
+    end += marker.length;
+    deletedTo = to;
+    if (fsync) {
+      channel.force(true);
+    }
+  }
+
+  /**
+   * Reads events in order, checking each record's CRC again.
+   *
+   * @param from the lowest sequence number
+   * @param to the highest
+   * @param max the most events
+   * @param sink takes each event
+   * @throws IOException if a record is corrupt (the message names the file and the offset)
+   */
+  void replay(long from, long to, long max, Consumer<StoredEvent> sink) throws IOException {
+    long first = Math.max(from, deletedTo + 1);
+    if (max <= 0 || first > to || first > highest) {
+      return;
+    }
+    Reader r = new Reader(end);
+    long n = 0;
+    for (long pos = indexFloor(first); pos < end && n < max; pos += FRAME + r.intAt(pos)) {
+      String problem = r.problemAt(pos);
+      if (problem == null) {
+        problem = r.malformedAt(pos);
+      }
+      if (problem != null) {
+        throw corrupt(pos, problem);
+      }
+      if (r.byteAt(pos + TYPE_AT) == TOMBSTONE) {
+        continue;
+      }
+      long seq = r.longAt(pos + SEQ_AT);
+      if (seq > to) {
+        return;
+      }
+      if (seq >= first) {
+        sink.accept(r.event(pos));
+        n++;
+      }
+    }
+  }
+
+  /**
+   * Forces appended records to disk.
+   *
+   * @throws IOException if forcing fails
+   */
+  void force() throws IOException {
+    if (dirty && channel != null) {
+      channel.force(true);
+      dirty = false;
+    }
+  }
+
+  /** @return whether the file is open */
+  boolean isOpen() {
+    return channel != null;
+  }
+
+  /**
+   * Opens the file again after {@link #release}.
+   *
+   * @return false if it is no longer as this object left it (its size changed): read it again
+   * @throws IOException if it cannot be opened
+   */
+  boolean reopen() throws IOException {
+    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    if (ch.size() != end) {
+      closeQuietly(ch);
+      return false;
+    }
+    channel = ch;
+    return true;
+  }
+
+  /** Forces what was appended, then closes the file; the state stays for {@link #reopen}. */
+  void release() {
+    try {
+      force();
+    } catch (IOException e) {
+      fail(e);
+    }
+    closeQuietly(channel);
+    channel = null;
+  }
+
+  /**
+   * Marks the state unknown after an IO error, and closes the file.
+   *
+   * @param e the error
+   */
+  void fail(IOException e) {
+    if (failure == null) {
+      failure = e;
+    }
+    closeQuietly(channel);
+    channel = null;
+  }
+
+  private IOException corrupt(long offset, String problem) {
+    return new IOException("journal file " + path + " of persistence id [" + persistenceId + "] is corrupt at offset "
+        + offset + ": " + problem + "; restore it from a backup, or cut it at that offset to drop the events from there");
+  }
+
+  private static void closeQuietly(FileChannel ch) {
+    if (ch == null) {
+      return;
+    }
+    try {
+      ch.close();
+    } catch (IOException e) {
+      LOG.debug("closing a journal file failed", e);
+    }
+  }
+
+  /** Reads the file through a window of {@value #WINDOW} bytes, up to a size fixed when made. */
+  private final class Reader {
+    private static final int WINDOW = 64 * 1024;
+    private final long size;
+    private final ByteBuffer buf = ByteBuffer.allocate(WINDOW);
+    private long start;
+    private int filled;
+
+    Reader(long size) {
+      this.size = size;
+    }
+
+    /** @return where in {@link #buf} the {@code n} bytes at {@code pos} are ({@code n <= WINDOW}, within the size) */
+    private int at(long pos, int n) throws IOException {
+      if (pos < start || pos + n > start + filled) {
+        buf.clear().limit((int) Math.min(WINDOW, size - pos));
+        DiskIo.readFully(channel, buf, pos);
+        start = pos;
+        filled = buf.limit();
+      }
+      return (int) (pos - start);
+    }
+
+    int intAt(long pos) throws IOException {
+      return buf.getInt(at(pos, 4));
+    }
+
+    long longAt(long pos) throws IOException {
+      return buf.getLong(at(pos, 8));
+    }
+
+    byte byteAt(long pos) throws IOException {
+      return buf.get(at(pos, 1));
+    }
+
+    private void copy(long pos, byte[] dst) throws IOException {
+      for (int done = 0; done < dst.length; ) {
+        int n = Math.min(WINDOW, dst.length - done);
+        buf.get(at(pos + done, n), dst, done, n);
+        done += n;
+      }
+    }
+
+    private boolean crcMatches(long pos, int length) throws IOException {
+      CRC32C crc = new CRC32C();
+      crc.update(buf.array(), at(pos, 4), 4);
+      for (long done = 0; done < length; ) {
+        int n = (int) Math.min(WINDOW, length - done);
+        crc.update(buf.array(), at(pos + FRAME + done, n), n);
+        done += n;
+      }
+      return (int) crc.getValue() == intAt(pos + 4);
+    }
+
+    /** @return why no sound record starts at {@code pos}, or null if one does (its CRC matches) */
+    String problemAt(long pos) throws IOException {
+      if (size - pos < FRAME) {
+        return "a record header cut short (" + (size - pos) + " of " + FRAME + " bytes)";
+      }
+      int length = intAt(pos);
+      if (oversizeAt(pos)) {
+        return "a record length of " + Integer.toUnsignedString(length) + " bytes, over the most a record may have ("
+            + maxBody + " bytes: max-event-size and the event's fields; was it lowered since the file was written?)";
+      }
+      if (length < TOMBSTONE_BODY) {
+        return "a record length of " + length + " bytes (under the least a record has)";
+      }
+      if (length > size - pos - FRAME) {
+        return "a record of " + length + " bytes that runs past the end (" + (size - pos - FRAME) + " bytes are left)";
+      }
+      return crcMatches(pos, length) ? null : "a record of " + length + " bytes whose CRC does not match";
+    }
+
+    /** @return whether a whole record header at {@code pos} claims more than any record has */
+    boolean oversizeAt(long pos) throws IOException {
+      if (size - pos < FRAME) {
+        return false;
+      }
+      int length = intAt(pos);
+      return length < 0 || length > maxBody;
+    }
+
+    /** @return what is wrong with the fields of the sound record at {@code pos}, or null */
+    String malformedAt(long pos) throws IOException {
+      int length = intAt(pos);
+      byte type = byteAt(pos + TYPE_AT);
+      if (type == TOMBSTONE) {
+        return length == TOMBSTONE_BODY && longAt(pos + SEQ_AT) >= 0 ? null : "a malformed deletion marker";
+      }
+      if (type != EVENT && type != EVENT_MORE) {
+        return "a record of unknown type " + type;
+      }
+      if (length < EVENT_FIXED) {
+        return "an event record of " + length + " bytes, too short for its fields";
+      }
+      int manifest = intAt(pos + MANIFEST_LENGTH_AT);
+      if (manifest < 0 || manifest > length - EVENT_FIXED) {
+        return "an event whose manifest length (" + manifest + ") does not fit its record";
+      }
+      return longAt(pos + SEQ_AT) >= 1 ? null : "an event with sequence number " + longAt(pos + SEQ_AT);
+    }
+
+    /**
+     * Whether a sound record starts anywhere in [from, size): if so, what lies before it is no
+     * torn tail but corruption.
+     */
+    boolean validRecordAfter(long from) throws IOException {
+      for (long p = from; p <= size - FRAME - TOMBSTONE_BODY; p++) {
+        int length = intAt(p);
+        if (length < TOMBSTONE_BODY || length > maxBody || length > size - p - FRAME) {
+          continue;
+        }
+        byte type = byteAt(p + TYPE_AT);
+        if ((type == EVENT || type == EVENT_MORE || type == TOMBSTONE) && crcMatches(p, length)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    StoredEvent event(long pos) throws IOException {
+      int length = intAt(pos);
+      int manifestLength = intAt(pos + MANIFEST_LENGTH_AT);
+      byte[] manifest = new byte[manifestLength];
+      copy(pos + MANIFEST_AT, manifest);
+      byte[] payload = new byte[length - EVENT_FIXED - manifestLength];
+      copy(pos + MANIFEST_AT + manifestLength, payload);
+      return new StoredEvent(longAt(pos + SEQ_AT), longAt(pos + TIMESTAMP_AT), intAt(pos + SERIALIZER_AT),
+          new String(manifest, StandardCharsets.UTF_8), payload);
+    }
+  }
+}
