@@ -175,7 +175,7 @@ public final class FileJournal implements Journal {
           failed(f, e);
         }
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (Throwable e) { // whatever went wrong, no caller may wait forever
       batch.forEach(r -> r.failure = r.failure != null ? r.failure : e);
     }
     batch.forEach(WriteRequest::complete);
@@ -190,8 +190,8 @@ public final class FileJournal implements Journal {
         long stored = before != null ? before : highestStored(id);
         if (w.lowest() <= stored) {
           r.failure = new IllegalStateException("persistence id [" + id + "]: a write of events " + w.lowest() + " to "
-              + w.highest() + ", but event " + stored + " is already stored: two writers of one id (nothing of this"
-              + " call is stored)");
+              + w.highest() + ", but event " + stored + (before != null ? " comes before it in the same call" : " is"
+              + " already stored: two writers of one id") + " (nothing of this call is stored)");
           return;
         }
         highest.put(id, w.highest());

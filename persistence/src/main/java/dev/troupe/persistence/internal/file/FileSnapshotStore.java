@@ -22,6 +22,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -70,7 +71,8 @@ public final class FileSnapshotStore implements SnapshotStore {
   private static final int MAX_MANIFEST = 0xFFFF;
   /** The header's fixed fields: magic, version, id length, seqNr, timestamp, serializerId, manifest length, payload length, CRC. */
   private static final int HEADER_FIXED = 4 + 4 + 4 + 8 + 8 + 4 + 4 + 4 + 4;
-  private static final long MAX_SNAPSHOT_SIZE = Integer.MAX_VALUE - 1024;
+  /** The largest max-snapshot-size: a file and its header fit one Java array. */
+  private static final long MAX_SNAPSHOT_SIZE = Integer.MAX_VALUE - (1 << 24);
   /** Newest first: highest sequence number, then latest timestamp. */
   private static final Comparator<SnapshotFile> NEWEST_FIRST =
       Comparator.comparingLong(SnapshotFile::sequenceNr).thenComparingLong(SnapshotFile::timestamp).reversed();
@@ -200,8 +202,9 @@ public final class FileSnapshotStore implements SnapshotStore {
   }
 
   private void write(SnapshotMetadata m, ByteBuffer header, byte[] payload) throws IOException {
-    NavigableSet<SnapshotFile> files = files(m.persistenceId());
-    String name = DiskIo.stem(m.persistenceId()) + "-" + m.sequenceNr() + "-" + m.timestamp() + SUFFIX;
+    files(m.persistenceId()); // lists the directory on first use
+    String stem = DiskIo.stem(m.persistenceId());
+    String name = stem + "-" + m.sequenceNr() + "-" + m.timestamp() + SUFFIX;
     Path target = dir.resolve(name);
     Path temp = dir.resolve(name + "." + ++temps + TEMP_SUFFIX);
     try {
@@ -220,6 +223,7 @@ public final class FileSnapshotStore implements SnapshotStore {
       throw e;
     }
     SnapshotFile saved = new SnapshotFile(m.sequenceNr(), m.timestamp(), target);
+    NavigableSet<SnapshotFile> files = byStem.computeIfAbsent(stem, k -> new TreeSet<>(NEWEST_FIRST));
     files.remove(saved);
     files.add(saved);
     // the one snapshot at this sequence number: older saves of it (other timestamps) go
@@ -231,13 +235,17 @@ public final class FileSnapshotStore implements SnapshotStore {
 
   private void delete(String persistenceId, Predicate<SnapshotFile> which) throws IOException {
     boolean deleted = false;
-    for (Iterator<SnapshotFile> it = files(persistenceId).iterator(); it.hasNext(); ) {
+    NavigableSet<SnapshotFile> files = files(persistenceId);
+    for (Iterator<SnapshotFile> it = files.iterator(); it.hasNext(); ) {
       SnapshotFile f = it.next();
       if (which.test(f)) {
         Files.deleteIfExists(f.path());
         it.remove();
         deleted = true;
       }
+    }
+    if (files.isEmpty()) {
+      byStem.remove(DiskIo.stem(persistenceId));
     }
     if (deleted && fsync) {
       DiskIo.forceDirectory(dir);
@@ -289,7 +297,10 @@ public final class FileSnapshotStore implements SnapshotStore {
     }
   }
 
-  /** @return the snapshot files of a persistence id, newest first, listing the directory on first use */
+  /**
+   * @return the snapshot files of a persistence id, newest first, listing the directory on first
+   *     use; a set that cannot change if it has none
+   */
   private NavigableSet<SnapshotFile> files(String persistenceId) throws IOException {
     if (byStem == null) {
       Files.createDirectories(dir);
@@ -307,7 +318,7 @@ public final class FileSnapshotStore implements SnapshotStore {
       }
       byStem = all;
     }
-    return byStem.computeIfAbsent(DiskIo.stem(persistenceId), k -> new TreeSet<>(NEWEST_FIRST));
+    return byStem.getOrDefault(DiskIo.stem(persistenceId), Collections.emptyNavigableSet());
   }
 
   /** Adds the file of a name {@code <stem>-<sequenceNr>-<timestamp>} (numbers in decimal); ignores other names. */

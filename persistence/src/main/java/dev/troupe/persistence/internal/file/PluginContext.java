@@ -46,7 +46,11 @@ final class PluginContext {
     this.defaultPath = defaultPath;
     this.plugin = plugin.getSimpleName();
     Config all = system.settings().config();
-    this.section = section.withFallback(all.hasPath(defaultPath) ? all.getConfig(defaultPath) : ConfigFactory.empty());
+    try {
+      this.section = section.withFallback(all.hasPath(defaultPath) ? all.getConfig(defaultPath) : ConfigFactory.empty());
+    } catch (ConfigException e) {
+      throw new ConfigurationException(defaultPath + " must be a section: " + e.getMessage(), e);
+    }
   }
 
   /** @return the system's serializers */

@@ -1,6 +1,7 @@
 package dev.troupe.persistence.internal.file;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -50,6 +51,9 @@ class FileJournalTest extends JournalTestSupport {
     assertEquals(List.of(new PersistentRepr("q", 1, "", 1001)), replay(j, "q", 1, 1, 1));
     assertEquals(0, highest(j, "nobody"));
     assertEquals(List.of(), seqNrs(j, "nobody"));
+    await(j.deleteTo("nobody", 5), "deleteTo of an id without events");
+    assertEquals(List.of(), await(j.write(List.of()), "a write of nothing"));
+    assertFalse(Files.exists(dir.resolve("nobody.journal")), "reads and deletes make no file");
   }
 
   @Test
