@@ -70,8 +70,7 @@ public final class Persistence implements Extension {
    */
   public Journal journalFor(String pluginId) {
     String id = pluginId.isEmpty() ? pluginPath("troupe.persistence.journal.plugin") : pluginId;
-    Journal j = journals.get(id);
-    return j != null ? j : journals.computeIfAbsent(id, k -> create(k, Journal.class));
+    return plugin(journals, id, Journal.class);
   }
 
   /**
@@ -84,8 +83,29 @@ public final class Persistence implements Extension {
    */
   public SnapshotStore snapshotStoreFor(String pluginId) {
     String id = pluginId.isEmpty() ? pluginPath("troupe.persistence.snapshot-store.plugin") : pluginId;
-    SnapshotStore s = snapshotStores.get(id);
-    return s != null ? s : snapshotStores.computeIfAbsent(id, k -> create(k, SnapshotStore.class));
+    return plugin(snapshotStores, id, SnapshotStore.class);
+  }
+
+  /**
+   * The plugin at a path, made outside the map's lock (a plugin may use another one while it is
+   * made); of two threads that make one at once, the first to finish wins and the other closes its own.
+   */
+  private <P extends AutoCloseable> P plugin(Map<String, P> made, String path, Class<P> kind) {
+    P p = made.get(path);
+    if (p != null) {
+      return p;
+    }
+    P fresh = create(path, kind);
+    P raced = made.putIfAbsent(path, fresh);
+    if (raced != null) {
+      closeQuietly(path, fresh);
+      return raced;
+    }
+    if (terminated) { // the system ended while it was made: closeAll may have missed it
+      made.remove(path, fresh);
+      closeQuietly(path, fresh);
+    }
+    return fresh;
   }
 
   private String pluginPath(String key) {
@@ -128,9 +148,6 @@ public final class Persistence implements Extension {
       Constructor<?> k = c.getConstructor(ActorSystem.class, Config.class);
       P plugin = kind.cast(k.newInstance(system, section));
       LOG.debug("persistence plugin [{}] of system [{}]: {}", path, system.name(), className);
-      if (terminated) { // the system ended while it was made: nobody else will close it
-        closeQuietly(path, (AutoCloseable) plugin);
-      }
       return plugin;
     } catch (NoSuchMethodException e) {
       throw new ConfigurationException(path + ".class: " + className

@@ -13,8 +13,8 @@ public record SnapshotMetadata(String persistenceId, long sequenceNr, long times
   /** Checks the fields. */
   public SnapshotMetadata {
     Objects.requireNonNull(persistenceId, "persistenceId");
-    if (sequenceNr < 0) {
-      throw new IllegalArgumentException("sequenceNr must not be negative, was " + sequenceNr);
+    if (sequenceNr < 0 || timestamp < 0) {
+      throw new IllegalArgumentException("sequenceNr and timestamp must not be negative, were " + sequenceNr + ", " + timestamp);
     }
   }
 }

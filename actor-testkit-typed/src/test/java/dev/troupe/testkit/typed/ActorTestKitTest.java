@@ -57,6 +57,20 @@ class ActorTestKitTest {
   }
 
   @Test
+  void aSpawnedActorThatFailsStopsAsUnderATypedParentAndNamesAreChecked() {
+    TestProbe<String> probe = testKit.createTestProbe();
+    ActorRef<String> fragile = testKit.spawn(Behaviors.<String>receiveMessage(m -> {
+      throw new IllegalStateException("fails on " + m);
+    }), "fragile");
+    assertEquals("/user/guardian/fragile", fragile.path().toStringWithoutAddress()); // the typed guardian's child
+    fragile.tell("anything");
+    probe.expectTerminated(fragile); // a classic parent would have restarted it
+    ActorRef<String> taken = testKit.spawn(Behaviors.<String>empty(), "taken");
+    assertThrows(dev.troupe.actor.InvalidActorNameException.class, () -> testKit.spawn(Behaviors.<String>empty(), "taken"));
+    testKit.testKit().stop(taken);
+  }
+
+  @Test
   void stopWaitsUntilTheActorIsGone() {
     ActorRef<Ping> echo = testKit.spawn(ECHO);
     testKit.testKit().stop(echo);

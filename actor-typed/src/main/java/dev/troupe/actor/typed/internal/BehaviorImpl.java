@@ -1,6 +1,7 @@
 package dev.troupe.actor.typed.internal;
 
 import dev.troupe.actor.typed.Behavior;
+import dev.troupe.actor.typed.DeferredBehavior;
 import dev.troupe.actor.typed.ExtensibleBehavior;
 import dev.troupe.actor.typed.Signal;
 import dev.troupe.actor.typed.javadsl.ActorContext;
@@ -103,17 +104,9 @@ public final class BehaviorImpl {
    *
    * @param <T> what it accepts
    */
-  public abstract static class Deferred<T> extends Behavior<T> {
+  public abstract static class Deferred<T> extends DeferredBehavior<T> {
     /** For subclasses. */
     protected Deferred() {}
-
-    /**
-     * Builds the behaviour.
-     *
-     * @param ctx the starting actor's context
-     * @return the behaviour (possibly deferred again)
-     */
-    public abstract Behavior<T> apply(ActorContext<T> ctx);
 
     /**
      * What tells, for telemetry, which class this behaviour was written in (see {@link

@@ -1,6 +1,7 @@
 package dev.troupe.actor.typed.internal;
 
 import dev.troupe.actor.typed.Behavior;
+import dev.troupe.actor.typed.DeferredBehavior;
 import dev.troupe.actor.typed.javadsl.AbstractBehavior;
 
 /**
@@ -43,8 +44,8 @@ final class BehaviorNames {
   static String of(Behavior<?> behavior) {
     Object o = behavior;
     for (int i = 0; i < MAX_DEPTH && o != null; i++) {
-      if (o instanceof AbstractBehavior<?>) {
-        return o.getClass().getName();
+      if (o instanceof AbstractBehavior<?> || o instanceof DeferredBehavior<?> && !(o instanceof BehaviorImpl.Deferred<?>)) {
+        return o.getClass().getName(); // a class the user wrote (an event-sourced behaviour is a deferred one)
       } else if (o instanceof BehaviorImpl.Deferred<?> d) {
         o = d.describedBy();
       } else if (o instanceof BehaviorImpl.ReceiveFunction<?> f) {

@@ -1,6 +1,7 @@
 package dev.troupe.actor.typed.internal;
 
 import dev.troupe.actor.typed.Behavior;
+import dev.troupe.actor.typed.DeferredBehavior;
 import dev.troupe.actor.typed.ExtensibleBehavior;
 import dev.troupe.actor.typed.Signal;
 import dev.troupe.actor.typed.javadsl.AbstractBehavior;
@@ -31,7 +32,7 @@ public final class Interpreter {
     // A running behaviour first, by a class test: this is called on every change of behaviour, and
     // the test for Starting (an interface) would scan the classes' interfaces when it fails.
     while (!(b instanceof ExtensibleBehavior)) {
-      if (b instanceof BehaviorImpl.Deferred<T> d) {
+      if (b instanceof DeferredBehavior<T> d) {
         b = d.apply(ctx);
       } else if (b instanceof BehaviorImpl.Starting<?> s) {
         @SuppressWarnings("unchecked")

@@ -1,0 +1,201 @@
+package dev.troupe.bench;
+
+import dev.troupe.bench.common.Completion;
+import dev.troupe.bench.common.Names;
+import dev.troupe.bench.common.PekkoSystems;
+import dev.troupe.bench.common.TroupeSystems;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Events persisted by one persistent actor, Troupe's {@code AbstractPersistentActor} against Pekko
+ * Persistence's classic one, each on its framework's in-memory journal and default dispatcher: the
+ * benchmark thread tells the actor {@value #EVENTS} commands and waits until their events were
+ * stored and handled. {@code persist}: each command persists one event and the next command waits
+ * in the stash until its handler ran (a journal round trip per event); {@code async}: {@code
+ * persistAsync}, commands go on while events are written (the journal batches what queues). At
+ * the end of each invocation the actor deletes its events, so the journal does not grow. What is
+ * measured is the persistence protocol and the journal's own cost, not a disk. Score: events/s.
+ *
+ * <p>Run: {@code java -jar benchmarks.jar PersistEvents -f 2 -wi 3 -i 5 -r 1s}
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"})
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class PersistEvents {
+  /** Commands (and events) per invocation. */
+  public static final int EVENTS = 20_000;
+
+  /** troupe | pekko. */
+  @Param({"troupe", "pekko"})
+  public String impl;
+
+  /** persist | async. */
+  @Param({"persist", "async"})
+  public String mode;
+
+  /** The command. */
+  enum Cmd { INSTANCE }
+
+  /** The event. */
+  enum Evt { INSTANCE }
+
+  /** Ends an invocation once every earlier event was handled. */
+  record End(Completion done, long expected) {}
+
+  private dev.troupe.actor.ActorSystem troupe;
+  private org.apache.pekko.actor.ActorSystem pekko;
+  private dev.troupe.actor.ActorRef troupeActor;
+  private org.apache.pekko.actor.ActorRef pekkoActor;
+  private long sent;
+
+  @Setup(Level.Trial)
+  public void setup() {
+    boolean async = switch (mode) {
+      case "persist" -> false;
+      case "async" -> true;
+      default -> throw new IllegalArgumentException("mode is persist or async, was " + mode);
+    };
+    String id = Names.unique("persist");
+    switch (impl) {
+      case "troupe" -> {
+        troupe = TroupeSystems.start(id, "");
+        troupeActor = troupe.actorOf(dev.troupe.actor.Props.create(TroupeWriter.class, () -> new TroupeWriter(id, async)));
+      }
+      case "pekko" -> {
+        pekko = PekkoSystems.start(id, "pekko.persistence.journal.plugin = \"pekko.persistence.journal.inmem\"\n");
+        pekkoActor = pekko.actorOf(org.apache.pekko.actor.Props.create(PekkoWriter.class, () -> new PekkoWriter(id, async)));
+      }
+      default -> throw new IllegalArgumentException("impl is troupe or pekko, was " + impl);
+    }
+  }
+
+  @TearDown(Level.Trial)
+  public void teardown() {
+    TroupeSystems.stop(troupe);
+    PekkoSystems.stop(pekko);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(EVENTS)
+  public void events() {
+    Completion done = new Completion(1);
+    sent += EVENTS;
+    if (troupeActor != null) {
+      for (int i = 0; i < EVENTS; i++) {
+        troupeActor.tell(Cmd.INSTANCE, dev.troupe.actor.ActorRef.noSender());
+      }
+      troupeActor.tell(new End(done, sent), dev.troupe.actor.ActorRef.noSender());
+    } else {
+      for (int i = 0; i < EVENTS; i++) {
+        pekkoActor.tell(Cmd.INSTANCE, org.apache.pekko.actor.ActorRef.noSender());
+      }
+      pekkoActor.tell(new End(done, sent), org.apache.pekko.actor.ActorRef.noSender());
+    }
+    done.await(impl + " persist");
+  }
+
+  private static void end(End e, long handled) {
+    if (handled == e.expected()) {
+      e.done().done();
+    } else {
+      e.done().fail("handled " + handled + " events, expected " + e.expected());
+    }
+  }
+
+  /** Troupe's writer. */
+  static final class TroupeWriter extends dev.troupe.persistence.AbstractPersistentActor {
+    private final String id;
+    private final boolean async;
+    private long handled;
+
+    TroupeWriter(String id, boolean async) {
+      this.id = id;
+      this.async = async;
+    }
+
+    @Override
+    public String persistenceId() {
+      return id;
+    }
+
+    @Override
+    public Receive createReceiveRecover() {
+      return receiveBuilder().matchAny(m -> {}).build();
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .matchEquals(Cmd.INSTANCE, c -> {
+            if (async) {
+              persistAsync(Evt.INSTANCE, e -> handled++);
+            } else {
+              persist(Evt.INSTANCE, e -> handled++);
+            }
+          })
+          .match(End.class, e -> deferAsync(e, x -> {
+            deleteMessages(lastSequenceNr());
+            end(x, handled);
+          }))
+          .matchAny(m -> {}) // the deletion's reply
+          .build();
+    }
+  }
+
+  /** Pekko's writer, the same cases. */
+  static final class PekkoWriter extends org.apache.pekko.persistence.AbstractPersistentActor {
+    private final String id;
+    private final boolean async;
+    private long handled;
+
+    PekkoWriter(String id, boolean async) {
+      this.id = id;
+      this.async = async;
+    }
+
+    @Override
+    public String persistenceId() {
+      return id;
+    }
+
+    @Override
+    public Receive createReceiveRecover() {
+      return receiveBuilder().matchAny(m -> {}).build();
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .matchEquals(Cmd.INSTANCE, c -> {
+            if (async) {
+              persistAsync(Evt.INSTANCE, e -> handled++);
+            } else {
+              persist(Evt.INSTANCE, e -> handled++);
+            }
+          })
+          .match(End.class, e -> deferAsync(e, x -> {
+            deleteMessages(lastSequenceNr());
+            end(x, handled);
+          }))
+          .matchAny(m -> {})
+          .build();
+    }
+  }
+}

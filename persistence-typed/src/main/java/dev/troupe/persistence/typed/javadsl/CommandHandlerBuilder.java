@@ -1,0 +1,119 @@
+package dev.troupe.persistence.typed.javadsl;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Builds a {@link CommandHandler} from cases, per state: the first case whose state condition and
+ * command class match handles a command; a command no case matches is unhandled.
+ *
+ * <pre>{@code
+ * CommandHandlerBuilder<Command, Event, Cart> b = newCommandHandlerBuilder();
+ * b.forState(Cart::isOpen)
+ *     .onCommand(AddItem.class, (cart, c) -> Effect().persist(new ItemAdded(c.item())).thenReply(c.replyTo(), Cart::summary))
+ *     .onCommand(Checkout.class, (cart, c) -> Effect().persist(new CheckedOut()));
+ * b.forAnyState()
+ *     .onCommand(Get.class, (cart, c) -> Effect().reply(c.replyTo(), cart.summary()));
+ * return b.build();
+ * }</pre>
+ *
+ * @param <C> the commands
+ * @param <E> the events
+ * @param <S> the state
+ */
+public final class CommandHandlerBuilder<C, E, S> {
+  private final List<Case<C, E, S>> cases = new ArrayList<>();
+
+  CommandHandlerBuilder() {}
+
+  /** @return cases for every state */
+  public ForState<S> forAnyState() {
+    return new ForState<>(s -> true, s -> s);
+  }
+
+  /**
+   * @param type a class of states (null never matches)
+   * @param <T> that class
+   * @return cases for states of that class
+   */
+  public <T extends S> ForState<T> forStateType(Class<T> type) {
+    return new ForState<>(type::isInstance, type::cast);
+  }
+
+  /**
+   * @param condition which states
+   * @return cases for the states that satisfy it
+   */
+  public ForState<S> forState(Predicate<S> condition) {
+    return new ForState<>(condition, s -> s);
+  }
+
+  /** @return the handler of every case added so far */
+  public CommandHandler<C, E, S> build() {
+    List<Case<C, E, S>> all = List.copyOf(cases);
+    return (state, command) -> {
+      for (Case<C, E, S> c : all) {
+        if (c.type.isInstance(command) && c.state.test(state)) {
+          return c.handler.apply(state, command);
+        }
+      }
+      return EffectFactories.<E, S>instance().unhandled();
+    };
+  }
+
+  private record Case<C, E, S>(Predicate<S> state, Class<?> type, BiFunction<S, C, Effect<E, S>> handler) {}
+
+  /**
+   * The cases for some states.
+   *
+   * @param <T> the class of those states
+   */
+  public final class ForState<T> {
+    private final Predicate<S> condition;
+    private final Function<S, T> view;
+
+    ForState(Predicate<S> condition, Function<S, T> view) {
+      this.condition = condition;
+      this.view = view;
+    }
+
+    /**
+     * @param type a class of commands
+     * @param handler the effect, from the state and the command
+     * @param <X> that class
+     * @return these cases
+     */
+    public <X extends C> ForState<T> onCommand(Class<X> type, BiFunction<T, X, Effect<E, S>> handler) {
+      cases.add(new Case<>(condition, type, (s, c) -> handler.apply(view.apply(s), type.cast(c))));
+      return this;
+    }
+
+    /**
+     * @param type a class of commands
+     * @param handler the effect, from the command alone
+     * @param <X> that class
+     * @return these cases
+     */
+    public <X extends C> ForState<T> onCommand(Class<X> type, Function<X, Effect<E, S>> handler) {
+      cases.add(new Case<>(condition, type, (s, c) -> handler.apply(type.cast(c))));
+      return this;
+    }
+
+    /**
+     * @param handler the effect for any command these states get that no earlier case matched
+     * @return these cases
+     */
+    public ForState<T> onAnyCommand(BiFunction<T, C, Effect<E, S>> handler) {
+      cases.add(new Case<>(condition, Object.class, (s, c) -> handler.apply(view.apply(s), c)));
+      return this;
+    }
+
+    /** @return the handler of every case added so far (to any state) */
+    public CommandHandler<C, E, S> build() {
+      return CommandHandlerBuilder.this.build();
+    }
+  }
+}
