@@ -238,27 +238,40 @@ final class Eventsourced {
     }
   }
 
-  /** Queues what the message just handled persisted, and writes it unless a write is in flight. */
-  private void flush() {
-    if (current.isEmpty()) {
-      return;
-    }
-    queued.addAll(current);
-    current.clear();
-    if (!writing) {
+  /**
+   * Queues what the message just handled persisted, and writes it unless a write is in flight;
+   * again while a write completed at once and its handlers persisted more.
+   */
+  private void flush() throws Exception {
+    while (!current.isEmpty()) {
+      queued.addAll(current);
+      current.clear();
+      if (writing) {
+        return;
+      }
       writeQueued();
     }
   }
 
-  private void writeQueued() {
+  /**
+   * Writes what is queued. The journal's answer comes back as messages to the actor, with each
+   * invocation's sender; but when the journal answers at once (the in-memory one) and every
+   * invocation of the write came from the message being handled, the answer is handled at once, as
+   * those messages would be: the next command then never waits behind the commands that queued
+   * meanwhile (with a deep mailbox, each of them would be stashed and unstashed once per write).
+   */
+  private void writeQueued() throws Exception {
     List<Invocation> batch = new ArrayList<>(queued);
     queued.clear();
     List<AtomicWrite> writes = new ArrayList<>();
     long now = System.currentTimeMillis();
+    boolean oneSender = true;
+    ActorRef sender = actor.getSender();
     for (Invocation i : batch) {
       if (i.firstSequenceNr > 0) {
         writes.add(i.toWrite(persistenceId, now));
       }
+      oneSender &= java.util.Objects.equals(i.sender, sender);
     }
     if (writes.isEmpty()) { // only deferred handlers: nothing to write, they run in order after what is queued
       for (Invocation i : batch) {
@@ -273,23 +286,42 @@ final class Eventsourced {
     } catch (RuntimeException e) {
       stage = java.util.concurrent.CompletableFuture.failedFuture(e);
     }
+    Thread actorThread = oneSender ? Thread.currentThread() : null;
+    List<List<Reply>> answeredHere = new ArrayList<>(1);
     stage.whenComplete((results, thrown) -> {
-      Throwable failure = unwrap(thrown);
-      if (failure == null && (results == null || results.size() != writes.size())) {
-        failure = new IllegalStateException("the journal answered " + (results == null ? "null" : results.size() + " results")
-            + " for " + writes.size() + " writes");
+      List<Reply> replies = replies(batch, writes.size(), results, unwrap(thrown));
+      if (Thread.currentThread() == actorThread) {
+        answeredHere.add(replies); // the journal answered inside write(): handled below, on this thread
+      } else {
+        for (Reply r : replies) {
+          self.tell(r, r instanceof Written w ? w.invocation.sender : r instanceof Rejected j ? j.invocation.sender : ActorRef.noSender());
+        }
       }
-      if (failure != null) {
-        self.tell(new WriteFailed(this, batch, failure), ActorRef.noSender());
-        return;
-      }
-      int w = 0;
-      for (Invocation i : batch) {
-        Optional<Exception> rejected = i.firstSequenceNr > 0 ? results.get(w++) : Optional.empty();
-        self.tell(rejected.isPresent() ? new Rejected(this, i, rejected.get()) : new Written(this, i), i.sender);
-      }
-      self.tell(new BatchDone(this), ActorRef.noSender());
     });
+    if (!answeredHere.isEmpty()) {
+      for (Reply r : answeredHere.get(0)) {
+        r.apply(this, null);
+      }
+    }
+  }
+
+  /** The messages that answer a write: one per invocation then the end of the batch, or the failure. */
+  private List<Reply> replies(List<Invocation> batch, int writes, List<Optional<Exception>> results, Throwable failure) {
+    if (failure == null && (results == null || results.size() != writes)) {
+      failure = new IllegalStateException("the journal answered " + (results == null ? "null" : results.size() + " results")
+          + " for " + writes + " writes");
+    }
+    if (failure != null) {
+      return List.of(new WriteFailed(this, batch, failure));
+    }
+    List<Reply> replies = new ArrayList<>(batch.size() + 1);
+    int w = 0;
+    for (Invocation i : batch) {
+      Optional<Exception> rejected = i.firstSequenceNr > 0 ? results.get(w++) : Optional.empty();
+      replies.add(rejected.isPresent() ? new Rejected(this, i, rejected.get()) : new Written(this, i));
+    }
+    replies.add(new BatchDone(this));
+    return replies;
   }
 
   private void onWritten(Invocation i) throws Exception {
@@ -316,7 +348,7 @@ final class Eventsourced {
     }
   }
 
-  private void onBatchDone() {
+  private void onBatchDone() throws Exception {
     writing = false;
     if (!queued.isEmpty()) {
       writeQueued();
@@ -526,7 +558,7 @@ final class Eventsourced {
     }
 
     @Override
-    void apply(Eventsourced e, Receive behavior) {
+    void apply(Eventsourced e, Receive behavior) throws Exception {
       e.onBatchDone();
     }
   }
