@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -120,6 +121,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
    */
   public static <C, E, S> Behavior<C> start(EventSourcedBehavior<C, E, S> definition, ActorContext<C> ctx) {
     Running<C, E, S> r = new Running<>(definition, ctx);
+    r.takeOver();
     r.startRecovery();
     return r;
   }
@@ -141,10 +143,38 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
 
   @Override
   public Behavior<C> receiveSignal(ActorContext<C> ctx, Signal signal) {
-    if (signal instanceof PostStop || signal instanceof PreRestart) {
+    if (signal instanceof PreRestart) {
+      handOver();
+    } else if (signal instanceof PostStop) {
       dropWaiting(); // commands this behaviour kept are not lost silently when the actor ends
     }
     return signals.apply(state, signal) ? Behaviors.same() : Behaviors.unhandled();
+  }
+
+  /**
+   * The commands that wait (and those the handler stashed) when the actor restarts: the next start
+   * of this actor takes them, so that they are handled after its recovery, in order, before any
+   * later message, as if the failure had not happened to them.
+   */
+  private static final ConcurrentHashMap<dev.troupe.actor.ActorRef, Waiting> HANDED_OVER = new ConcurrentHashMap<>();
+
+  private record Waiting(List<Object> buffered, List<Object> stashed) {}
+
+  private void handOver() {
+    if (!buffered.isEmpty() || !stashed.isEmpty()) {
+      HANDED_OVER.put(self, new Waiting(new ArrayList<>(buffered), new ArrayList<>(stashed)));
+      buffered.clear();
+      stashed.clear();
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void takeOver() {
+    Waiting w = HANDED_OVER.remove(self);
+    if (w != null) {
+      w.buffered().forEach(c -> buffered.add((C) c));
+      w.stashed().forEach(c -> stashed.add((C) c));
+    }
   }
 
   private void dropWaiting() {
