@@ -42,8 +42,8 @@ public class PersistEvents {
   /** Commands (and events) per invocation. */
   public static final int EVENTS = 20_000;
 
-  /** troupe | pekko. */
-  @Param({"troupe", "pekko"})
+  /** troupe | troupe-typed (an EventSourcedBehavior; {@code persist} mode only) | pekko. */
+  @Param({"troupe", "troupe-typed", "pekko"})
   public String impl;
 
   /** persist | async. */
@@ -62,6 +62,7 @@ public class PersistEvents {
   private dev.troupe.actor.ActorSystem troupe;
   private org.apache.pekko.actor.ActorSystem pekko;
   private dev.troupe.actor.ActorRef troupeActor;
+  private dev.troupe.actor.typed.ActorRef<Object> typedActor;
   private org.apache.pekko.actor.ActorRef pekkoActor;
   private long sent;
 
@@ -78,11 +79,18 @@ public class PersistEvents {
         troupe = TroupeSystems.start(id, "");
         troupeActor = troupe.actorOf(dev.troupe.actor.Props.create(TroupeWriter.class, () -> new TroupeWriter(id, async)));
       }
+      case "troupe-typed" -> {
+        if (async) {
+          throw new IllegalArgumentException("an EventSourcedBehavior has no persistAsync: mode=persist only");
+        }
+        troupe = TroupeSystems.start(id, "");
+        typedActor = dev.troupe.actor.typed.javadsl.Adapter.spawnAnonymous(troupe, new TypedWriter(id));
+      }
       case "pekko" -> {
         pekko = PekkoSystems.start(id, "pekko.persistence.journal.plugin = \"pekko.persistence.journal.inmem\"\n");
         pekkoActor = pekko.actorOf(org.apache.pekko.actor.Props.create(PekkoWriter.class, () -> new PekkoWriter(id, async)));
       }
-      default -> throw new IllegalArgumentException("impl is troupe or pekko, was " + impl);
+      default -> throw new IllegalArgumentException("impl is troupe, troupe-typed or pekko, was " + impl);
     }
   }
 
@@ -97,7 +105,12 @@ public class PersistEvents {
   public void events() {
     Completion done = new Completion(1);
     sent += EVENTS;
-    if (troupeActor != null) {
+    if (typedActor != null) {
+      for (int i = 0; i < EVENTS; i++) {
+        typedActor.tell(Cmd.INSTANCE);
+      }
+      typedActor.tell(new End(done, sent));
+    } else if (troupeActor != null) {
       for (int i = 0; i < EVENTS; i++) {
         troupeActor.tell(Cmd.INSTANCE, dev.troupe.actor.ActorRef.noSender());
       }
@@ -156,6 +169,40 @@ public class PersistEvents {
           }))
           .matchAny(m -> {}) // the deletion's reply
           .build();
+    }
+  }
+
+  /**
+   * Troupe's typed writer: the state counts the events handled. Typed persistence has no call to
+   * delete events; a snapshot every 10,000 events that deletes the events before it keeps the
+   * journal from growing instead (one snapshot of a Long per 10,000 events).
+   */
+  static final class TypedWriter extends dev.troupe.persistence.typed.javadsl.EventSourcedBehavior<Object, Evt, Long> {
+    TypedWriter(String id) {
+      super(dev.troupe.persistence.typed.PersistenceId.ofUniqueId(id));
+    }
+
+    @Override
+    public Long emptyState() {
+      return 0L;
+    }
+
+    @Override
+    public dev.troupe.persistence.typed.javadsl.CommandHandler<Object, Evt, Long> commandHandler() {
+      return newCommandHandlerBuilder().forAnyState()
+          .onCommand(Cmd.class, c -> Effect().persist(Evt.INSTANCE))
+          .onCommand(End.class, (handled, e) -> Effect().none().thenRun(s -> end(e, s)))
+          .build();
+    }
+
+    @Override
+    public dev.troupe.persistence.typed.javadsl.EventHandler<Long, Evt> eventHandler() {
+      return (handled, e) -> handled + 1;
+    }
+
+    @Override
+    public dev.troupe.persistence.typed.javadsl.RetentionCriteria retentionCriteria() {
+      return dev.troupe.persistence.typed.javadsl.RetentionCriteria.snapshotEvery(10_000, 1).withDeleteEventsOnSnapshot();
     }
   }
 

@@ -240,6 +240,32 @@ class EventSourcedBehaviorTest {
   }
 
   @Test
+  void eventsUpToTheOldestSnapshotKeptAreDeletedWhenAsked() throws Exception {
+    TestProbe<String> signals = kit.createTestProbe();
+    TestProbe<Integer> replies = kit.createTestProbe();
+    RetentionCriteria deleting = RetentionCriteria.snapshotEvery(3, 2).withDeleteEventsOnSnapshot();
+    ActorRef<Command> a = kit.spawn(new Sum("j", signals.getRef(), deleting, "", Recovery.create()));
+    signals.expectMessage("recovered:0");
+    for (int i = 0; i < 7; i++) {
+      a.tell(new Add(1, replies.getRef()));
+      replies.receiveMessage();
+    }
+    signals.expectMessage("snapshot:3");
+    signals.expectMessage("snapshot:6"); // keeps 3 and 6: events up to 3 go
+    dev.troupe.persistence.spi.Journal journal =
+        dev.troupe.persistence.Persistence.get(dev.troupe.actor.typed.javadsl.Adapter.toClassic(kit.system())).journalFor("");
+    List<Long> left = new java.util.concurrent.CopyOnWriteArrayList<>();
+    signals.awaitAssert(() -> {
+      left.clear();
+      journal.replay("Sum|j", 1, Long.MAX_VALUE, 100, e -> left.add(e.sequenceNr())).toCompletableFuture().join();
+      assertEquals(List.of(4L, 5L, 6L, 7L), left);
+      return null;
+    });
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+        () -> RetentionCriteria.disabled().withDeleteEventsOnSnapshot());
+  }
+
+  @Test
   void aFailedWriteFailsTheActorAndASupervisorRestartsItIntoRecovery() {
     TestProbe<String> signals = kit.createTestProbe();
     TestProbe<Integer> replies = kit.createTestProbe();

@@ -40,6 +40,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The behaviour an event-sourced actor runs: recovery, then commands, effects and stored events.
@@ -56,6 +58,9 @@ import java.util.function.Function;
  * @param <S> the state
  */
 public final class Running<C, E, S> extends ExtensibleBehavior<C> {
+  /** For what plugins' callbacks report, off the actor's thread (the context's logger is the actor's). */
+  private static final Logger LOG = LoggerFactory.getLogger(Running.class);
+
   private final EventSourcedBehavior<C, E, S> definition;
   private final ActorContext<C> ctx;
   private final dev.troupe.actor.ActorRef self;
@@ -76,6 +81,8 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
   private long lastSequenceNr;
   private long nextSequenceNr;
   private EffectImpl<E, S> inFlight; // the effect whose events are being stored
+  private boolean writingInline; // inside journal.write on the actor's thread
+  private Reply answeredInline; // the journal's answer given inside journal.write
   private final ArrayDeque<C> buffered = new ArrayDeque<>(); // waiting for recovery or a write
   private final ArrayDeque<C> stashed = new ArrayDeque<>(); // stashed by the command handler
 
@@ -138,7 +145,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
       buffer(buffered, msg);
       return Behaviors.same();
     }
-    return handle(msg);
+    return handleAndSettle(msg);
   }
 
   @Override
@@ -197,6 +204,21 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
     into.add(command);
   }
 
+  /**
+   * Handles a command and, when the journal stored its events inside the call (the in-memory
+   * one), their application and the effect's steps too: a loop, not a recursion, however many
+   * commands wait behind it.
+   */
+  private Behavior<C> handleAndSettle(C command) {
+    Behavior<C> b = handle(command);
+    Reply done = answeredInline;
+    if (done == null) {
+      return b;
+    }
+    answeredInline = null;
+    return done instanceof Written ? applyWritten(false) : done.apply(this); // a failure throws
+  }
+
   private Behavior<C> handle(C command) {
     Effect<E, S> e = commands.apply(state, command);
     if (!(e instanceof EffectImpl<E, S> effect)) {
@@ -246,7 +268,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
   private Behavior<C> drain() {
     int n = buffered.size(); // a command stashed again while draining waits for the next unstash
     while (n-- > 0 && inFlight == null && !buffered.isEmpty()) {
-      Behavior<C> b = handle(buffered.poll());
+      Behavior<C> b = handleAndSettle(buffered.poll());
       if (b == Behaviors.<C>stopped()) {
         return b;
       }
@@ -333,6 +355,8 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
     } catch (RuntimeException e) {
       stage = java.util.concurrent.CompletableFuture.failedFuture(e);
     }
+    Thread actorThread = Thread.currentThread();
+    writingInline = true;
     stage.whenComplete((results, thrown) -> {
       Throwable failure = unwrap(thrown);
       if (failure == null && (results == null || results.size() != 1)) {
@@ -341,11 +365,21 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
       Reply r = failure != null ? new WriteFailed(this, failure)
           : results.get(0).isPresent() ? new WriteRejected(this, results.get(0).get())
           : new Written(this);
-      self.tell(r, dev.troupe.actor.ActorRef.noSender());
+      if (Thread.currentThread() == actorThread && writingInline) {
+        answeredInline = r; // inside journal.write on this thread: handleAndSettle handles it
+      } else {
+        self.tell(r, dev.troupe.actor.ActorRef.noSender());
+      }
     });
+    writingInline = false;
   }
 
   private Behavior<C> onWritten() {
+    return applyWritten(true);
+  }
+
+  /** @param thenDrain whether to handle the waiting commands after (not when called from the drain's loop) */
+  private Behavior<C> applyWritten(boolean thenDrain) {
     EffectImpl<E, S> effect = inFlight;
     inFlight = null;
     for (E e : effect.events) {
@@ -357,7 +391,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
       }
     }
     Behavior<C> after = runSteps(effect);
-    return after == Behaviors.<C>stopped() ? after : drain();
+    return after == Behaviors.<C>stopped() || !thenDrain ? after : drain();
   }
 
   private Behavior<C> onWriteFailed(Throwable cause, boolean rejected) {
@@ -394,12 +428,21 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
       return Behaviors.same();
     }
     signals.apply(state, new SnapshotCompleted(m));
-    long keepFrom = m.sequenceNr() - (long) retention.snapshotEveryNEvents() * retention.keepNSnapshots();
-    if (retention.snapshotEveryNEvents() > 0 && keepFrom > 0) {
+    long every = retention.snapshotEveryNEvents();
+    long oldestKept = m.sequenceNr() - every * (retention.keepNSnapshots() - 1);
+    if (retention.deleteEventsOnSnapshot() && every > 0 && oldestKept > 0) {
+      journal.deleteTo(persistenceId, oldestKept).whenComplete((v, e) -> {
+        if (e != null) {
+          LOG.warn("deleting events of persistence id [{}] up to {} failed", persistenceId, oldestKept, unwrap(e));
+        }
+      });
+    }
+    long keepFrom = m.sequenceNr() - every * retention.keepNSnapshots();
+    if (every > 0 && keepFrom > 0) {
       snapshots().delete(persistenceId, SnapshotSelectionCriteria.create(keepFrom, Long.MAX_VALUE))
           .whenComplete((v, e) -> {
             if (e != null) {
-              ctx.getLog().warn("deleting old snapshots of persistence id [{}] failed", persistenceId, unwrap(e));
+              LOG.warn("deleting old snapshots of persistence id [{}] failed", persistenceId, unwrap(e));
             }
           });
     }
