@@ -6,6 +6,7 @@ import dev.troupe.samples.cluster.ClusterWorkers;
 import dev.troupe.samples.cluster.TypedClusterGreeters;
 import dev.troupe.samples.cluster.TypedShardedCounters;
 import dev.troupe.samples.cluster.ShardedCounters;
+import dev.troupe.samples.persistence.AccountsSample;
 import dev.troupe.samples.monkeys.Monkeys;
 import dev.troupe.samples.pingpong.PingPong;
 import dev.troupe.samples.pingpong.PingPongLatency;
@@ -70,6 +71,7 @@ public final class Main implements Callable<Integer> {
           ClusterChat::new,
           ShardedCounters::new,
           TypedShardedCounters::new,
+          AccountsSample::new,
           Monkeys::new);
 
   @Spec private CommandLine.Model.CommandSpec spec;
