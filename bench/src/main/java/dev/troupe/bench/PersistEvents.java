@@ -42,12 +42,16 @@ public class PersistEvents {
   /** Commands (and events) per invocation. */
   public static final int EVENTS = 20_000;
 
-  /** troupe | troupe-typed (an EventSourcedBehavior; {@code persist} mode only) | pekko. */
-  @Param({"troupe", "troupe-typed", "pekko"})
+  /**
+   * troupe | troupe-file (the same actor on the file journal, fsync off, in a temporary directory:
+   * IO on the journal's own thread) | troupe-typed (an EventSourcedBehavior; {@code persist} mode
+   * only) | pekko.
+   */
+  @Param({"troupe", "troupe-file", "troupe-typed", "pekko"})
   public String impl;
 
-  /** persist | async. */
-  @Param({"persist", "async"})
+  /** persist | async | chain. */
+  @Param({"persist", "async", "chain"})
   public String mode;
 
   /** The command. */
@@ -59,19 +63,23 @@ public class PersistEvents {
   /** Ends an invocation once every earlier event was handled. */
   record End(Completion done, long expected) {}
 
+  /** {@code chain}: persist this many events one after another, each from the handler of the one before. */
+  record Chain(int events, End end) {}
+
   private dev.troupe.actor.ActorSystem troupe;
   private org.apache.pekko.actor.ActorSystem pekko;
   private dev.troupe.actor.ActorRef troupeActor;
   private dev.troupe.actor.typed.ActorRef<Object> typedActor;
   private org.apache.pekko.actor.ActorRef pekkoActor;
   private long sent;
+  private java.nio.file.Path fileDir;
 
   @Setup(Level.Trial)
   public void setup() {
     boolean async = switch (mode) {
-      case "persist" -> false;
+      case "persist", "chain" -> false;
       case "async" -> true;
-      default -> throw new IllegalArgumentException("mode is persist or async, was " + mode);
+      default -> throw new IllegalArgumentException("mode is persist, async or chain, was " + mode);
     };
     String id = Names.unique("persist");
     switch (impl) {
@@ -79,9 +87,21 @@ public class PersistEvents {
         troupe = TroupeSystems.start(id, "");
         troupeActor = troupe.actorOf(dev.troupe.actor.Props.create(TroupeWriter.class, () -> new TroupeWriter(id, async)));
       }
+      case "troupe-file" -> {
+        try {
+          fileDir = java.nio.file.Files.createTempDirectory("persist-events");
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        troupe = TroupeSystems.start(id, "troupe.persistence.journal.plugin = \"troupe.persistence.journal.file\"\n"
+            + "troupe.persistence.journal.file.fsync = off\n"
+            + "troupe.persistence.journal.file.dir = \"" + fileDir.toString().replace("\\", "/") + "\"\n"
+            + "troupe.serialization.bindings { \"dev.troupe.bench.PersistEvents$Evt\" = jackson-json }\n");
+        troupeActor = troupe.actorOf(dev.troupe.actor.Props.create(TroupeWriter.class, () -> new TroupeWriter(id, async)));
+      }
       case "troupe-typed" -> {
-        if (async) {
-          throw new IllegalArgumentException("an EventSourcedBehavior has no persistAsync: mode=persist only");
+        if (!mode.equals("persist")) {
+          throw new IllegalArgumentException("troupe-typed runs mode=persist only (no persistAsync, no persist from a handler)");
         }
         troupe = TroupeSystems.start(id, "");
         typedActor = dev.troupe.actor.typed.javadsl.Adapter.spawnAnonymous(troupe, new TypedWriter(id));
@@ -92,12 +112,33 @@ public class PersistEvents {
       }
       default -> throw new IllegalArgumentException("impl is troupe, troupe-typed or pekko, was " + impl);
     }
+    events0(); // an End alone: the actor has recovered before the first invocation's commands arrive
+  }
+
+  private void events0() {
+    Completion ready = new Completion(1);
+    End end = new End(ready, 0);
+    if (typedActor != null) {
+      typedActor.tell(end);
+    } else if (troupeActor != null) {
+      troupeActor.tell(end, dev.troupe.actor.ActorRef.noSender());
+    } else {
+      pekkoActor.tell(end, org.apache.pekko.actor.ActorRef.noSender());
+    }
+    ready.await(impl + " recovery");
   }
 
   @TearDown(Level.Trial)
   public void teardown() {
     TroupeSystems.stop(troupe);
     PekkoSystems.stop(pekko);
+    if (fileDir != null) {
+      try (var files = java.nio.file.Files.walk(fileDir)) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
   }
 
   @Benchmark
@@ -105,7 +146,14 @@ public class PersistEvents {
   public void events() {
     Completion done = new Completion(1);
     sent += EVENTS;
-    if (typedActor != null) {
+    if (mode.equals("chain")) {
+      Chain chain = new Chain(EVENTS, new End(done, sent));
+      if (troupeActor != null) {
+        troupeActor.tell(chain, dev.troupe.actor.ActorRef.noSender());
+      } else {
+        pekkoActor.tell(chain, org.apache.pekko.actor.ActorRef.noSender());
+      }
+    } else if (typedActor != null) {
       for (int i = 0; i < EVENTS; i++) {
         typedActor.tell(Cmd.INSTANCE);
       }
@@ -163,12 +211,25 @@ public class PersistEvents {
               persist(Evt.INSTANCE, e -> handled++);
             }
           })
+          .match(Chain.class, c -> chain(c.events(), c.end()))
           .match(End.class, e -> deferAsync(e, x -> {
             deleteMessages(lastSequenceNr());
             end(x, handled);
           }))
           .matchAny(m -> {}) // the deletion's reply
           .build();
+    }
+
+    private void chain(int left, End end) {
+      persist(Evt.INSTANCE, e -> {
+        handled++;
+        if (left > 1) {
+          chain(left - 1, end);
+        } else {
+          deleteMessages(lastSequenceNr());
+          end(end, handled);
+        }
+      });
     }
   }
 
@@ -237,12 +298,25 @@ public class PersistEvents {
               persist(Evt.INSTANCE, e -> handled++);
             }
           })
+          .match(Chain.class, c -> chain(c.events(), c.end()))
           .match(End.class, e -> deferAsync(e, x -> {
             deleteMessages(lastSequenceNr());
             end(x, handled);
           }))
           .matchAny(m -> {})
           .build();
+    }
+
+    private void chain(int left, End end) {
+      persist(Evt.INSTANCE, e -> {
+        handled++;
+        if (left > 1) {
+          chain(left - 1, end);
+        } else {
+          deleteMessages(lastSequenceNr());
+          end(end, handled);
+        }
+      });
     }
   }
 }
