@@ -4,6 +4,7 @@ import dev.troupe.actor.AbstractActor.Receive;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.NotInfluenceReceiveTimeout;
 import dev.troupe.actor.Procedure;
+import dev.troupe.actor.spi.CellSpi;
 import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.PersistentRepr;
@@ -47,6 +48,7 @@ final class Eventsourced {
   private final ArrayDeque<Invocation> queued = new ArrayDeque<>(); // waiting for the write in flight
   private boolean writing; // a journal write is in flight
   private int stashing; // invocations that hold commands in the stash until their handlers ran
+  private boolean releasing; // releaseStashed is running (further down this thread's stack)
 
   Eventsourced(AbstractPersistentActor actor) {
     this.actor = actor;
@@ -156,7 +158,7 @@ final class Eventsourced {
     }
   }
 
-  private void onHighest(long highest) {
+  private void onHighest(long highest) throws Exception {
     nextSequenceNr = Math.max(lastSequenceNr, highest) + 1;
     recovering = false;
     Receive r = recover;
@@ -169,7 +171,7 @@ final class Eventsourced {
       recoveryFailed(e, Optional.of(RecoveryCompleted.getInstance()));
       return;
     }
-    actor.unstashAll();
+    releaseStashed();
   }
 
   /** @return false if applying it failed (the actor is stopping) */
@@ -335,16 +337,43 @@ final class Eventsourced {
     handled(i);
   }
 
-  private void onRejected(Invocation i, Exception cause) {
+  private void onRejected(Invocation i, Exception cause) throws Exception {
     for (int k = 0; k < i.events.size(); k++) {
       actor.onPersistRejected(cause, i.events.get(k), i.firstSequenceNr + k);
     }
     handled(i);
   }
 
-  private void handled(Invocation i) {
+  private void handled(Invocation i) throws Exception {
     if (i.stash && --stashing == 0) {
-      actor.unstashAll();
+      releaseStashed();
+    }
+  }
+
+  /**
+   * Hands the stashed messages to the actor one at a time, here and now, oldest first, until one
+   * persists again (the rest stay in the stash, in order) or the stash is empty. Unlike {@code
+   * unstashAll}, a message that waits through many writes is not moved through the mailbox again
+   * after each: with many commands queued, each event costs the same. A loop at the outermost
+   * call: a message released here whose events are stored at once (the in-memory journal) ends its
+   * handlers inside the loop, which then goes on, instead of recursing. Messages the actor stashed
+   * itself come out too (as with unstashAll); one it stashes again goes to the end, and each is
+   * released at most once per call.
+   */
+  private void releaseStashed() throws Exception {
+    if (releasing) {
+      return; // inside a release: the outer loop goes on
+    }
+    releasing = true;
+    try {
+      CellSpi cell = (CellSpi) actor.getContext();
+      for (int n = cell.stashSize(); n > 0 && stashing == 0 && !recovering && !stopping; n--) {
+        if (!cell.deliverStashed()) {
+          break;
+        }
+      }
+    } finally {
+      releasing = false;
     }
   }
 
@@ -503,7 +532,7 @@ final class Eventsourced {
     }
 
     @Override
-    void apply(Eventsourced e, Receive behavior) {
+    void apply(Eventsourced e, Receive behavior) throws Exception {
       e.onHighest(highest);
     }
   }
@@ -547,7 +576,7 @@ final class Eventsourced {
     }
 
     @Override
-    void apply(Eventsourced e, Receive behavior) {
+    void apply(Eventsourced e, Receive behavior) throws Exception {
       e.onRejected(invocation, cause);
     }
   }

@@ -429,6 +429,30 @@ public final class ActorCell implements CellSpi, MailboxOwner {
   }
 
   @Override
+  public int stashSize() {
+    return LazyCellState.stashSize(this);
+  }
+
+  @Override
+  public boolean deliverStashed() throws Exception {
+    Envelope next = LazyCellState.pollStashed(this);
+    if (next == null) {
+      return false;
+    }
+    if (next.message() instanceof ScheduledTick || next.message() instanceof WatchedTerminated) {
+      mailbox.prependAll(List.of(next)); // the cell's own envelope: invoke knows what it stands for
+      return true;
+    }
+    Envelope before = current;
+    boolean stashedBefore = LazyCellState.swapCurrentStashed(this, false);
+    current = next;
+    deliver(next.message()); // on an exception current stays the failing message, for the supervisor
+    current = before;
+    LazyCellState.swapCurrentStashed(this, stashedBefore);
+    return true;
+  }
+
+  @Override
   public TimerScheduler timers() {
     return CellTimers.of(this);
   }

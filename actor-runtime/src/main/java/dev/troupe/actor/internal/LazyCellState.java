@@ -141,6 +141,30 @@ final class LazyCellState {
     }
   }
 
+  static int stashSize(ActorCell cell) {
+    ArrayDeque<Envelope> s = cell.lazyState == null ? null : cell.lazyState.stash;
+    return s == null ? 0 : s.size();
+  }
+
+  /** @return the oldest stashed envelope, removed, or null */
+  static Envelope pollStashed(ActorCell cell) {
+    ArrayDeque<Envelope> s = cell.lazyState == null ? null : cell.lazyState.stash;
+    return s == null ? null : s.pollFirst();
+  }
+
+  /**
+   * For a message delivered from the stash inside another's handling: whether the message being
+   * handled was stashed is the inner one's while it runs, then the outer one's again.
+   *
+   * @return the flag as it was
+   */
+  static boolean swapCurrentStashed(ActorCell cell, boolean value) {
+    LazyCellState x = cell.lazyState();
+    boolean was = x.currentStashed;
+    x.currentStashed = value;
+    return was;
+  }
+
   static void unstashAll(ActorCell cell) {
     ArrayDeque<Envelope> s = cell.lazyState == null ? null : cell.lazyState.stash;
     if (s != null && !s.isEmpty()) {

@@ -103,6 +103,45 @@ class StashTest {
     kit.expectNoMessage(Duration.ofMillis(100));
   }
 
+  /** Stashes every string; "release N" hands the N oldest to its behaviour at once (the SPI), then says so. */
+  static class Releaser extends AbstractActorWithStash {
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .match(Integer.class, n -> {
+            dev.troupe.actor.spi.CellSpi cell = (dev.troupe.actor.spi.CellSpi) getContext();
+            getContext().become(receiveBuilder()
+                .matchEquals("again", m -> stash()) // stashed again while being released: goes to the end
+                .matchAny(m -> getSender().tell("released " + m, getSelf()))
+                .build(), false);
+            for (int i = 0; i < n; i++) {
+              cell.deliverStashed();
+            }
+            getContext().unbecome();
+            getSender().tell("released " + n + ", left " + cell.stashSize(), getSelf());
+          })
+          .matchAny(m -> stash())
+          .build();
+    }
+  }
+
+  @Test
+  void deliverStashedHandsTheOldestToTheBehaviourNowWithItsSender(ActorSystem system, TestKit kit) {
+    ActorRef releaser = system.actorOf(Props.create(Releaser.class));
+    TestProbe other = new TestProbe(system);
+    other.send(releaser, "a");
+    kit.send(releaser, "again");
+    kit.send(releaser, "b");
+    kit.send(releaser, "c");
+    kit.send(releaser, 3);
+    other.expectMsg("released a"); // to its own sender, before the releasing message's reply
+    kit.expectMsg("released b");
+    kit.expectMsg("released 3, left 2"); // "again" was stashed anew; "c" was not reached
+    kit.send(releaser, 5);
+    kit.expectMsg("released c");
+    kit.expectMsg("released 5, left 1"); // "again" stashes itself once more; nothing else is left
+  }
+
   @Test
   void unstashAllReplaysStashedMessagesInOrderBeforeNewerOnes(ActorSystem system, TestKit kit) {
     ActorRef gate = system.actorOf(Props.create(Gate.class));
