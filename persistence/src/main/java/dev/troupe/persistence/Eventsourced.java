@@ -117,7 +117,7 @@ final class Eventsourced {
       replayFrom(1);
       return;
     }
-    ask(snapshots().load(persistenceId, criteria), SnapshotLoaded::new);
+    ask(persistence.bounded(snapshots().load(persistenceId, criteria), "snapshot load of persistence id [" + persistenceId + "]"), SnapshotLoaded::new);
   }
 
   private void onSnapshot(Optional<SelectedSnapshot> loaded) {
@@ -135,12 +135,13 @@ final class Eventsourced {
   private void replayFrom(long from) {
     long left = recovery.replayMax() - replayed;
     if (from > recovery.toSequenceNr() || left <= 0) {
-      ask(journal.highestSequenceNr(persistenceId), Highest::new);
+      ask(persistence.bounded(journal.highestSequenceNr(persistenceId), "highest sequence number of persistence id [" + persistenceId + "]"), Highest::new);
       return;
     }
     long max = Math.min(batchSize, left);
     List<PersistentRepr> chunk = new ArrayList<>();
-    ask(journal.replay(persistenceId, from, recovery.toSequenceNr(), max, chunk::add), v -> new Replayed(this, chunk, max));
+    ask(persistence.bounded(journal.replay(persistenceId, from, recovery.toSequenceNr(), max, chunk::add),
+        "replay of persistence id [" + persistenceId + "]"), v -> new Replayed(this, chunk, max));
   }
 
   private void onReplayed(List<PersistentRepr> chunk, long max) {
@@ -154,7 +155,7 @@ final class Eventsourced {
     if (chunk.size() >= max) {
       replayFrom(lastSequenceNr + 1);
     } else {
-      ask(journal.highestSequenceNr(persistenceId), Highest::new);
+      ask(persistence.bounded(journal.highestSequenceNr(persistenceId), "highest sequence number of persistence id [" + persistenceId + "]"), Highest::new);
     }
   }
 
@@ -284,7 +285,7 @@ final class Eventsourced {
     writing = true;
     CompletionStage<List<Optional<Exception>>> stage;
     try {
-      stage = journal.write(writes);
+      stage = persistence.bounded(journal.write(writes), "write of persistence id [" + persistenceId + "]");
     } catch (RuntimeException e) {
       stage = java.util.concurrent.CompletableFuture.failedFuture(e);
     }
@@ -437,7 +438,8 @@ final class Eventsourced {
 
   /** A plugin's answer as an ordinary message to the actor (its command behaviour handles it). */
   private <T> void tellWhenDone(CompletionStage<T> stage, Function<T, Object> success, Function<Throwable, Object> failure) {
-    stage.whenComplete((v, e) -> self.tell(e == null ? success.apply(v) : failure.apply(unwrap(e)), ActorRef.noSender()));
+    persistence.bounded(stage, "a call for persistence id [" + persistenceId + "]")
+        .whenComplete((v, e) -> self.tell(e == null ? success.apply(v) : failure.apply(unwrap(e)), ActorRef.noSender()));
   }
 
   /** A plugin's answer as a reply of this incarnation; a failure fails the recovery. */

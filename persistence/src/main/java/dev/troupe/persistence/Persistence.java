@@ -36,6 +36,7 @@ public final class Persistence implements Extension {
   private final ActorSystem system;
   private final Config config;
   private final int replayBatchSize;
+  private final java.time.Duration callTimeout;
   private final Map<String, Journal> journals = new ConcurrentHashMap<>();
   private final Map<String, SnapshotStore> snapshotStores = new ConcurrentHashMap<>();
   private volatile boolean terminated;
@@ -44,6 +45,7 @@ public final class Persistence implements Extension {
     this.system = system;
     this.config = system.settings().config();
     this.replayBatchSize = positiveInt(config, "troupe.persistence.replay-batch-size");
+    this.callTimeout = positiveDuration(config, "troupe.persistence.call-timeout");
     system.getWhenTerminated().whenComplete((t, e) -> closeAll());
   }
 
@@ -58,6 +60,59 @@ public final class Persistence implements Extension {
   /** @return the most events recovery reads from the journal at once */
   public int replayBatchSize() {
     return replayBatchSize;
+  }
+
+  /** @return how long a persistent actor waits for a plugin's answer before it takes the call as failed */
+  public java.time.Duration callTimeout() {
+    return callTimeout;
+  }
+
+  /**
+   * A plugin's answer, or a {@link java.util.concurrent.TimeoutException} naming the call after
+   * {@link #callTimeout()}: a store that never answers fails the actor's recovery or write instead of
+   * leaving its commands waiting for ever. An answer already given costs nothing more.
+   *
+   * @param stage the plugin's answer
+   * @param what the call, for the message (e.g. "write of persistence id [a]")
+   * @param <T> the answer's type
+   * @return the answer, bounded in time
+   */
+  public <T> java.util.concurrent.CompletionStage<T> bounded(java.util.concurrent.CompletionStage<T> stage, String what) {
+    java.util.concurrent.CompletableFuture<T> given;
+    try {
+      given = stage.toCompletableFuture();
+    } catch (UnsupportedOperationException notOne) { // a stage that is no future: follow it
+      java.util.concurrent.CompletableFuture<T> follow = new java.util.concurrent.CompletableFuture<>();
+      stage.whenComplete((v, e) -> {
+        if (e == null) {
+          follow.complete(v);
+        } else {
+          follow.completeExceptionally(e);
+        }
+      });
+      given = follow;
+    }
+    if (given.isDone()) {
+      return given;
+    }
+    java.util.concurrent.CompletableFuture<T> bounded = new java.util.concurrent.CompletableFuture<>();
+    dev.troupe.actor.Cancellable timer;
+    try {
+      timer = system.scheduler().scheduleOnce(callTimeout, () -> bounded.completeExceptionally(
+          new java.util.concurrent.TimeoutException(what + " got no answer within " + callTimeout.toMillis()
+              + " ms (troupe.persistence.call-timeout)")), Runnable::run);
+    } catch (IllegalStateException terminated) {
+      return given; // the system has ended: nothing waits any more
+    }
+    given.whenComplete((v, e) -> {
+      timer.cancel();
+      if (e == null) {
+        bounded.complete(v);
+      } else {
+        bounded.completeExceptionally(e);
+      }
+    });
+    return bounded;
   }
 
   /**
@@ -175,6 +230,19 @@ public final class Persistence implements Extension {
     } catch (Exception e) {
       LOG.warn("persistence plugin [{}] failed to close", path, e);
     }
+  }
+
+  private static java.time.Duration positiveDuration(Config config, String key) {
+    java.time.Duration d;
+    try {
+      d = config.getDuration(key);
+    } catch (ConfigException e) {
+      throw new ConfigurationException(key + ": " + e.getMessage(), e);
+    }
+    if (d.isNegative() || d.isZero()) {
+      throw new ConfigurationException(key + " must be positive, was " + d);
+    }
+    return d;
   }
 
   private static int positiveInt(Config config, String key) {

@@ -525,6 +525,36 @@ class PersistentActorTest {
   }
 
   @Test
+  void aPluginThatNeverAnswersFailsTheWriteOrTheRecoveryAfterTheCallTimeout() {
+    ActorSystem slow = ActorSystem.create("persistent-slow-" + SYSTEMS.incrementAndGet(), ConfigFactory.parseString("""
+        troupe.persistence.call-timeout = 300ms
+        controlled { class = "dev.troupe.persistence.ControlledJournal" }
+        """).withFallback(ConfigFactory.load()));
+    try {
+      ControlledJournal.Control c = ControlledJournal.control(slow);
+      TestProbe probe = new TestProbe(slow);
+      c.gate = new CompletableFuture<>(); // writes never answer
+      ActorRef writer = slow.actorOf(Props.create(Counter.class, () -> new Counter("t1", probe.getRef(), Recovery.create(), "controlled")));
+      probe.expectMsg("recovered:0@0");
+      probe.watch(writer);
+      writer.tell(new Add(1), ActorRef.noSender());
+      probe.expectMsg("cmd:1");
+      String failed = (String) probe.receiveOne(Duration.ofSeconds(5));
+      assertTrue(failed.startsWith("failed:Added[n=1]@1:write of persistence id [t1] got no answer within 300 ms"), failed);
+      probe.expectTerminated(writer);
+
+      c.replayGate = new CompletableFuture<>(); // reads never answer
+      ActorRef reader = slow.actorOf(Props.create(Counter.class, () -> new Counter("t2", probe.getRef(), Recovery.create(), "controlled")));
+      probe.watch(reader);
+      String recovery = (String) probe.receiveOne(Duration.ofSeconds(5));
+      assertTrue(recovery.startsWith("recovery-failed:replay of persistence id [t2] got no answer within 300 ms"), recovery);
+      probe.expectTerminated(reader);
+    } finally {
+      TestKit.shutdownActorSystem(slow);
+    }
+  }
+
+  @Test
   void anUnknownPluginFailsTheActorAtStartNamingTheSection() {
     TestProbe probe = new TestProbe(system);
     ActorRef a = counter("c15", probe, Recovery.create(), "no.such.plugin");

@@ -302,6 +302,28 @@ class EventSourcedBehaviorTest {
   }
 
   @Test
+  void aWriteWithoutAnAnswerFailsTheActorAfterTheCallTimeout() {
+    String name = "typed-persistence-slow-" + SYSTEMS.incrementAndGet();
+    ActorTestKit slow = ActorTestKit.create(name, ConfigFactory.parseString("""
+        troupe.persistence.call-timeout = 300ms
+        gated { class = "dev.troupe.persistence.typed.GatedJournal" }
+        """).withFallback(ConfigFactory.load()));
+    try {
+      GatedJournal.control(name).gate = new CompletableFuture<>(); // never answers
+      TestProbe<String> signals = slow.createTestProbe();
+      TestProbe<Integer> replies = slow.createTestProbe();
+      ActorRef<Command> a = slow.spawn(new Sum("k", signals.getRef(), RetentionCriteria.disabled(), "gated", Recovery.create()));
+      signals.expectMessage("recovered:0");
+      a.tell(new Add(1, replies.getRef()));
+      signals.expectMessage(Duration.ofSeconds(5), "stopped:0"); // JournalFailureException: a typed actor stops
+      signals.expectTerminated(a);
+      replies.expectNoMessage(Duration.ofMillis(50));
+    } finally {
+      slow.shutdownTestKit();
+    }
+  }
+
+  @Test
   void aFailedRecoverySignalsAndStopsTheActor() {
     TestProbe<String> signals = kit.createTestProbe();
     control.failReplay = true;

@@ -283,7 +283,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
     if (criteria.maxSequenceNr() == 0) {
       replayFrom(1);
     } else {
-      answer(snapshots().load(persistenceId, criteria), SnapshotLoaded::new);
+      answer(persistence.bounded(snapshots().load(persistenceId, criteria), "snapshot load of persistence id [" + persistenceId + "]"), SnapshotLoaded::new);
     }
   }
 
@@ -300,12 +300,13 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
   private void replayFrom(long from) {
     long left = recovery.replayMax() - replayed;
     if (from > recovery.toSequenceNr() || left <= 0) {
-      answer(journal.highestSequenceNr(persistenceId), Highest::new);
+      answer(persistence.bounded(journal.highestSequenceNr(persistenceId), "highest sequence number of persistence id [" + persistenceId + "]"), Highest::new);
       return;
     }
     long max = Math.min(persistence.replayBatchSize(), left);
     List<PersistentRepr> chunk = new ArrayList<>();
-    answer(journal.replay(persistenceId, from, recovery.toSequenceNr(), max, chunk::add), (o, v) -> new Replayed(o, chunk, max));
+    answer(persistence.bounded(journal.replay(persistenceId, from, recovery.toSequenceNr(), max, chunk::add),
+        "replay of persistence id [" + persistenceId + "]"), (o, v) -> new Replayed(o, chunk, max));
   }
 
   @SuppressWarnings("unchecked")
@@ -323,7 +324,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
     if (chunk.size() >= max) {
       replayFrom(lastSequenceNr + 1);
     } else {
-      answer(journal.highestSequenceNr(persistenceId), Highest::new);
+      answer(persistence.bounded(journal.highestSequenceNr(persistenceId), "highest sequence number of persistence id [" + persistenceId + "]"), Highest::new);
     }
     return Behaviors.same();
   }
@@ -351,7 +352,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
     }
     CompletionStage<List<Optional<Exception>>> stage;
     try {
-      stage = journal.write(List.of(new AtomicWrite(persistenceId, reprs)));
+      stage = persistence.bounded(journal.write(List.of(new AtomicWrite(persistenceId, reprs))), "write of persistence id [" + persistenceId + "]");
     } catch (RuntimeException e) {
       stage = java.util.concurrent.CompletableFuture.failedFuture(e);
     }
@@ -418,7 +419,8 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
 
   private void saveSnapshot() {
     SnapshotMetadata m = new SnapshotMetadata(persistenceId, lastSequenceNr, System.currentTimeMillis());
-    answer(snapshots().save(m, state), (o, v) -> new SnapshotSaved(o, m, null), e -> new SnapshotSaved(this, m, e));
+    answer(persistence.bounded(snapshots().save(m, state), "snapshot of persistence id [" + persistenceId + "]"),
+        (o, v) -> new SnapshotSaved(o, m, null), e -> new SnapshotSaved(this, m, e));
   }
 
   private Behavior<C> onSnapshotSaved(SnapshotMetadata m, Throwable failure) {
