@@ -153,6 +153,7 @@ public final class ActorCell implements CellSpi, MailboxOwner {
         if (tick.timer() != null) {
           message = receiveTimer(tick.timer()); // for the receive timeout below: the user's message
         } else if (LazyCellState.receiveTimeoutDue(this, tick)) {
+          current = new Envelope(ReceiveTimeout.getInstance(), envelope.sender()); // a stash keeps the timeout, not the tick
           deliver(ReceiveTimeout.getInstance());
         }
       } else if (message == PoisonPill.getInstance()) {
@@ -439,10 +440,8 @@ public final class ActorCell implements CellSpi, MailboxOwner {
     if (next == null) {
       return false;
     }
-    if (next.message() instanceof ScheduledTick || next.message() instanceof WatchedTerminated) {
-      mailbox.prependAll(List.of(next)); // the cell's own envelope: invoke knows what it stands for
-      return true;
-    }
+    // the stash holds users' messages only: a timer's tick, the receive timeout and a watched
+    // Terminated make the current envelope the message they deliver before it runs
     Envelope before = current;
     boolean stashedBefore = LazyCellState.swapCurrentStashed(this, false);
     current = next;

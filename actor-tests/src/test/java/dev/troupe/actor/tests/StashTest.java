@@ -142,6 +142,44 @@ class StashTest {
     kit.expectMsg("released 5, left 1"); // "again" stashes itself once more; nothing else is left
   }
 
+  /** Stashes its first receive timeout (and turns the timeout off), then on "open" reports what comes back. */
+  static class TimeoutGate extends AbstractActorWithStash {
+    private final ActorRef report;
+
+    TimeoutGate(ActorRef report) {
+      this.report = report;
+    }
+
+    @Override
+    public void preStart() {
+      getContext().setReceiveTimeout(Duration.ofMillis(50));
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .match(dev.troupe.actor.ReceiveTimeout.class, t -> {
+            stash();
+            getContext().setReceiveTimeout(Duration.ZERO);
+            report.tell("stashed the timeout", getSelf());
+          })
+          .matchEquals("open", m -> {
+            unstashAll();
+            getContext().become(receiveBuilder().matchAny(x -> report.tell(x, getSelf())).build());
+          })
+          .build();
+    }
+  }
+
+  @Test
+  void aStashedReceiveTimeoutComesBackAsTheTimeout(ActorSystem system, TestKit kit) {
+    ActorRef gate = system.actorOf(Props.create(TimeoutGate.class, () -> new TimeoutGate(kit.getRef())));
+    kit.expectMsg("stashed the timeout");
+    kit.send(gate, "open");
+    kit.expectMsg(dev.troupe.actor.ReceiveTimeout.getInstance()); // not the cell's internal tick
+    kit.expectNoMessage(Duration.ofMillis(100));
+  }
+
   @Test
   void unstashAllReplaysStashedMessagesInOrderBeforeNewerOnes(ActorSystem system, TestKit kit) {
     ActorRef gate = system.actorOf(Props.create(Gate.class));
