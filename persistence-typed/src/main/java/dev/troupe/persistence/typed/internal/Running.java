@@ -242,19 +242,26 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
     return runSteps(effect);
   }
 
-  /** The effect's steps, with the current state; then the stashed commands if one asked. */
+  /**
+   * The effect's steps, with the current state; then the actor stops if one asked (after all the
+   * steps: a reply after a stop is sent), else the stashed commands are handled if one asked.
+   */
   private Behavior<C> runSteps(EffectImpl<E, S> effect) {
     boolean unstash = false;
+    boolean stop = false;
     for (EffectImpl.Step<S> step : effect.steps) {
       if (step instanceof EffectImpl.Run<S> run) {
         run.callback().accept(state);
       } else if (step instanceof EffectImpl.Reply<S, ?> reply) {
         reply.send(state);
       } else if (step instanceof EffectImpl.Stop<S>) {
-        return Behaviors.stopped();
+        stop = true;
       } else {
         unstash = true;
       }
+    }
+    if (stop) {
+      return Behaviors.stopped();
     }
     if (unstash) {
       for (C c = stashed.pollLast(); c != null; c = stashed.pollLast()) {
