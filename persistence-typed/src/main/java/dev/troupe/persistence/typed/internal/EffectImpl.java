@@ -2,6 +2,7 @@ package dev.troupe.persistence.typed.internal;
 
 import dev.troupe.actor.typed.ActorRef;
 import dev.troupe.persistence.typed.javadsl.Effect;
+import dev.troupe.persistence.typed.javadsl.ReplyEffect;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -10,12 +11,13 @@ import java.util.function.Function;
 
 /**
  * An effect: its kind, its events, and the steps that run after them. Immutable; a {@code then...}
- * copies the step list, which is short.
+ * copies the step list, which is short. An effect known to reply is a {@link Replying}, so that a
+ * plain effect cast to a {@link ReplyEffect} fails; the runtime treats both alike.
  *
  * @param <E> the events
  * @param <S> the state
  */
-public final class EffectImpl<E, S> implements Effect<E, S> {
+public sealed class EffectImpl<E, S> implements Effect<E, S> permits EffectImpl.Replying {
   /** What the command asked for besides its steps. */
   enum Kind { PERSIST, NONE, UNHANDLED, STASH }
 
@@ -36,7 +38,9 @@ public final class EffectImpl<E, S> implements Effect<E, S> {
 
   private static final EffectImpl<?, ?> NONE = new EffectImpl<>(Kind.NONE, List.of(), List.of());
   private static final EffectImpl<?, ?> UNHANDLED = new EffectImpl<>(Kind.UNHANDLED, List.of(), List.of());
-  private static final EffectImpl<?, ?> STASH = new EffectImpl<>(Kind.STASH, List.of(), List.of());
+  private static final Replying<?, ?> STASH = new Replying<>(Kind.STASH, List.of(), List.of());
+  private static final Replying<?, ?> NONE_NO_REPLY = new Replying<>(Kind.NONE, List.of(), List.of());
+  private static final Replying<?, ?> UNHANDLED_NO_REPLY = new Replying<>(Kind.UNHANDLED, List.of(), List.of());
 
   final Kind kind;
   final List<E> events;
@@ -81,42 +85,87 @@ public final class EffectImpl<E, S> implements Effect<E, S> {
   /**
    * @param <E> the events
    * @param <S> the state
-   * @return the command is stashed
+   * @return the command is stashed (it gets its reply when it is handled again)
    */
   @SuppressWarnings("unchecked")
-  public static <E, S> Effect<E, S> stash() {
-    return (Effect<E, S>) STASH;
+  public static <E, S> ReplyEffect<E, S> stash() {
+    return (ReplyEffect<E, S>) STASH;
   }
 
-  private EffectImpl<E, S> then(Step<S> step) {
+  final List<Step<S>> plus(Step<S> step) {
     List<Step<S>> more = new ArrayList<>(steps.size() + 1);
     more.addAll(steps);
     more.add(step);
-    return new EffectImpl<>(kind, events, List.copyOf(more));
+    return List.copyOf(more);
   }
 
   @Override
   public Effect<E, S> thenRun(Consumer<S> callback) {
-    return then(new Run<>(Objects.requireNonNull(callback, "callback")));
+    return new EffectImpl<>(kind, events, plus(run(callback)));
   }
 
   @Override
-  public <R> Effect<E, S> thenReply(ActorRef<R> replyTo, Function<S, R> reply) {
-    return then(new Reply<>(Objects.requireNonNull(replyTo, "replyTo"), Objects.requireNonNull(reply, "reply")));
+  public <R> ReplyEffect<E, S> thenReply(ActorRef<R> replyTo, Function<S, R> reply) {
+    return new Replying<>(kind, events,
+        plus(new Reply<>(Objects.requireNonNull(replyTo, "replyTo"), Objects.requireNonNull(reply, "reply"))));
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public ReplyEffect<E, S> thenNoReply() {
+    if (steps.isEmpty() && kind == Kind.NONE) {
+      return (ReplyEffect<E, S>) NONE_NO_REPLY;
+    }
+    if (steps.isEmpty() && kind == Kind.UNHANDLED) {
+      return (ReplyEffect<E, S>) UNHANDLED_NO_REPLY;
+    }
+    return this instanceof Replying<E, S> r ? r : new Replying<>(kind, events, steps);
   }
 
   @Override
   public Effect<E, S> thenStop() {
-    return then(new Stop<>());
+    return new EffectImpl<>(kind, events, plus(new Stop<>()));
   }
 
   @Override
   public Effect<E, S> thenUnstashAll() {
-    return then(new UnstashAll<>());
+    return new EffectImpl<>(kind, events, plus(new UnstashAll<>()));
+  }
+
+  private static <S> Run<S> run(Consumer<S> callback) {
+    return new Run<>(Objects.requireNonNull(callback, "callback"));
   }
 
   @Override
   public String toString() {
-    return "Effect(" + kind + (events.isEmpty() ? "" : " " + events) + (steps.isEmpty() ? "" : ", then " + steps) + ")";
+    return (this instanceof Replying ? "ReplyEffect(" : "Effect(") + kind + (events.isEmpty() ? "" : " " + events)
+        + (steps.isEmpty() ? "" : ", then " + steps) + ")";
+  }
+
+  /**
+   * An effect known to reply: every further step keeps it one.
+   *
+   * @param <E> the events
+   * @param <S> the state
+   */
+  static final class Replying<E, S> extends EffectImpl<E, S> implements ReplyEffect<E, S> {
+    Replying(Kind kind, List<E> events, List<Step<S>> steps) {
+      super(kind, events, steps);
+    }
+
+    @Override
+    public ReplyEffect<E, S> thenRun(Consumer<S> callback) {
+      return new Replying<>(kind, events, plus(run(callback)));
+    }
+
+    @Override
+    public ReplyEffect<E, S> thenStop() {
+      return new Replying<>(kind, events, plus(new Stop<>()));
+    }
+
+    @Override
+    public ReplyEffect<E, S> thenUnstashAll() {
+      return new Replying<>(kind, events, plus(new UnstashAll<>()));
+    }
   }
 }

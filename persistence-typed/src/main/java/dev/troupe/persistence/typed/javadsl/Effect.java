@@ -10,6 +10,10 @@ import java.util.function.Function;
  * new effect with one more step. The steps run in order, after the events are stored and applied
  * to the state, and get that state.
  *
+ * <p>An effect that replies is a {@link ReplyEffect}: {@link #thenReply thenReply} and {@link
+ * #thenNoReply()} make one, and the command handler of an {@link
+ * EventSourcedBehaviorWithEnforcedReplies} must answer with one.
+ *
  * @param <E> the events
  * @param <S> the state
  */
@@ -24,11 +28,24 @@ public interface Effect<E, S> {
    * @param replyTo who gets the reply
    * @param reply makes it from the state after the events
    * @param <R> the reply's type
-   * @return this effect and then the reply
+   * @return this effect and then the reply: an effect that replies
    */
-  <R> Effect<E, S> thenReply(ActorRef<R> replyTo, Function<S, R> reply);
+  <R> ReplyEffect<E, S> thenReply(ActorRef<R> replyTo, Function<S, R> reply);
 
-  /** @return this effect and then the actor stops */
+  /**
+   * Declares that the command gets no reply (a command that asks for none, or whose reply another
+   * step or actor sends): nothing runs for it, it only makes this effect a {@link ReplyEffect}.
+   *
+   * @return this effect, as one that replies
+   */
+  ReplyEffect<E, S> thenNoReply();
+
+  /**
+   * The actor stops once every step of this effect has run, those after this one included (a
+   * reply added after {@code thenStop()} is still sent); stashed commands are not handled.
+   *
+   * @return this effect and then the actor stops
+   */
   Effect<E, S> thenStop();
 
   /** @return this effect and then the stashed commands are handled, oldest first */

@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The effects a command handler may answer with ({@link EventSourcedBehavior#Effect()}).
+ * The effects a command handler may answer with ({@link EventSourcedBehavior#Effect()}). Those
+ * known to reply ({@link #reply reply}, {@link #noReply()}, {@link #stash()}) are {@link
+ * ReplyEffect}s, as is any effect after {@code thenReply} or {@code thenNoReply()}.
  *
  * @param <E> the events
  * @param <S> the state
@@ -52,8 +54,14 @@ public final class EffectFactories<E, S> {
     return EffectImpl.<E, S>none().thenStop();
   }
 
-  /** @return the command is stashed, to be handled again after {@link #unstashAll()} or {@link Effect#thenUnstashAll()} */
-  public Effect<E, S> stash() {
+  /**
+   * The command waits, to be handled again after {@link #unstashAll()} or {@link
+   * Effect#thenUnstashAll()}: it gets its reply then, so this is a {@link ReplyEffect}. A command
+   * stashed beyond {@code troupe.persistence.typed.stash-capacity} goes to dead letters instead.
+   *
+   * @return the command is stashed
+   */
+  public ReplyEffect<E, S> stash() {
     return EffectImpl.stash();
   }
 
@@ -68,8 +76,18 @@ public final class EffectFactories<E, S> {
    * @param <R> its type
    * @return nothing persisted, a reply sent
    */
-  public <R> Effect<E, S> reply(ActorRef<R> replyTo, R reply) {
+  public <R> ReplyEffect<E, S> reply(ActorRef<R> replyTo, R reply) {
     Objects.requireNonNull(reply, "reply");
     return EffectImpl.<E, S>none().thenReply(replyTo, s -> reply);
+  }
+
+  /**
+   * Nothing persisted and no reply, on purpose: for a command that asks for none (or is answered
+   * by someone else). Same as {@code none().thenNoReply()}.
+   *
+   * @return nothing persisted, as an effect that replies
+   */
+  public ReplyEffect<E, S> noReply() {
+    return EffectImpl.<E, S>none().thenNoReply();
   }
 }
