@@ -45,6 +45,10 @@ import java.util.Objects;
  * rejected write with an {@link dev.troupe.persistence.typed.EventRejectedException}. The instance
  * is a behaviour value: one may start any number of actors, each with its own state.
  *
+ * <p>{@link EventSourcedBehaviorWithEnforcedReplies} is the same with a command handler whose every
+ * case must answer with a {@link ReplyEffect}, so that the compiler checks that each command gets a
+ * reply.
+ *
  * @param <C> the commands
  * @param <E> the events
  * @param <S> the state
