@@ -1,7 +1,7 @@
 /**
  * Event sourcing: persistent actors that store the events that change their state and recover it
  * by replaying them, snapshots, and the journal and snapshot store SPI with in-memory and file
- * plugins.
+ * plugins, and persistence queries that read a journal as streams.
  */
 module dev.troupe.persistence {
   requires transitive dev.troupe.actor;
@@ -10,4 +10,7 @@ module dev.troupe.persistence {
 
   exports dev.troupe.persistence;
   exports dev.troupe.persistence.spi;
+  exports dev.troupe.persistence.query;
+  exports dev.troupe.persistence.query.javadsl;
+  exports dev.troupe.persistence.query.polling;
 }

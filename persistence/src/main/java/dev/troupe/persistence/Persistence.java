@@ -6,10 +6,9 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Extension;
 import dev.troupe.actor.ExtensionId;
+import dev.troupe.persistence.internal.Plugins;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.SnapshotStore;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -181,41 +180,7 @@ public final class Persistence implements Extension {
     if (terminated) {
       throw new IllegalStateException("system [" + system.name() + "] has terminated: no " + kind.getSimpleName() + " plugin is made for it");
     }
-    Config section;
-    String className;
-    try {
-      section = config.getConfig(path);
-      className = section.getString("class");
-    } catch (ConfigException e) {
-      throw new ConfigurationException("persistence plugin [" + path + "]: a section with a \"class\" key is needed: "
-          + e.getMessage(), e);
-    }
-    Class<?> c;
-    try {
-      c = Class.forName(className, true, Persistence.class.getClassLoader());
-    } catch (ClassNotFoundException e) {
-      throw new ConfigurationException(path + ".class: no class " + className + " on the class path", e);
-    }
-    if (!kind.isAssignableFrom(c)) {
-      throw new ConfigurationException(path + ".class: " + className + " is no " + kind.getName());
-    }
-    try {
-      Constructor<?> k = c.getConstructor(ActorSystem.class, Config.class);
-      P plugin = kind.cast(k.newInstance(system, section));
-      LOG.debug("persistence plugin [{}] of system [{}]: {}", path, system.name(), className);
-      return plugin;
-    } catch (NoSuchMethodException e) {
-      throw new ConfigurationException(path + ".class: " + className
-          + " needs a public constructor taking (ActorSystem, Config)", e);
-    } catch (InvocationTargetException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof ConfigurationException ce) {
-        throw ce;
-      }
-      throw new ConfigurationException(path + ": " + className + " failed to start: " + cause, cause);
-    } catch (ReflectiveOperationException e) {
-      throw new ConfigurationException(path + ".class: cannot make " + className + ": " + e, e);
-    }
+    return Plugins.create(system, config, path, kind, "persistence plugin");
   }
 
   private void closeAll() {

@@ -23,10 +23,11 @@ import org.junit.jupiter.api.Test;
 /** The module's descriptor, its configuration's checks, and the timer base class. */
 class PersistenceModuleTest {
   @Test
-  void onlyTheApiAndTheSpiAreExported() throws Exception {
+  void onlyTheApiTheSpiAndTheQueriesAreExported() throws Exception {
     Path where = Path.of(Persistence.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     ModuleDescriptor d = ModuleFinder.of(where).find("dev.troupe.persistence").orElseThrow().descriptor();
-    assertEquals(Set.of("dev.troupe.persistence", "dev.troupe.persistence.spi"),
+    assertEquals(Set.of("dev.troupe.persistence", "dev.troupe.persistence.spi", "dev.troupe.persistence.query",
+            "dev.troupe.persistence.query.javadsl", "dev.troupe.persistence.query.polling"),
         d.exports().stream().map(Exports::source).collect(Collectors.toSet()));
     assertTrue(d.opens().isEmpty(), "nothing is opened");
   }

@@ -68,13 +68,13 @@ public final class InMemoryJournal implements Journal {
     }
     List<PersistentRepr> selected = new ArrayList<>();
     synchronized (log) {
-      for (PersistentRepr e : log.events) { // events are few per actor in memory; a scan is fine
-        if (e.sequenceNr() > toSequenceNr || selected.size() >= max) {
+      ArrayList<PersistentRepr> events = log.events;
+      for (int i = firstAtOrAbove(events, fromSequenceNr); i < events.size() && selected.size() < max; i++) {
+        PersistentRepr e = events.get(i);
+        if (e.sequenceNr() > toSequenceNr) {
           break;
         }
-        if (e.sequenceNr() >= fromSequenceNr) {
-          selected.add(e);
-        }
+        selected.add(e);
       }
     }
     try {
@@ -83,6 +83,21 @@ public final class InMemoryJournal implements Journal {
       return CompletableFuture.failedFuture(e);
     }
     return CompletableFuture.completedFuture(null);
+  }
+
+  /** Where the first event numbered {@code seqNr} or more is: a query polls from the end of a long history. */
+  private static int firstAtOrAbove(ArrayList<PersistentRepr> events, long seqNr) {
+    int lo = 0;
+    int hi = events.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (events.get(mid).sequenceNr() < seqNr) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   @Override
@@ -103,6 +118,24 @@ public final class InMemoryJournal implements Journal {
       synchronized (log) {
         log.events.removeIf(e -> e.sequenceNr() <= toSequenceNr);
       }
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public CompletionStage<Void> currentPersistenceIds(Consumer<String> onId) {
+    List<String> ids = new ArrayList<>();
+    logs.forEach((id, log) -> {
+      synchronized (log) {
+        if (log.highest > 0) { // a refused first write leaves an empty log behind
+          ids.add(id);
+        }
+      }
+    });
+    try {
+      ids.forEach(onId);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
     }
     return CompletableFuture.completedFuture(null);
   }

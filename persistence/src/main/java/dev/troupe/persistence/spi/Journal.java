@@ -68,6 +68,21 @@ public interface Journal extends AutoCloseable {
    */
   CompletionStage<Void> deleteTo(String persistenceId, long toSequenceNr);
 
+  /**
+   * Lists the persistence ids that have stored events (deleted ones included), for persistence
+   * queries ({@code dev.troupe.persistence.query}). A journal that cannot list them keeps this
+   * default, and the queries that need it fail with its exception; the others work on every
+   * journal.
+   *
+   * @param onId called with each id once, in no particular order, on one thread at a time, before
+   *     the stage completes
+   * @return completes once every id was handed over
+   */
+  default CompletionStage<Void> currentPersistenceIds(Consumer<String> onId) {
+    return java.util.concurrent.CompletableFuture.failedFuture(new UnsupportedOperationException(
+        getClass().getName() + " cannot list the persistence ids it stores"));
+  }
+
   /** Releases the plugin's threads and files; called when its system terminates. */
   @Override
   default void close() {}

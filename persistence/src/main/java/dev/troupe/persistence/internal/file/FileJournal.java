@@ -2,6 +2,7 @@ package dev.troupe.persistence.internal.file;
 
 import com.typesafe.config.Config;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.persistence.internal.PluginContext;
 import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.PersistentRepr;
@@ -11,7 +12,9 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -90,7 +93,7 @@ public final class FileJournal implements Journal {
     this.fsync = context.flag("fsync");
     this.maxEventSize = context.size("max-event-size", JournalFormat.MAX_EVENT_SIZE);
     this.maxOpenFiles = context.count("max-open-files");
-    this.io = context.ioThread(dir, "troupe-file-journal-", THREADS);
+    this.io = new IoThread(context.owner(dir), "troupe-file-journal-", THREADS);
   }
 
   /** One call of {@link #write}: its writes, serialized, and its result. */
@@ -253,6 +256,58 @@ public final class FileJournal implements Journal {
       f.deleteTo(toSequenceNr, fsync);
       return null;
     });
+  }
+
+  /** Journal files whose headers one task of the IO thread reads when listing ids: writes wait no longer. */
+  private static final int LIST_CHUNK = 128;
+
+  @Override
+  public CompletionStage<Void> currentPersistenceIds(Consumer<String> onId) {
+    return io.submit(() -> {
+      ready();
+      List<Path> files = new ArrayList<>();
+      try (DirectoryStream<Path> in = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
+        in.forEach(files::add);
+      }
+      return files;
+    }).thenCompose(files -> readIds(files, 0, onId));
+  }
+
+  /** Reads the ids of {@code files} from {@code from} on, a chunk per task of the IO thread. */
+  private CompletionStage<Void> readIds(List<Path> files, int from, Consumer<String> onId) {
+    if (from >= files.size()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    int to = Math.min(files.size(), from + LIST_CHUNK);
+    return io.submit(() -> {
+      for (Path p : files.subList(from, to)) {
+        String id = idOf(p);
+        if (id != null) {
+          onId.accept(id);
+        }
+      }
+      return null;
+    }).thenCompose(done -> readIds(files, to, onId));
+  }
+
+  /** @return the id a journal file holds, or null for a file that is none (skipped with a warning) */
+  private static String idOf(Path p) {
+    String id;
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+      id = JournalFormat.readId(ch);
+    } catch (NoSuchFileException gone) {
+      return null;
+    } catch (IOException e) {
+      LOG.warn("listing persistence ids: journal file {} cannot be read: {}", p, e.toString());
+      return null;
+    }
+    String name = p.getFileName().toString();
+    if (id == null || !name.equals(DiskIo.stem(id) + SUFFIX)) {
+      LOG.warn("listing persistence ids: {} is no journal file of this journal's (its header is missing, damaged,"
+          + " or names an id of another file name): left out", p);
+      return null;
+    }
+    return id;
   }
 
   /** Work on an existing journal file. */

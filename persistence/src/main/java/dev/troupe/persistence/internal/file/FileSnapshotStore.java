@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.persistence.SnapshotMetadata;
 import dev.troupe.persistence.SnapshotSelectionCriteria;
+import dev.troupe.persistence.internal.PluginContext;
 import dev.troupe.persistence.spi.SelectedSnapshot;
 import dev.troupe.persistence.spi.SnapshotStore;
 import dev.troupe.serialization.Serialization;
@@ -103,7 +104,7 @@ public final class FileSnapshotStore implements SnapshotStore {
     this.dir = context.dir();
     this.fsync = context.flag("fsync");
     this.maxSnapshotSize = context.size("max-snapshot-size", MAX_SNAPSHOT_SIZE);
-    this.io = context.ioThread(dir, "troupe-file-snapshot-store-", THREADS);
+    this.io = new IoThread(context.owner(dir), "troupe-file-snapshot-store-", THREADS);
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.PersistentRepr;
 import dev.troupe.serialization.Serialization;
 import dev.troupe.serialization.Serialized;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -46,6 +47,9 @@ final class JournalFormat {
   static final int MANIFEST_AT = FRAME + EVENT_FIXED;
   /** The largest max-event-size: a record and its framing fit one Java array. */
   static final long MAX_EVENT_SIZE = Integer.MAX_VALUE - 1024;
+
+  /** The longest persistence id a header is read with: more is no header of this journal's. */
+  static final int MAX_ID_BYTES = 1 << 20;
 
   private JournalFormat() {}
 
@@ -129,6 +133,36 @@ final class JournalFormat {
     crc.update(b.array(), 0, b.position());
     b.putInt((int) crc.getValue());
     return b.array();
+  }
+
+  /**
+   * The persistence id a file's header names, read without trusting the file.
+   *
+   * @param ch the file
+   * @return the id, or null if the file has no sound header (not a journal file, or one whose
+   *     making a crash cut short)
+   * @throws IOException if reading fails
+   */
+  static String readId(java.nio.channels.FileChannel ch) throws IOException {
+    long size = ch.size();
+    if (size < 16) {
+      return null;
+    }
+    ByteBuffer fixed = ByteBuffer.allocate(12);
+    DiskIo.readFully(ch, fixed, 0);
+    int n = fixed.getInt(8);
+    if (fixed.getInt(0) != MAGIC || fixed.getInt(4) != VERSION || n < 0 || n > MAX_ID_BYTES || n > size - 16) {
+      return null;
+    }
+    ByteBuffer rest = ByteBuffer.allocate(n + 4);
+    DiskIo.readFully(ch, rest, 12);
+    CRC32C crc = new CRC32C();
+    crc.update(fixed.array(), 0, 12);
+    crc.update(rest.array(), 0, n);
+    if (rest.getInt(n) != (int) crc.getValue()) {
+      return null;
+    }
+    return new String(rest.array(), 0, n, StandardCharsets.UTF_8);
   }
 
   /** Writes the length and CRC of the record that starts at {@code start} and ends at the position. */

@@ -1,4 +1,4 @@
-package dev.troupe.persistence.internal.file;
+package dev.troupe.persistence.internal;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
@@ -14,10 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What a file plugin takes from its system: its configuration section, read key by key (every
+ * What a plugin takes from its system: its configuration section, read key by key (every
  * missing or malformed value is a {@link ConfigurationException} naming its full key), its IO
  * thread, and the system's serializers, looked up on first use (not while the plugin is made).
  *
@@ -26,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * plugin, so it is found again in the system's configuration (the section is one of its objects)
  * when a message needs it; a section made elsewhere is named by its key and the default path.
  */
-final class PluginContext {
+public final class PluginContext {
   private final ActorSystem system;
   private final Config given;
   private final Config section;
@@ -40,7 +39,7 @@ final class PluginContext {
    * @param defaultPath the path of the plugin's section in {@code reference.conf}
    * @param plugin the plugin's class, for messages
    */
-  PluginContext(ActorSystem system, Config section, String defaultPath, Class<?> plugin) {
+  public PluginContext(ActorSystem system, Config section, String defaultPath, Class<?> plugin) {
     this.system = system;
     this.given = section;
     this.defaultPath = defaultPath;
@@ -54,7 +53,7 @@ final class PluginContext {
   }
 
   /** @return the system's serializers */
-  Serialization serialization() {
+  public Serialization serialization() {
     Serialization s = serialization;
     if (s == null) {
       s = Serialization.get(system);
@@ -64,17 +63,20 @@ final class PluginContext {
   }
 
   /**
-   * @param dir the plugin's directory, for messages
-   * @param namePrefix the name of the thread, before its number
-   * @param numbers the counter that numbers threads of this plugin class
-   * @return a new IO thread for the plugin
+   * @param dir the plugin's directory
+   * @return the plugin's owner name for its threads' messages: its class, system and directory
    */
-  IoThread ioThread(Path dir, String namePrefix, AtomicInteger numbers) {
-    return new IoThread(plugin + " of system [" + system.name() + "] in " + dir, namePrefix, numbers);
+  public String owner(Path dir) {
+    return plugin + " of system [" + system.name() + "] in " + dir;
+  }
+
+  /** @return the system the plugin serves */
+  public ActorSystem system() {
+    return system;
   }
 
   /** @return the directory of the plugin's files ({@code dir}), absolute */
-  Path dir() {
+  public Path dir() {
     String value = read("dir", section::getString);
     if (value.isBlank()) {
       throw new ConfigurationException(key("dir") + " is empty: name the directory of the files");
@@ -90,7 +92,7 @@ final class PluginContext {
    * @param name a key of the section
    * @return its value, a boolean ({@code on}, {@code off}, {@code true}, ...)
    */
-  boolean flag(String name) {
+  public boolean flag(String name) {
     return read(name, section::getBoolean);
   }
 
@@ -99,7 +101,7 @@ final class PluginContext {
    * @param max the largest size allowed
    * @return its value, a size in bytes ({@code 16 MiB}) from 1 to {@code max}
    */
-  long size(String name, long max) {
+  public long size(String name, long max) {
     long v = read(name, section::getBytes);
     if (v < 1 || v > max) {
       throw new ConfigurationException(key(name) + " must be a size from 1 byte to " + max + " bytes, was " + v);
@@ -111,12 +113,32 @@ final class PluginContext {
    * @param name a key of the section
    * @return its value, a whole number of at least 1
    */
-  int count(String name) {
+  public int count(String name) {
     int v = read(name, section::getInt);
     if (v < 1) {
       throw new ConfigurationException(key(name) + " must be at least 1, was " + v);
     }
     return v;
+  }
+
+  /**
+   * @param name a key of the section
+   * @return its value, a string (possibly empty)
+   */
+  public String string(String name) {
+    return read(name, section::getString);
+  }
+
+  /**
+   * @param name a key of the section
+   * @return its value, a positive duration ({@code 1s})
+   */
+  public java.time.Duration duration(String name) {
+    java.time.Duration d = read(name, section::getDuration);
+    if (d.isNegative() || d.isZero()) {
+      throw new ConfigurationException(key(name) + " must be positive, was " + d);
+    }
+    return d;
   }
 
   private interface Getter<T> {
@@ -135,7 +157,7 @@ final class PluginContext {
    * @param name a key of the section
    * @return its full path, or where the section cannot be found, the key and the default path
    */
-  String key(String name) {
+  public String key(String name) {
     String path = find(system.settings().config().root(), given.root(), new ArrayList<>());
     return path != null
         ? path + "." + name

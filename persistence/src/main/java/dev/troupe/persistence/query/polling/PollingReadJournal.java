@@ -1,0 +1,194 @@
+package dev.troupe.persistence.query.polling;
+
+import com.typesafe.config.Config;
+import dev.troupe.actor.ActorSystem;
+import dev.troupe.persistence.Persistence;
+import dev.troupe.persistence.internal.PluginContext;
+import dev.troupe.persistence.internal.query.PollingSubscription;
+import dev.troupe.persistence.query.EventEnvelope;
+import dev.troupe.persistence.query.Offset;
+import dev.troupe.persistence.query.javadsl.CurrentEventsByPersistenceIdQuery;
+import dev.troupe.persistence.query.javadsl.CurrentPersistenceIdsQuery;
+import dev.troupe.persistence.query.javadsl.EventsByPersistenceIdQuery;
+import dev.troupe.persistence.query.javadsl.PersistenceIdsQuery;
+import dev.troupe.persistence.spi.Journal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Flow;
+
+/**
+ * The queries of any journal plugin, read through the journal SPI: {@code
+ * PersistenceQuery.get(system).getReadJournalFor(PollingReadJournal.class,
+ * PollingReadJournal.IDENTIFIER)}.
+ *
+ * <p>It reads the journal its section's {@code write-plugin} names (the system's default journal if
+ * empty) in batches of at most {@code max-buffer-size}, the next batch once the subscriber has taken
+ * the last, so a slow subscriber holds at most one batch and is never flooded. A live query that has
+ * caught up asks the journal again every {@code refresh-interval}: an event reaches it that long
+ * after it was stored, at most. {@link #persistenceIds()} and {@link #currentPersistenceIds()} need
+ * a journal that can list its ids (the in-memory and file journals can). Every call to the journal
+ * is bounded by {@code troupe.persistence.call-timeout}, and a query whose call fails ends with
+ * that error. When the system terminates, every query still running ends with an {@code
+ * IllegalStateException}.
+ *
+ * <p>Thread-safe; each subscription reads on its own.
+ */
+public final class PollingReadJournal
+    implements EventsByPersistenceIdQuery,
+        CurrentEventsByPersistenceIdQuery,
+        PersistenceIdsQuery,
+        CurrentPersistenceIdsQuery {
+  /** The path of its section in {@code reference.conf}: the id to ask {@code PersistenceQuery} for. */
+  public static final String IDENTIFIER = "troupe.persistence.query.polling";
+
+  private final ActorSystem system;
+  private final Persistence persistence;
+  private final Journal journal;
+  private final Duration refreshInterval;
+  private final int maxBufferSize;
+  private final Set<PollingSubscription<?>> running = ConcurrentHashMap.newKeySet();
+  private volatile boolean terminated;
+
+  /**
+   * Reads its section and finds its journal.
+   *
+   * @param system the system it serves
+   * @param config its section: write-plugin, refresh-interval, max-buffer-size
+   * @throws dev.troupe.actor.ConfigurationException if a value is missing or malformed, naming it,
+   *     or the journal cannot be made
+   */
+  public PollingReadJournal(ActorSystem system, Config config) {
+    PluginContext context = new PluginContext(system, config, IDENTIFIER, PollingReadJournal.class);
+    this.system = system;
+    this.refreshInterval = context.duration("refresh-interval");
+    this.maxBufferSize = context.count("max-buffer-size");
+    this.persistence = Persistence.get(system);
+    this.journal = persistence.journalFor(context.string("write-plugin"));
+    system.getWhenTerminated().whenComplete((t, e) -> {
+      terminated = true;
+      IllegalStateException end = new IllegalStateException("system [" + system.name() + "] has terminated");
+      running.forEach(s -> s.fail(end));
+    });
+  }
+
+  @Override
+  public Flow.Publisher<EventEnvelope> eventsByPersistenceId(String persistenceId, long fromSequenceNr, long toSequenceNr) {
+    check(persistenceId, fromSequenceNr, toSequenceNr);
+    return subscriber -> start(new Events(subscriber, refreshInterval, persistenceId, fromSequenceNr, toSequenceNr, false));
+  }
+
+  @Override
+  public Flow.Publisher<EventEnvelope> currentEventsByPersistenceId(
+      String persistenceId, long fromSequenceNr, long toSequenceNr) {
+    check(persistenceId, fromSequenceNr, toSequenceNr);
+    return subscriber -> start(new Events(subscriber, null, persistenceId, fromSequenceNr, toSequenceNr, true));
+  }
+
+  @Override
+  public Flow.Publisher<String> persistenceIds() {
+    return subscriber -> start(new Ids(subscriber, refreshInterval, true));
+  }
+
+  @Override
+  public Flow.Publisher<String> currentPersistenceIds() {
+    return subscriber -> start(new Ids(subscriber, null, false));
+  }
+
+  private static void check(String persistenceId, long from, long to) {
+    Objects.requireNonNull(persistenceId, "persistenceId");
+    if (from < 0 || to < 0) {
+      throw new IllegalArgumentException("sequence numbers cannot be negative: from " + from + " to " + to);
+    }
+  }
+
+  /** Starts a new subscription: known until it ends, then its first signal. */
+  private void start(PollingSubscription<?> s) {
+    running.add(s);
+    s.start();
+    if (terminated) { // it ended before this one was known
+      s.fail(new IllegalStateException("system [" + system.name() + "] has terminated"));
+    }
+  }
+
+  private <T> CompletionStage<T> bounded(CompletionStage<T> call, String what) {
+    return persistence.bounded(call, what);
+  }
+
+  /** A subscription to one actor's events. */
+  private final class Events extends PollingSubscription<EventEnvelope> {
+    private final String persistenceId;
+    private final boolean current;
+    private long next;
+    private long to;
+    private boolean highestKnown;
+
+    Events(Flow.Subscriber<? super EventEnvelope> on, Duration refresh, String persistenceId, long from, long to,
+        boolean current) {
+      super(Objects.requireNonNull(on, "subscriber"), system.dispatcher(), system.scheduler(), refresh, maxBufferSize,
+          running::remove); // a null subscriber: reactive-streams rule 1.9
+      this.persistenceId = persistenceId;
+      this.next = Math.max(1, from);
+      this.to = to;
+      this.current = current;
+    }
+
+    @Override
+    protected CompletionStage<Batch<EventEnvelope>> read() {
+      if (current && !highestKnown) { // a current query ends at the highest number stored when it started
+        return bounded(journal.highestSequenceNr(persistenceId), "the highest sequence number of [" + persistenceId + "]")
+            .thenCompose(highest -> {
+              to = Math.min(to, highest);
+              highestKnown = true;
+              return readEvents();
+            });
+      }
+      return readEvents();
+    }
+
+    private CompletionStage<Batch<EventEnvelope>> readEvents() {
+      if (next > to) {
+        return java.util.concurrent.CompletableFuture.completedFuture(new Batch<>(List.of(), Next.LAST));
+      }
+      List<EventEnvelope> found = new ArrayList<>();
+      return bounded(journal.replay(persistenceId, next, to, batchSize, r -> found.add(new EventEnvelope(
+              Offset.sequence(r.sequenceNr()), r.persistenceId(), r.sequenceNr(), r.payload(), r.timestamp()))),
+          "a query of the events of [" + persistenceId + "] from " + next)
+          .thenApply(done -> {
+            if (!found.isEmpty()) {
+              next = found.get(found.size() - 1).sequenceNr() + 1;
+            }
+            Next then = next > to ? Next.LAST : found.size() >= batchSize ? Next.NOW : current ? Next.LAST : Next.LATER;
+            return new Batch<>(found, then);
+          });
+    }
+  }
+
+  /** A subscription to the ids. */
+  private final class Ids extends PollingSubscription<String> {
+    private final boolean live;
+    private final Set<String> seen = new HashSet<>();
+
+    Ids(Flow.Subscriber<? super String> on, Duration refresh, boolean live) {
+      super(Objects.requireNonNull(on, "subscriber"), system.dispatcher(), system.scheduler(), refresh, maxBufferSize,
+          running::remove);
+      this.live = live;
+    }
+
+    @Override
+    protected CompletionStage<Batch<String>> read() {
+      List<String> found = new ArrayList<>();
+      return bounded(journal.currentPersistenceIds(id -> {
+            if (!live || seen.add(id)) {
+              found.add(id);
+            }
+          }), "a query of the persistence ids")
+          .thenApply(done -> new Batch<>(found, live ? Next.LATER : Next.LAST));
+    }
+  }
+}
