@@ -1,7 +1,5 @@
 package dev.troupe.persistence.typed.javadsl;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -25,13 +23,13 @@ import java.util.function.Predicate;
  * @param <S> the state
  */
 public final class CommandHandlerBuilder<C, E, S> {
-  private final List<Case<C, E, S>> cases = new ArrayList<>();
+  private final CommandCases<C, S, Effect<E, S>> cases = new CommandCases<>();
 
   CommandHandlerBuilder() {}
 
   /** @return cases for every state */
   public ForState<S> forAnyState() {
-    return new ForState<>(s -> true, s -> s);
+    return new ForState<>(CommandCases.States.any());
   }
 
   /**
@@ -40,7 +38,7 @@ public final class CommandHandlerBuilder<C, E, S> {
    * @return cases for states of that class
    */
   public <T extends S> ForState<T> forStateType(Class<T> type) {
-    return new ForState<>(type::isInstance, type::cast);
+    return new ForState<>(CommandCases.States.ofType(type));
   }
 
   /**
@@ -48,23 +46,15 @@ public final class CommandHandlerBuilder<C, E, S> {
    * @return cases for the states that satisfy it
    */
   public ForState<S> forState(Predicate<S> condition) {
-    return new ForState<>(condition, s -> s);
+    return new ForState<>(CommandCases.States.where(condition));
   }
 
   /** @return the handler of every case added so far */
   public CommandHandler<C, E, S> build() {
-    List<Case<C, E, S>> all = List.copyOf(cases);
-    return (state, command) -> {
-      for (Case<C, E, S> c : all) {
-        if (c.type.isInstance(command) && c.state.test(state)) {
-          return c.handler.apply(state, command);
-        }
-      }
-      return EffectFactories.<E, S>instance().unhandled();
-    };
+    BiFunction<S, C, Effect<E, S>> h = cases.handler(EffectFactories.<E, S>instance().unhandled());
+    return h::apply;
   }
 
-  private record Case<C, E, S>(Predicate<S> state, Class<?> type, BiFunction<S, C, Effect<E, S>> handler) {}
 
   /**
    * The cases for some states.
@@ -72,12 +62,10 @@ public final class CommandHandlerBuilder<C, E, S> {
    * @param <T> the class of those states
    */
   public final class ForState<T> {
-    private final Predicate<S> condition;
-    private final Function<S, T> view;
+    private final CommandCases.States<S, T> states;
 
-    ForState(Predicate<S> condition, Function<S, T> view) {
-      this.condition = condition;
-      this.view = view;
+    ForState(CommandCases.States<S, T> states) {
+      this.states = states;
     }
 
     /**
@@ -87,7 +75,7 @@ public final class CommandHandlerBuilder<C, E, S> {
      * @return these cases
      */
     public <X extends C> ForState<T> onCommand(Class<X> type, BiFunction<T, X, Effect<E, S>> handler) {
-      cases.add(new Case<>(condition, type, (s, c) -> handler.apply(view.apply(s), type.cast(c))));
+      cases.add(states, type, handler);
       return this;
     }
 
@@ -98,7 +86,7 @@ public final class CommandHandlerBuilder<C, E, S> {
      * @return these cases
      */
     public <X extends C> ForState<T> onCommand(Class<X> type, Function<X, Effect<E, S>> handler) {
-      cases.add(new Case<>(condition, type, (s, c) -> handler.apply(type.cast(c))));
+      cases.add(states, type, (state, c) -> handler.apply(c));
       return this;
     }
 
@@ -107,7 +95,7 @@ public final class CommandHandlerBuilder<C, E, S> {
      * @return these cases
      */
     public ForState<T> onAnyCommand(BiFunction<T, C, Effect<E, S>> handler) {
-      cases.add(new Case<>(condition, Object.class, (s, c) -> handler.apply(view.apply(s), c)));
+      cases.addAny(states, handler);
       return this;
     }
 
