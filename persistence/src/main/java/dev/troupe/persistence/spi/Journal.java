@@ -22,6 +22,9 @@ import java.util.function.Consumer;
  * thread per journal, as the file journal has, does this by itself). A write whose sequence
  * numbers are not above the highest stored for its actor must fail: two writers of one id (e.g.
  * two members that both think they host it) are a bug that a journal is the last place to catch.
+ *
+ * <p>A journal stores an event's tags with it and replays them; one that implements {@link
+ * #eventsByTag} keeps an index of them for the queries by tag.
  */
 public interface Journal extends AutoCloseable {
   /**
@@ -81,6 +84,26 @@ public interface Journal extends AutoCloseable {
   default CompletionStage<Void> currentPersistenceIds(Consumer<String> onId) {
     return java.util.concurrent.CompletableFuture.failedFuture(new UnsupportedOperationException(
         getClass().getName() + " cannot list the persistence ids it stores"));
+  }
+
+  /**
+   * Reads the events written with a tag ({@link PersistentRepr#tags}), of every persistent actor,
+   * for the queries by tag. Each event of a tag has an offset: 1 for the first the journal stored
+   * with that tag, and higher for each one it stored after it, so that a reader resumes after the
+   * last offset it saw and misses nothing stored later. An event deleted since ({@link #deleteTo})
+   * is left out (its offset is skipped). A journal that keeps no tags keeps this default, and the
+   * queries by tag fail with its exception.
+   *
+   * @param tag the tag
+   * @param afterOffset hand over events whose offset is above this (0 for all)
+   * @param max the most events to hand over
+   * @param onEvent called with each event in order of offsets, on one thread at a time, before the
+   *     stage completes
+   * @return completes when the events were handed over
+   */
+  default CompletionStage<Void> eventsByTag(String tag, long afterOffset, long max, Consumer<TaggedRepr> onEvent) {
+    return java.util.concurrent.CompletableFuture.failedFuture(new UnsupportedOperationException(
+        getClass().getName() + " keeps no index of tags"));
   }
 
   /** Releases the plugin's threads and files; called when its system terminates. */
