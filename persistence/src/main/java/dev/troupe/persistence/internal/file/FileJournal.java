@@ -6,6 +6,7 @@ import dev.troupe.persistence.internal.PluginContext;
 import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.PersistentRepr;
+import dev.troupe.persistence.spi.TaggedRepr;
 import dev.troupe.serialization.Serialization;
 import dev.troupe.serialization.SerializationException;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -25,6 +27,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -50,9 +53,32 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Serialization runs on the caller's thread (so an event is captured as it was when written);
  * all IO runs on one thread of the plugin's, in order. Writes that queue while one is forced are
- * appended and forced together (group commit). At most {@code max-open-files} files are open; the
- * least recently used one is closed beyond that. A lock file keeps a second journal (of this JVM or
- * another) out of the directory. Thread-safe.
+ * appended and forced together (group commit). At most {@code max-open-files} files are open, tag
+ * index files included; the least recently used one is closed beyond that. A lock file keeps a
+ * second journal (of this JVM or another) out of the directory. Thread-safe.
+ *
+ * <p><b>Tags.</b> An event's tags are stored in its record, and each tag has an index file in
+ * {@code dir/tags} ({@link TagFile}, named as journal files are: the tag where it is a safe file
+ * name, else its SHA-256): a record per event stored with the tag, in the order the journal stored
+ * them, so that the k-th record is the event of offset k for {@link #eventsByTag}. A group commit
+ * appends the index records of all its events first, forces the index files, and only then
+ * appends and forces the events: with {@code fsync = on}, an event on disk always has its index
+ * records on disk, whatever the moment of a crash. (With {@code fsync = off} nothing is promised
+ * on a crash of the machine, for the index as for the events.) The other way round, a crash (or an
+ * IO error) may leave index records whose events were never stored, or were cut away as a torn
+ * tail, and a later event may then reuse their numbers; so {@link #eventsByTag} checks every record
+ * against the journal (an event of that number is stored and not deleted, carries the tag, and has
+ * the timestamp and the record CRC32C that the index record names) and skips the ones that fail:
+ * an event stored again under a lost number is handed over once, at the offset of its own record.
+ * (Only an event identical to the lost one in every byte, its timestamp to the millisecond
+ * included, would pass as both.)
+ *
+ * <p>Tag index files count against {@code max-open-files} with the journal files, in one
+ * least-recently-used order, rather than in a budget of their own: that key stays the one bound on
+ * the descriptors the journal holds, and a tag that is written or read often stays open just as an
+ * actor that is. Of each tag index file only its length, its number of records and a sparse index
+ * (where every {@value TagFile#INDEX_EVERY}th record starts) are kept, for as many files as of the
+ * journal files.
  */
 public final class FileJournal implements Journal {
   private static final Logger LOG = LoggerFactory.getLogger(FileJournal.class);
@@ -62,8 +88,24 @@ public final class FileJournal implements Journal {
   static final String SUFFIX = ".journal";
   /** Safe ids never start with a dot, so this name is no actor's. */
   static final String LOCK_FILE = ".troupe-journal.lock";
+  /** The directory of the tag index files, in the journal's. */
+  static final String TAGS_DIR = "tags";
+  /** The file name of a tag's index file is its stem and this. */
+  static final String TAG_SUFFIX = ".tags";
   /** Closed files whose state is kept (no new read when used again), at the least. */
   private static final int KNOWN_MIN = 10_000;
+
+  /** A journal or tag index file, counted against max-open-files. */
+  interface OpenFile {
+    /** @return whether the file is open */
+    boolean isOpen();
+
+    /** Forces what was appended and closes the file; its state stays for reopening. */
+    void release();
+
+    /** @return the IO error that made the object unusable, or null */
+    IOException failure();
+  }
 
   private final PluginContext context;
   private final Path dir;
@@ -76,8 +118,10 @@ public final class FileJournal implements Journal {
   // the IO thread's alone
   /** The files read so far, least recently used first; bounded. */
   private final LinkedHashMap<String, JournalFile> known = new LinkedHashMap<>(64, 0.75f, true);
-  /** The open ones of them, least recently used first; at most maxOpenFiles. */
-  private final LinkedHashMap<String, JournalFile> open = new LinkedHashMap<>(64, 0.75f, true);
+  /** The tag index files read so far, least recently used first; bounded as {@link #known}. */
+  private final LinkedHashMap<String, TagFile> knownTags = new LinkedHashMap<>(64, 0.75f, true);
+  /** The open journal and tag index files (each its own key), least recently used first; at most maxOpenFiles. */
+  private final LinkedHashMap<OpenFile, OpenFile> open = new LinkedHashMap<>(64, 0.75f, true);
   private FileChannel lock;
 
   /**
@@ -103,6 +147,8 @@ public final class FileJournal implements Journal {
     final CompletableFuture<List<Optional<Exception>>> result = new CompletableFuture<>();
     /** The files it appended to: an IO error of one fails it. */
     final Set<JournalFile> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The tag index files it appended to: an IO error of one before its events are appended fails it. */
+    final Set<TagFile> touchedTags = Collections.newSetFromMap(new IdentityHashMap<>());
     Throwable failure;
 
     void complete() {
@@ -155,7 +201,11 @@ public final class FileJournal implements Journal {
     }
   }
 
-  /** On the IO thread: appends every write queued so far, forces the files once, and completes them. */
+  /**
+   * On the IO thread: appends every write queued so far and completes them. Checks them all first;
+   * then appends the tag index records of the sound ones and forces the index files once; then
+   * appends their events, if their index records are in place, and forces the journal files once.
+   */
   private void appendPending() {
     List<WriteRequest> batch = new ArrayList<>();
     for (WriteRequest r; (r = pending.poll()) != null; ) {
@@ -167,9 +217,33 @@ public final class FileJournal implements Journal {
     Set<JournalFile> touched = Collections.newSetFromMap(new IdentityHashMap<>());
     try {
       ready();
+      List<WriteRequest> sound = new ArrayList<>();
+      Map<String, Long> highest = new HashMap<>();
       for (WriteRequest r : batch) {
-        append(r);
-        touched.addAll(r.touched);
+        if (check(r, highest)) {
+          sound.add(r);
+        }
+      }
+      Set<TagFile> tagFiles = Collections.newSetFromMap(new IdentityHashMap<>());
+      for (WriteRequest r : sound) {
+        appendIndex(r);
+        tagFiles.addAll(r.touchedTags);
+      }
+      for (TagFile t : tagFiles) {
+        try {
+          t.force();
+        } catch (IOException e) {
+          failed(t, e);
+        }
+      }
+      for (WriteRequest r : sound) {
+        for (TagFile t : r.touchedTags) {
+          r.failure = r.failure != null ? r.failure : t.failure();
+        }
+        if (r.failure == null) { // its index records are in place (and forced, with fsync)
+          append(r);
+          touched.addAll(r.touched);
+        }
       }
       for (JournalFile f : touched) {
         try {
@@ -184,25 +258,62 @@ public final class FileJournal implements Journal {
     batch.forEach(WriteRequest::complete);
   }
 
-  private void append(WriteRequest r) {
-    Map<String, Long> highest = new HashMap<>();
+  /**
+   * Checks that each write of a call numbers its events above those stored or to be stored before
+   * it in the batch; fails the call if not.
+   *
+   * @param highest the highest number of each id stored or to be stored by the calls before it;
+   *     this call's are added if it is sound
+   * @return whether it is
+   */
+  private boolean check(WriteRequest r, Map<String, Long> highest) {
+    Map<String, Long> mine = new HashMap<>();
     try {
       for (JournalFormat.Encoded w : r.accepted) {
         String id = w.persistenceId();
-        Long before = highest.get(id);
-        long stored = before != null ? before : highestStored(id);
+        Long before = mine.get(id);
+        Long batch = highest.get(id);
+        long stored = before != null ? before : batch != null ? batch : highestStored(id);
         if (w.lowest() <= stored) {
           r.failure = new IllegalStateException("persistence id [" + id + "]: a write of events " + w.lowest() + " to "
               + w.highest() + ", but event " + stored + (before != null ? " comes before it in the same call" : " is"
               + " already stored: two writers of one id") + " (nothing of this call is stored)");
-          return;
+          return false;
         }
-        highest.put(id, w.highest());
+        mine.put(id, w.highest());
       }
     } catch (IOException e) {
       r.failure = e;
-      return;
+      return false;
     }
+    highest.putAll(mine);
+    return true;
+  }
+
+  /** Appends the tag index records of a call's events; an IO error fails the call. */
+  private void appendIndex(WriteRequest r) {
+    for (JournalFormat.Encoded w : r.accepted) {
+      for (Map.Entry<String, List<byte[]>> e : w.indexEntries().entrySet()) {
+        TagFile t;
+        try {
+          t = tagFile(e.getKey(), true);
+        } catch (IOException x) {
+          r.failure = x;
+          return;
+        }
+        r.touchedTags.add(t);
+        try {
+          t.append(e.getValue(), fsync);
+        } catch (IOException x) {
+          failed(t, x);
+          r.failure = x;
+          return;
+        }
+      }
+    }
+  }
+
+  private void append(WriteRequest r) {
     for (JournalFormat.Encoded w : r.accepted) {
       JournalFile f;
       try {
@@ -239,7 +350,7 @@ public final class FileJournal implements Journal {
           throw new SerializationException("event " + e.sequenceNr() + " of persistence id [" + persistenceId
               + "] in " + f.path + ": " + x.getMessage(), x);
         }
-        onEvent.accept(new PersistentRepr(persistenceId, e.sequenceNr(), payload, e.timestamp()));
+        onEvent.accept(new PersistentRepr(persistenceId, e.sequenceNr(), payload, e.timestamp(), e.tags()));
       });
       return null;
     });
@@ -310,6 +421,114 @@ public final class FileJournal implements Journal {
     return id;
   }
 
+  /** Tag index records that one task of the IO thread reads and checks in eventsByTag: writes wait no longer. */
+  private static final int TAG_CHUNK = 128;
+
+  /** Where a read by tag stands between its tasks: after which offset, how many events are left to hand over. */
+  private record TagProgress(long after, long left, boolean done) {}
+
+  /**
+   * Reads the tag's index file, {@value #TAG_CHUNK} records per task of the IO thread (so writes
+   * wait for one chunk at most), checks each record against its event (see the class comment),
+   * reading the events of one persistence id of a chunk in one pass over its file, and hands over
+   * the events that pass in order of offsets. A tag that no event can have (empty, or too long)
+   * has no events.
+   */
+  @Override
+  public CompletionStage<Void> eventsByTag(String tag, long afterOffset, long max, Consumer<TaggedRepr> onEvent) {
+    Objects.requireNonNull(tag, "tag");
+    Objects.requireNonNull(onEvent, "onEvent");
+    return readTag(tag, new TagProgress(Math.max(0, afterOffset), max, max <= 0), onEvent);
+  }
+
+  private CompletionStage<Void> readTag(String tag, TagProgress from, Consumer<TaggedRepr> onEvent) {
+    return io.submit(() -> {
+      ready();
+      return from.done() ? from : readTagChunk(tag, from, onEvent);
+    }).thenCompose(next -> next.done() ? CompletableFuture.completedFuture(null) : readTag(tag, next, onEvent));
+  }
+
+  /** On the IO thread: reads, checks and hands over one chunk of a tag's index. */
+  private TagProgress readTagChunk(String tag, TagProgress from, Consumer<TaggedRepr> onEvent) throws IOException {
+    TagFile t = JournalFormat.tagBytes(tag) == null ? null : tagFile(tag, false);
+    if (t == null) {
+      return new TagProgress(from.after(), from.left(), true);
+    }
+    TagFile.Chunk chunk;
+    try {
+      chunk = t.read(from.after(), TAG_CHUNK);
+    } catch (IOException e) {
+      failed(t, e);
+      throw e;
+    }
+    List<TagFile.Entry> entries = chunk.entries();
+    if (entries.isEmpty()) {
+      return new TagProgress(from.after(), from.left(), true);
+    }
+    // where each entry's event is, found per persistence id in one pass over its file
+    Map<String, List<Integer>> byId = new LinkedHashMap<>();
+    for (int i = 0; i < entries.size(); i++) {
+      byId.computeIfAbsent(entries.get(i).persistenceId(), id -> new ArrayList<>()).add(i);
+    }
+    JournalFile.Located[] located = new JournalFile.Located[entries.size()];
+    for (Map.Entry<String, List<Integer>> e : byId.entrySet()) {
+      long[] seqs = e.getValue().stream().mapToLong(i -> entries.get(i).sequenceNr()).sorted().distinct().toArray();
+      JournalFile.Located[] found = withJournalFile(e.getKey(), f -> f.locate(seqs));
+      if (found == null) {
+        continue; // no file: its events were never stored
+      }
+      for (int i : e.getValue()) {
+        located[i] = found[Arrays.binarySearch(seqs, entries.get(i).sequenceNr())];
+      }
+    }
+    Serialization s = context.serialization();
+    long left = from.left();
+    long after = from.after();
+    for (int i = 0; i < entries.size() && left > 0; i++) {
+      TagFile.Entry entry = entries.get(i);
+      after = entry.offset();
+      JournalFile.Located l = located[i];
+      if (l == null || l.timestamp() != entry.timestamp() || l.crc() != entry.eventCrc() || !l.tags().contains(tag)) {
+        continue; // its event was never stored, is deleted, or is another one stored under its number since
+      }
+      String id = entry.persistenceId();
+      JournalFile.StoredEvent e = withJournalFile(id, f -> f.eventAt(l.pos(), entry.sequenceNr()));
+      if (e == null) {
+        continue;
+      }
+      Object payload;
+      try {
+        payload = s.deserialize(e.serializerId(), e.manifest(), e.payload());
+      } catch (SerializationException x) {
+        throw new SerializationException("event " + e.sequenceNr() + " of persistence id [" + id + "] (of tag [" + tag
+            + "], offset " + entry.offset() + "): " + x.getMessage(), x);
+      }
+      onEvent.accept(new TaggedRepr(entry.offset(), new PersistentRepr(id, e.sequenceNr(), payload, e.timestamp(),
+          e.tags())));
+      left--;
+    }
+    return new TagProgress(after, left, left <= 0 || chunk.atEnd()); // with some left, the whole chunk was read
+  }
+
+  /**
+   * On the IO thread: runs a task with the file of a persistence id, forgetting the file if it
+   * fails with an IO error.
+   *
+   * @return the task's result, or null where the id has no file
+   */
+  private <T> T withJournalFile(String persistenceId, FileTask<T> task) throws IOException {
+    JournalFile f = file(persistenceId, false);
+    if (f == null) {
+      return null;
+    }
+    try {
+      return task.run(f);
+    } catch (IOException e) {
+      failed(f, e);
+      throw e;
+    }
+  }
+
   /** Work on an existing journal file. */
   private interface FileTask<T> {
     T run(JournalFile f) throws IOException;
@@ -328,12 +547,7 @@ public final class FileJournal implements Journal {
       if (f == null) {
         return ifNone;
       }
-      try {
-        return task.run(f);
-      } catch (IOException e) {
-        failed(f, e);
-        throw e;
-      }
+      return withJournalFile(persistenceId, task);
     });
   }
 
@@ -343,6 +557,8 @@ public final class FileJournal implements Journal {
     io.close(() -> {
       known.values().forEach(JournalFile::release);
       known.clear();
+      knownTags.values().forEach(TagFile::release);
+      knownTags.clear();
       open.clear();
       if (lock != null) {
         closeQuietly(lock);
@@ -386,7 +602,7 @@ public final class FileJournal implements Journal {
     JournalFile f = known.get(persistenceId);
     if (f != null) {
       if (f.isOpen()) {
-        open.get(persistenceId); // most recently used
+        open.get(f); // most recently used
         return f;
       }
       if (f.reopen()) {
@@ -406,36 +622,98 @@ public final class FileJournal implements Journal {
     }
     known.put(persistenceId, f);
     opened(f);
-    if (known.size() > Math.max(KNOWN_MIN, maxOpenFiles)) {
-      Iterator<JournalFile> eldest = known.values().iterator();
-      JournalFile gone = eldest.next();
-      eldest.remove();
-      if (open.remove(gone.persistenceId, gone)) {
-        gone.release();
-      }
-    }
+    forgetEldest(known);
     return f;
   }
 
+  /**
+   * The index file of a tag, open, read once if new to this journal.
+   *
+   * @param tag a tag that an event may have
+   * @param create whether to make the file (and the directory) if it does not exist
+   * @return it, or null if it does not exist and create is false
+   */
+  private TagFile tagFile(String tag, boolean create) throws IOException {
+    TagFile t = knownTags.get(tag);
+    if (t != null) {
+      if (t.isOpen()) {
+        open.get(t); // most recently used
+        return t;
+      }
+      if (t.reopen()) {
+        opened(t);
+        return t;
+      }
+      LOG.warn("tag index file {} changed while this journal had it closed: it is read again", t.path);
+      knownTags.remove(tag);
+    }
+    Path tags = dir.resolve(TAGS_DIR);
+    Path path = tags.resolve(DiskIo.stem(tag) + TAG_SUFFIX);
+    if (Files.exists(path)) {
+      t = TagFile.open(tag, path, fsync);
+    } else if (create) {
+      if (!Files.isDirectory(tags)) {
+        Files.createDirectories(tags);
+        if (fsync) {
+          DiskIo.forceDirectory(dir);
+        }
+      }
+      t = TagFile.create(tag, path, fsync);
+    } else {
+      return null;
+    }
+    knownTags.put(tag, t);
+    opened(t);
+    forgetEldest(knownTags);
+    return t;
+  }
+
+  /** Forgets the least recently used file of {@code files} beyond the number kept. */
+  private <F extends OpenFile> void forgetEldest(LinkedHashMap<String, F> files) {
+    if (files.size() > Math.max(KNOWN_MIN, maxOpenFiles)) {
+      Iterator<F> eldest = files.values().iterator();
+      F gone = eldest.next();
+      eldest.remove();
+      if (open.remove(gone, gone)) {
+        gone.release();
+      }
+    }
+  }
+
   /** Counts an opened file, closing the least recently used ones beyond max-open-files. */
-  private void opened(JournalFile f) {
-    open.put(f.persistenceId, f);
+  private void opened(OpenFile f) {
+    open.put(f, f);
     while (open.size() > maxOpenFiles) {
-      Iterator<JournalFile> eldest = open.values().iterator();
-      JournalFile closing = eldest.next();
+      Iterator<OpenFile> eldest = open.values().iterator();
+      OpenFile closing = eldest.next();
       eldest.remove();
       closing.release();
       if (closing.failure() != null) {
-        known.remove(closing.persistenceId, closing);
+        forget(closing);
       }
+    }
+  }
+
+  private void forget(OpenFile f) {
+    if (f instanceof JournalFile j) {
+      known.remove(j.persistenceId, j);
+    } else if (f instanceof TagFile t) {
+      knownTags.remove(t.tag, t);
     }
   }
 
   /** Forgets a file after an IO error: its next use reads it again (and cuts what a failed append left). */
   private void failed(JournalFile f, IOException e) {
     f.fail(e);
-    known.remove(f.persistenceId, f);
-    open.remove(f.persistenceId, f);
+    forget(f);
+    open.remove(f, f);
+  }
+
+  /** Forgets a tag index file after an IO error, as {@link #failed(JournalFile, IOException)}. */
+  private void failed(TagFile t, IOException e) {
+    t.fail(e);
+    forget(t);
+    open.remove(t, t);
   }
 
   private static void closeQuietly(FileChannel ch) {

@@ -1,17 +1,21 @@
 package dev.troupe.persistence.internal.file;
 
-import static dev.troupe.persistence.internal.file.JournalFormat.EVENT;
 import static dev.troupe.persistence.internal.file.JournalFormat.EVENT_FIXED;
-import static dev.troupe.persistence.internal.file.JournalFormat.EVENT_MORE;
 import static dev.troupe.persistence.internal.file.JournalFormat.FRAME;
-import static dev.troupe.persistence.internal.file.JournalFormat.MANIFEST_AT;
 import static dev.troupe.persistence.internal.file.JournalFormat.MANIFEST_LENGTH_AT;
+import static dev.troupe.persistence.internal.file.JournalFormat.MAX_TAGS;
+import static dev.troupe.persistence.internal.file.JournalFormat.MAX_TAGS_LENGTH;
+import static dev.troupe.persistence.internal.file.JournalFormat.MAX_TAG_BYTES;
 import static dev.troupe.persistence.internal.file.JournalFormat.SEQ_AT;
 import static dev.troupe.persistence.internal.file.JournalFormat.SERIALIZER_AT;
+import static dev.troupe.persistence.internal.file.JournalFormat.TAG_COUNT_AT;
 import static dev.troupe.persistence.internal.file.JournalFormat.TIMESTAMP_AT;
 import static dev.troupe.persistence.internal.file.JournalFormat.TOMBSTONE;
 import static dev.troupe.persistence.internal.file.JournalFormat.TOMBSTONE_BODY;
 import static dev.troupe.persistence.internal.file.JournalFormat.TYPE_AT;
+import static dev.troupe.persistence.internal.file.JournalFormat.endsWrite;
+import static dev.troupe.persistence.internal.file.JournalFormat.isEvent;
+import static dev.troupe.persistence.internal.file.JournalFormat.isTagged;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,8 +24,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.function.Consumer;
-import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * of every {@value #INDEX_EVERY}th event) that lets a replay start near its first event. Opening
  * reads the whole file once and checks every record's CRC. Used on its journal's IO thread only.
  */
-final class JournalFile {
+final class JournalFile implements FileJournal.OpenFile {
   private static final Logger LOG = LoggerFactory.getLogger(JournalFile.class);
   static final int INDEX_EVERY = 256;
 
@@ -43,8 +48,20 @@ final class JournalFile {
    * @param serializerId the serializer that wrote it
    * @param manifest the serializer's manifest
    * @param payload its bytes
+   * @param tags its tags (empty: none)
    */
-  record StoredEvent(long sequenceNr, long timestamp, int serializerId, String manifest, byte[] payload) {}
+  record StoredEvent(long sequenceNr, long timestamp, int serializerId, String manifest, byte[] payload,
+      Set<String> tags) {}
+
+  /**
+   * Where a stored event is, and what a tag index record is checked against.
+   *
+   * @param pos where its record starts
+   * @param timestamp its timestamp
+   * @param crc its record's CRC32C
+   * @param tags its tags
+   */
+  record Located(long pos, long timestamp, int crc, Set<String> tags) {}
 
   final String persistenceId;
   final Path path;
@@ -93,7 +110,7 @@ final class JournalFile {
         ch.force(true);
         DiskIo.forceDirectory(path.getParent());
       }
-      return new JournalFile(persistenceId, path, EVENT_FIXED + maxEventSize, ch, header.length);
+      return new JournalFile(persistenceId, path, maxBody(maxEventSize), ch, header.length);
     } catch (IOException | RuntimeException e) {
       closeQuietly(ch);
       throw e;
@@ -116,13 +133,29 @@ final class JournalFile {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
       long dataStart = checkHeader(ch, persistenceId, path, fsync);
-      JournalFile f = new JournalFile(persistenceId, path, EVENT_FIXED + maxEventSize, ch, dataStart);
+      JournalFile f = new JournalFile(persistenceId, path, maxBody(maxEventSize), ch, dataStart);
       f.scan(fsync);
       return f;
     } catch (IOException | RuntimeException e) {
       closeQuietly(ch);
       throw e;
     }
+  }
+
+  /** @return the longest body a record may have: an event of max-event-size with the most tags */
+  private static long maxBody(long maxEventSize) {
+    return EVENT_FIXED + MAX_TAGS_LENGTH + maxEventSize;
+  }
+
+  private RecordReader reader(long size) {
+    return new RecordReader(channel, size, TOMBSTONE_BODY, maxBody,
+        "max-event-size, the event's fields and its tags; was it lowered since the file was written?");
+  }
+
+  /** What a record of this file looks like before its CRC is checked: of a known type. */
+  private static boolean plausible(RecordReader r, long pos, int length) throws IOException {
+    byte type = r.byteAt(pos + TYPE_AT);
+    return isEvent(type) || type == TOMBSTONE;
   }
 
   /** @return where the records start */
@@ -169,7 +202,7 @@ final class JournalFile {
 
   private void scan(boolean fsync) throws IOException {
     long size = channel.size();
-    Reader r = new Reader(size);
+    RecordReader r = reader(size);
     long pos = dataStart;
     long lastSeq = 0;
     long groupStart = -1; // where the atomic write being read started, while it is not complete
@@ -179,13 +212,13 @@ final class JournalFile {
     while (pos < size) {
       String problem = r.problemAt(pos);
       if (problem != null) {
-        if (r.oversizeAt(pos) || r.validRecordAfter(pos + 1)) {
+        if (r.oversizeAt(pos) || r.validRecordAfter(pos + 1, JournalFile::plausible)) {
           throw corrupt(pos, problem);
         }
         torn = problem;
         break;
       }
-      String malformed = r.malformedAt(pos);
+      String malformed = malformedAt(r, pos);
       if (malformed != null) {
         throw corrupt(pos, malformed);
       }
@@ -202,7 +235,7 @@ final class JournalFile {
         }
         index(seq, pos);
         lastSeq = seq;
-        if (type == EVENT_MORE) {
+        if (!endsWrite(type)) {
           groupStart = groupStart < 0 ? pos : groupStart;
         } else {
           groupStart = -1;
@@ -254,7 +287,8 @@ final class JournalFile {
   }
 
   /** @return the IO error that made this object unusable, or null */
-  IOException failure() {
+  @Override
+  public IOException failure() {
     return failure;
   }
 
@@ -313,12 +347,12 @@ final class JournalFile {
     if (max <= 0 || first > to || first > highest) {
       return;
     }
-    Reader r = new Reader(end);
+    RecordReader r = reader(end);
     long n = 0;
     for (long pos = indexFloor(first); pos < end && n < max; pos += FRAME + r.intAt(pos)) {
       String problem = r.problemAt(pos);
       if (problem == null) {
-        problem = r.malformedAt(pos);
+        problem = malformedAt(r, pos);
       }
       if (problem != null) {
         throw corrupt(pos, problem);
@@ -331,10 +365,79 @@ final class JournalFile {
         return;
       }
       if (seq >= first) {
-        sink.accept(r.event(pos));
+        sink.accept(event(r, pos));
         n++;
       }
     }
+  }
+
+  /**
+   * Finds live events by their numbers, for the tag index: walks from the sparse index's entry
+   * before each, reading only the frames of the records it passes (the file's records were all
+   * checked when it was opened), and checks the CRC and fields of each event it finds.
+   *
+   * @param seqs sequence numbers, ascending
+   * @return for each, where its event is, or null if it is not stored or deleted
+   * @throws IOException if a record on the way is corrupt (the message names the file and the offset)
+   */
+  Located[] locate(long[] seqs) throws IOException {
+    Located[] found = new Located[seqs.length];
+    RecordReader r = reader(end);
+    long pos = dataStart;
+    for (int i = 0; i < seqs.length; i++) {
+      long s = seqs[i];
+      if (s <= deletedTo || s > highest) {
+        continue;
+      }
+      pos = Math.max(pos, indexFloor(s));
+      while (pos < end) {
+        String problem = r.frameProblemAt(pos);
+        if (problem != null) {
+          throw corrupt(pos, problem);
+        }
+        byte type = r.byteAt(pos + TYPE_AT);
+        long seq = isEvent(type) ? r.longAt(pos + SEQ_AT) : 0;
+        if (seq > s) {
+          break; // not stored
+        }
+        if (seq == s) {
+          problem = r.problemAt(pos);
+          if (problem == null) {
+            problem = malformedAt(r, pos);
+          }
+          if (problem != null) {
+            throw corrupt(pos, problem);
+          }
+          found[i] = new Located(pos, r.longAt(pos + TIMESTAMP_AT), r.intAt(pos + 4), tags(r, pos));
+          break;
+        }
+        pos += FRAME + r.intAt(pos);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Reads the event that {@link #locate} found, checking its record again.
+   *
+   * @param pos where its record starts
+   * @param seq its sequence number
+   * @return it
+   * @throws IOException if the record is corrupt or holds another event
+   */
+  StoredEvent eventAt(long pos, long seq) throws IOException {
+    RecordReader r = reader(end);
+    String problem = pos < dataStart || pos >= end ? "no record" : r.problemAt(pos);
+    if (problem == null) {
+      problem = malformedAt(r, pos);
+    }
+    if (problem == null && (!isEvent(r.byteAt(pos + TYPE_AT)) || r.longAt(pos + SEQ_AT) != seq)) {
+      problem = "no record of event " + seq;
+    }
+    if (problem != null) {
+      throw corrupt(pos, problem);
+    }
+    return event(r, pos);
   }
 
   /**
@@ -350,7 +453,8 @@ final class JournalFile {
   }
 
   /** @return whether the file is open */
-  boolean isOpen() {
+  @Override
+  public boolean isOpen() {
     return channel != null;
   }
 
@@ -371,7 +475,8 @@ final class JournalFile {
   }
 
   /** Forces what was appended, then closes the file; the state stays for {@link #reopen}. */
-  void release() {
+  @Override
+  public void release() {
     try {
       force();
     } catch (IOException e) {
@@ -410,135 +515,87 @@ final class JournalFile {
     }
   }
 
-  /** Reads the file through a window of {@value #WINDOW} bytes, up to a size fixed when made. */
-  private final class Reader {
-    private static final int WINDOW = 64 * 1024;
-    private final long size;
-    private final ByteBuffer buf = ByteBuffer.allocate(WINDOW);
-    private long start;
-    private int filled;
-
-    Reader(long size) {
-      this.size = size;
+  /** @return what is wrong with the fields of the sound record at {@code pos}, or null */
+  private static String malformedAt(RecordReader r, long pos) throws IOException {
+    int length = r.intAt(pos);
+    byte type = r.byteAt(pos + TYPE_AT);
+    if (type == TOMBSTONE) {
+      return length == TOMBSTONE_BODY && r.longAt(pos + SEQ_AT) >= 0 ? null : "a malformed deletion marker";
     }
-
-    /** @return where in {@link #buf} the {@code n} bytes at {@code pos} are ({@code n <= WINDOW}, within the size) */
-    private int at(long pos, int n) throws IOException {
-      if (pos < start || pos + n > start + filled) {
-        buf.clear().limit((int) Math.min(WINDOW, size - pos));
-        DiskIo.readFully(channel, buf, pos);
-        start = pos;
-        filled = buf.limit();
-      }
-      return (int) (pos - start);
+    if (!isEvent(type)) {
+      return "a record of unknown type " + type;
     }
-
-    int intAt(long pos) throws IOException {
-      return buf.getInt(at(pos, 4));
+    boolean tagged = isTagged(type);
+    if (length < EVENT_FIXED + (tagged ? 4 : 0)) {
+      return "an event record of " + length + " bytes, too short for its fields";
     }
-
-    long longAt(long pos) throws IOException {
-      return buf.getLong(at(pos, 8));
-    }
-
-    byte byteAt(long pos) throws IOException {
-      return buf.get(at(pos, 1));
-    }
-
-    private void copy(long pos, byte[] dst) throws IOException {
-      for (int done = 0; done < dst.length; ) {
-        int n = Math.min(WINDOW, dst.length - done);
-        buf.get(at(pos + done, n), dst, done, n);
-        done += n;
+    long recordEnd = pos + FRAME + length;
+    long p = pos + MANIFEST_LENGTH_AT;
+    if (tagged) {
+      int count = r.intAt(pos + TAG_COUNT_AT);
+      if (count < 1 || count > MAX_TAGS) {
+        return "an event with " + count + " tags (a tagged event has 1 to " + MAX_TAGS + ")";
       }
-    }
-
-    private boolean crcMatches(long pos, int length) throws IOException {
-      CRC32C crc = new CRC32C();
-      crc.update(buf.array(), at(pos, 4), 4);
-      for (long done = 0; done < length; ) {
-        int n = (int) Math.min(WINDOW, length - done);
-        crc.update(buf.array(), at(pos + FRAME + done, n), n);
-        done += n;
-      }
-      return (int) crc.getValue() == intAt(pos + 4);
-    }
-
-    /** @return why no sound record starts at {@code pos}, or null if one does (its CRC matches) */
-    String problemAt(long pos) throws IOException {
-      if (size - pos < FRAME) {
-        return "a record header cut short (" + (size - pos) + " of " + FRAME + " bytes)";
-      }
-      int length = intAt(pos);
-      if (oversizeAt(pos)) {
-        return "a record length of " + Integer.toUnsignedString(length) + " bytes, over the most a record may have ("
-            + maxBody + " bytes: max-event-size and the event's fields; was it lowered since the file was written?)";
-      }
-      if (length < TOMBSTONE_BODY) {
-        return "a record length of " + length + " bytes (under the least a record has)";
-      }
-      if (length > size - pos - FRAME) {
-        return "a record of " + length + " bytes that runs past the end (" + (size - pos - FRAME) + " bytes are left)";
-      }
-      return crcMatches(pos, length) ? null : "a record of " + length + " bytes whose CRC does not match";
-    }
-
-    /** @return whether a whole record header at {@code pos} claims more than any record has */
-    boolean oversizeAt(long pos) throws IOException {
-      if (size - pos < FRAME) {
-        return false;
-      }
-      int length = intAt(pos);
-      return length < 0 || length > maxBody;
-    }
-
-    /** @return what is wrong with the fields of the sound record at {@code pos}, or null */
-    String malformedAt(long pos) throws IOException {
-      int length = intAt(pos);
-      byte type = byteAt(pos + TYPE_AT);
-      if (type == TOMBSTONE) {
-        return length == TOMBSTONE_BODY && longAt(pos + SEQ_AT) >= 0 ? null : "a malformed deletion marker";
-      }
-      if (type != EVENT && type != EVENT_MORE) {
-        return "a record of unknown type " + type;
-      }
-      if (length < EVENT_FIXED) {
-        return "an event record of " + length + " bytes, too short for its fields";
-      }
-      int manifest = intAt(pos + MANIFEST_LENGTH_AT);
-      if (manifest < 0 || manifest > length - EVENT_FIXED) {
-        return "an event whose manifest length (" + manifest + ") does not fit its record";
-      }
-      return longAt(pos + SEQ_AT) >= 1 ? null : "an event with sequence number " + longAt(pos + SEQ_AT);
-    }
-
-    /**
-     * Whether a sound record starts anywhere in [from, size): if so, what lies before it is no
-     * torn tail but corruption.
-     */
-    boolean validRecordAfter(long from) throws IOException {
-      for (long p = from; p <= size - FRAME - TOMBSTONE_BODY; p++) {
-        int length = intAt(p);
-        if (length < TOMBSTONE_BODY || length > maxBody || length > size - p - FRAME) {
-          continue;
+      p = pos + TAG_COUNT_AT + 4;
+      for (int i = 0; i < count; i++) {
+        int n = recordEnd - p >= 4 ? r.intAt(p) : -1;
+        if (n < 1 || n > MAX_TAG_BYTES || n > recordEnd - p - 4) {
+          return "an event whose tag " + (i + 1) + " of " + count + " has a length (" + n + ") out of bounds (1 to "
+              + MAX_TAG_BYTES + " bytes) or that does not fit its record";
         }
-        byte type = byteAt(p + TYPE_AT);
-        if ((type == EVENT || type == EVENT_MORE || type == TOMBSTONE) && crcMatches(p, length)) {
-          return true;
-        }
+        p += 4 + n;
       }
-      return false;
+      if (recordEnd - p < 4) {
+        return "an event record too short for its manifest length after its tags";
+      }
     }
+    int manifest = r.intAt(p);
+    if (manifest < 0 || manifest > recordEnd - p - 4) {
+      return "an event whose manifest length (" + manifest + ") does not fit its record";
+    }
+    return r.longAt(pos + SEQ_AT) >= 1 ? null : "an event with sequence number " + r.longAt(pos + SEQ_AT);
+  }
 
-    StoredEvent event(long pos) throws IOException {
-      int length = intAt(pos);
-      int manifestLength = intAt(pos + MANIFEST_LENGTH_AT);
-      byte[] manifest = new byte[manifestLength];
-      copy(pos + MANIFEST_AT, manifest);
-      byte[] payload = new byte[length - EVENT_FIXED - manifestLength];
-      copy(pos + MANIFEST_AT + manifestLength, payload);
-      return new StoredEvent(longAt(pos + SEQ_AT), longAt(pos + TIMESTAMP_AT), intAt(pos + SERIALIZER_AT),
-          new String(manifest, StandardCharsets.UTF_8), payload);
+  /** @return the tags of the well-formed event record at {@code pos} */
+  private static Set<String> tags(RecordReader r, long pos) throws IOException {
+    if (!isTagged(r.byteAt(pos + TYPE_AT))) {
+      return Set.of();
     }
+    int count = r.intAt(pos + TAG_COUNT_AT);
+    Set<String> tags = new HashSet<>(count * 2);
+    long p = pos + TAG_COUNT_AT + 4;
+    for (int i = 0; i < count; i++) {
+      byte[] tag = new byte[r.intAt(p)];
+      r.copy(p + 4, tag);
+      tags.add(new String(tag, StandardCharsets.UTF_8));
+      p += 4 + tag.length;
+    }
+    return Set.copyOf(tags);
+  }
+
+  /** @return where the manifest length of the well-formed event record at {@code pos} is */
+  private static long manifestLengthAt(RecordReader r, long pos) throws IOException {
+    if (!isTagged(r.byteAt(pos + TYPE_AT))) {
+      return pos + MANIFEST_LENGTH_AT;
+    }
+    int count = r.intAt(pos + TAG_COUNT_AT);
+    long p = pos + TAG_COUNT_AT + 4;
+    for (int i = 0; i < count; i++) {
+      p += 4 + r.intAt(p);
+    }
+    return p;
+  }
+
+  /** @return the well-formed event record at {@code pos} */
+  private static StoredEvent event(RecordReader r, long pos) throws IOException {
+    int length = r.intAt(pos);
+    long at = manifestLengthAt(r, pos);
+    int manifestLength = r.intAt(at);
+    byte[] manifest = new byte[manifestLength];
+    r.copy(at + 4, manifest);
+    byte[] payload = new byte[(int) (pos + FRAME + length - at - 4 - manifestLength)];
+    r.copy(at + 4 + manifestLength, payload);
+    return new StoredEvent(r.longAt(pos + SEQ_AT), r.longAt(pos + TIMESTAMP_AT), r.intAt(pos + SERIALIZER_AT),
+        new String(manifest, StandardCharsets.UTF_8), payload, tags(r, pos));
   }
 }
