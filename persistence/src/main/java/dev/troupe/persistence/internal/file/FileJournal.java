@@ -77,7 +77,7 @@ import org.slf4j.LoggerFactory;
  * least-recently-used order, rather than in a budget of their own: that key stays the one bound on
  * the descriptors the journal holds, and a tag that is written or read often stays open just as an
  * actor that is. Of each tag index file only its length, its number of records and a sparse index
- * (where every {@value TagFile#INDEX_EVERY}th record starts) are kept, for as many files as of the
+ * (where every 256th record starts) are kept, for as many files as of the
  * journal files.
  */
 public final class FileJournal implements Journal {
@@ -428,7 +428,7 @@ public final class FileJournal implements Journal {
   private record TagProgress(long after, long left, boolean done) {}
 
   /**
-   * Reads the tag's index file, {@value #TAG_CHUNK} records per task of the IO thread (so writes
+   * Reads the tag's index file, 128 records per task of the IO thread (so writes
    * wait for one chunk at most), checks each record against its event (see the class comment),
    * reading the events of one persistence id of a chunk in one pass over its file, and hands over
    * the events that pass in order of offsets. A tag that no event can have (empty, or too long)

@@ -10,6 +10,7 @@ import dev.troupe.persistence.spi.PersistentRepr;
 import dev.troupe.persistence.spi.TaggedRepr;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /** Tags in the file journal: stored with their events, and found again through the index per tag. */
@@ -310,6 +312,58 @@ class FileJournalTagsTest extends JournalTestSupport {
   private void assertCorruptAt(IOException e, long offset) {
     String m = e.getMessage();
     assertTrue(m.contains(tagFile("t").toString()) && m.contains("corrupt at offset " + offset + ":"), m);
+  }
+
+  /** Overwrites an int in the journal record at {@code start} and seals the record again, as a sound one. */
+  private static void patchAndReseal(Path file, long start, int at, int value) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    ByteBuffer b = ByteBuffer.wrap(bytes);
+    int length = b.getInt((int) start);
+    b.putInt((int) start + at, value);
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, (int) start, 4);
+    crc.update(bytes, (int) start + JournalFormat.FRAME, length);
+    b.putInt((int) start + 4, (int) crc.getValue());
+    Files.write(file, bytes);
+  }
+
+  @Test
+  void aRecordClaimingTooManyOrTooLongTagsIsCorruptionNotAnAllocation() throws IOException {
+    FileJournal first = journal("");
+    store(first, write(event("p", 1, "p1", "t")));
+    long second = Files.size(journalFile("p"));
+    store(first, write(event("p", 2, "p2", "t")));
+    first.close();
+    byte[] sound = Files.readAllBytes(journalFile("p"));
+    long first1 = JournalFormat.header("p").length;
+    int count = JournalFormat.TAG_COUNT_AT;
+    int length = count + 4;
+    Object[][] cases = {{first1, count, 65, "65 tags"}, {second, count, Integer.MAX_VALUE, "tags"},
+        {first1, length, 257, "out of bounds"}, {second, length, 0x7FFFFFF0, "out of bounds"}, {second, count, 0, "0 tags"}};
+    for (Object[] c : cases) {
+      Files.write(journalFile("p"), sound);
+      patchAndReseal(journalFile("p"), (Long) c[0], (Integer) c[1], (Integer) c[2]);
+      FileJournal j = journal("");
+      IOException e = failure(j.replay("p", 1, 2, 2, x -> {}), IOException.class, "replay of " + Arrays.toString(c));
+      String m = e.getMessage();
+      assertTrue(m.contains(journalFile("p").toString()) && m.contains("corrupt at offset " + c[0] + ":")
+          && m.contains((String) c[3]), m);
+      failure(j.eventsByTag("t", 0, 10, x -> {}), IOException.class, "eventsByTag of " + Arrays.toString(c));
+      assertEquals(sound.length, Files.size(journalFile("p")), "nothing is cut");
+      j.close();
+    }
+  }
+
+  @Test
+  void aTagIndexFileOfAnotherTagIsAnErrorNotAMix() throws IOException {
+    FileJournal first = journal("");
+    store(first, write(event("p", 1, "p1", "a")));
+    first.close();
+    Files.copy(tagFile("a"), tagFile("b"));
+    FileJournal j = journal("");
+    IOException e = failure(j.eventsByTag("b", 0, 10, x -> {}), IOException.class, "eventsByTag of b");
+    assertTrue(e.getMessage().contains(tagFile("b").toString()) && e.getMessage().contains("tag [b]"), e.getMessage());
+    assertEquals(List.of("1:p/1"), keys(byTag(j, "a")));
   }
 
   @Test
