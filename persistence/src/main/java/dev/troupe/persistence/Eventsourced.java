@@ -478,7 +478,10 @@ final class Eventsourced {
     AtomicWrite toWrite(String persistenceId, long timestamp) {
       List<PersistentRepr> reprs = new ArrayList<>(events.size());
       for (int k = 0; k < events.size(); k++) {
-        reprs.add(new PersistentRepr(persistenceId, firstSequenceNr + k, events.get(k), timestamp));
+        Object e = events.get(k);
+        reprs.add(e instanceof Tagged t
+            ? new PersistentRepr(persistenceId, firstSequenceNr + k, t.payload(), timestamp, t.tags())
+            : new PersistentRepr(persistenceId, firstSequenceNr + k, e, timestamp));
       }
       return new AtomicWrite(persistenceId, reprs);
     }
