@@ -90,6 +90,9 @@ final class Eventsourced {
       }
       return; // an earlier incarnation's reply, or one after a failure that stops the actor
     }
+    if (!stopping && actor.receiveInternal(m)) {
+      return; // the actor's own machinery (a redelivery tick): never stashed, never a command
+    }
     if (recovering || stashing > 0 || stopping) {
       actor.stash();
       return;
@@ -165,6 +168,7 @@ final class Eventsourced {
     Receive r = recover;
     recover = null;
     try {
+      actor.onReplaySuccess();
       if (!r.receive(RecoveryCompleted.getInstance())) {
         actor.unhandled(RecoveryCompleted.getInstance());
       }
