@@ -296,6 +296,27 @@ public abstract class AbstractPersistentActor extends AbstractActorWithStash imp
     return e.around(behavior);
   }
 
+  /**
+   * For subclasses in this package: handles a message of their own machinery ahead of the stash
+   * and of the actor's behaviours, also while a write is in flight.
+   *
+   * @param message the message the cell delivers
+   * @return whether it was such a message (and is handled)
+   * @throws Exception what handling it threw (the actor fails)
+   */
+  boolean receiveInternal(Object message) throws Exception {
+    return false;
+  }
+
+  /**
+   * For subclasses in this package: called once every event is replayed and the actor no longer
+   * recovers, before the recovery behaviour gets {@link RecoveryCompleted}. What it throws fails the
+   * recovery.
+   *
+   * @throws Exception why recovery fails
+   */
+  void onReplaySuccess() throws Exception {}
+
   private Eventsourced machine() {
     Eventsourced e = eventsourced;
     if (e == null) {

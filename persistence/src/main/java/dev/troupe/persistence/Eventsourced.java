@@ -90,6 +90,9 @@ final class Eventsourced {
       }
       return; // an earlier incarnation's reply, or one after a failure that stops the actor
     }
+    if (!stopping && actor.receiveInternal(m)) {
+      return; // the actor's own machinery (a redelivery tick): never stashed, never a command
+    }
     if (recovering || stashing > 0 || stopping) {
       actor.stash();
       return;
@@ -165,6 +168,7 @@ final class Eventsourced {
     Receive r = recover;
     recover = null;
     try {
+      actor.onReplaySuccess();
       if (!r.receive(RecoveryCompleted.getInstance())) {
         actor.unhandled(RecoveryCompleted.getInstance());
       }
@@ -478,7 +482,10 @@ final class Eventsourced {
     AtomicWrite toWrite(String persistenceId, long timestamp) {
       List<PersistentRepr> reprs = new ArrayList<>(events.size());
       for (int k = 0; k < events.size(); k++) {
-        reprs.add(new PersistentRepr(persistenceId, firstSequenceNr + k, events.get(k), timestamp));
+        Object e = events.get(k);
+        reprs.add(e instanceof Tagged t
+            ? new PersistentRepr(persistenceId, firstSequenceNr + k, t.payload(), timestamp, t.tags())
+            : new PersistentRepr(persistenceId, firstSequenceNr + k, e, timestamp));
       }
       return new AtomicWrite(persistenceId, reprs);
     }

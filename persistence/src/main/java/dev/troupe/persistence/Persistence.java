@@ -36,6 +36,10 @@ public final class Persistence implements Extension {
   private final Config config;
   private final int replayBatchSize;
   private final java.time.Duration callTimeout;
+  private final java.time.Duration redeliverInterval;
+  private final int redeliveryBurstLimit;
+  private final int warnAfterNumberOfUnconfirmedAttempts;
+  private final int maxUnconfirmedMessages;
   private final Map<String, Journal> journals = new ConcurrentHashMap<>();
   private final Map<String, SnapshotStore> snapshotStores = new ConcurrentHashMap<>();
   private volatile boolean terminated;
@@ -45,6 +49,11 @@ public final class Persistence implements Extension {
     this.config = system.settings().config();
     this.replayBatchSize = positiveInt(config, "troupe.persistence.replay-batch-size");
     this.callTimeout = positiveDuration(config, "troupe.persistence.call-timeout");
+    this.redeliverInterval = positiveDuration(config, "troupe.persistence.at-least-once-delivery.redeliver-interval");
+    this.redeliveryBurstLimit = positiveInt(config, "troupe.persistence.at-least-once-delivery.redelivery-burst-limit");
+    this.warnAfterNumberOfUnconfirmedAttempts =
+        positiveInt(config, "troupe.persistence.at-least-once-delivery.warn-after-number-of-unconfirmed-attempts");
+    this.maxUnconfirmedMessages = positiveInt(config, "troupe.persistence.at-least-once-delivery.max-unconfirmed-messages");
     system.getWhenTerminated().whenComplete((t, e) -> closeAll());
   }
 
@@ -64,6 +73,41 @@ public final class Persistence implements Extension {
   /** @return how long a persistent actor waits for a plugin's answer before it takes the call as failed */
   public java.time.Duration callTimeout() {
     return callTimeout;
+  }
+
+  /**
+   * @return how long an {@link AbstractPersistentActorWithAtLeastOnceDelivery} waits for a
+   *     confirmation before it sends a delivery again ({@code
+   *     troupe.persistence.at-least-once-delivery.redeliver-interval})
+   */
+  public java.time.Duration redeliverInterval() {
+    return redeliverInterval;
+  }
+
+  /**
+   * @return the most deliveries an {@link AbstractPersistentActorWithAtLeastOnceDelivery} sends
+   *     again per redelivery tick ({@code troupe.persistence.at-least-once-delivery.redelivery-burst-limit})
+   */
+  public int redeliveryBurstLimit() {
+    return redeliveryBurstLimit;
+  }
+
+  /**
+   * @return after how many unconfirmed attempts of a delivery an {@link
+   *     AbstractPersistentActorWithAtLeastOnceDelivery} gets an {@link UnconfirmedWarning} ({@code
+   *     troupe.persistence.at-least-once-delivery.warn-after-number-of-unconfirmed-attempts})
+   */
+  public int warnAfterNumberOfUnconfirmedAttempts() {
+    return warnAfterNumberOfUnconfirmedAttempts;
+  }
+
+  /**
+   * @return the most unconfirmed deliveries an {@link AbstractPersistentActorWithAtLeastOnceDelivery}
+   *     keeps; {@code deliver} refuses more ({@code
+   *     troupe.persistence.at-least-once-delivery.max-unconfirmed-messages})
+   */
+  public int maxUnconfirmedMessages() {
+    return maxUnconfirmedMessages;
   }
 
   /**

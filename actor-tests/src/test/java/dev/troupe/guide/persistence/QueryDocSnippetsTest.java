@@ -1,14 +1,22 @@
 package dev.troupe.guide.persistence;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import com.typesafe.config.ConfigFactory;
 import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.Props;
+import dev.troupe.persistence.AbstractPersistentActor;
+import dev.troupe.persistence.Tagged;
 import dev.troupe.persistence.query.EventEnvelope;
+import dev.troupe.persistence.query.Offset;
 import dev.troupe.persistence.query.PersistenceQuery;
 import dev.troupe.persistence.query.polling.PollingReadJournal;
 import dev.troupe.testkit.TestKit;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Flow;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -70,6 +78,75 @@ class QueryDocSnippetsTest {
         .subscribe(totals);
   }
   // end::persistence-query[]
+
+  // tag::persistence-tags[]
+  public record Ordered(String item) {}
+
+  /** Files every order under the tag "orders", whichever customer's actor wrote it. */
+  public static final class Customer extends AbstractPersistentActor {
+    private final String id;
+
+    public Customer(String id) {
+      this.id = id;
+    }
+
+    @Override
+    public String persistenceId() {
+      return "customer-" + id;
+    }
+
+    @Override
+    public Receive createReceiveRecover() {
+      return receiveBuilder().match(Ordered.class, e -> {}).build();   // replayed untagged
+    }
+
+    @Override
+    public Receive createReceive() {
+      return receiveBuilder()
+          .match(String.class, item -> persist(new Tagged(new Ordered(item), Set.of("orders")),
+              tagged -> getSender().tell("ordered " + item, getSelf())))
+          .build();
+    }
+  }
+
+  /** Every order of every customer, in the order they were stored, from {@code after} on. */
+  Flow.Publisher<EventEnvelope> orders(ActorSystem system, Offset after) {
+    return PersistenceQuery.get(system)
+        .getReadJournalFor(PollingReadJournal.class, PollingReadJournal.IDENTIFIER)
+        .eventsByTag("orders", after);    // Offset.noOffset(), or the last offset a projection saved
+  }
+  // end::persistence-tags[]
+
+  @Test
+  void theOrdersOfEveryCustomerComeByTag() throws Exception {
+    TestKit kit = new TestKit(system);
+    for (String customer : List.of("ann", "bob")) {
+      ActorRef c = system.actorOf(Props.create(Customer.class, () -> new Customer(customer)));
+      c.tell(customer + "'s book", kit.getRef());
+      kit.expectMsg("ordered " + customer + "'s book");
+    }
+    List<EventEnvelope> got = new CopyOnWriteArrayList<>();
+    orders(system, Offset.noOffset()).subscribe(new Flow.Subscriber<>() {
+      @Override
+      public void onSubscribe(Flow.Subscription s) {
+        s.request(Long.MAX_VALUE);
+      }
+
+      @Override
+      public void onNext(EventEnvelope e) {
+        got.add(e);
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onComplete() {}
+    });
+    kit.awaitCond(Duration.ofSeconds(20), Duration.ofMillis(20), "two orders by tag", () -> got.size() == 2);
+    assertEquals(List.of(new Ordered("ann's book"), new Ordered("bob's book")), got.stream().map(EventEnvelope::event).toList());
+    assertEquals(List.of("customer-ann", "customer-bob"), got.stream().map(EventEnvelope::persistenceId).toList());
+  }
 
   @Test
   void theReadModelFollowsTheCounter() throws Exception {

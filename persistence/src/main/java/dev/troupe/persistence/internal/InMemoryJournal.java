@@ -5,6 +5,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.PersistentRepr;
+import dev.troupe.persistence.spi.TaggedRepr;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,6 +25,8 @@ public final class InMemoryJournal implements Journal {
   private static final Logger LOG = LoggerFactory.getLogger(InMemoryJournal.class);
 
   private final ConcurrentHashMap<String, Log> logs = new ConcurrentHashMap<>();
+  /** Per tag, its events in the order they were stored: an event's offset is its index + 1. */
+  private final ConcurrentHashMap<String, ArrayList<PersistentRepr>> tagged = new ConcurrentHashMap<>();
 
   /**
    * @param system the system it serves
@@ -38,6 +41,7 @@ public final class InMemoryJournal implements Journal {
   private static final class Log {
     final ArrayList<PersistentRepr> events = new ArrayList<>();
     long highest;
+    long deletedTo;
   }
 
   @Override
@@ -53,6 +57,14 @@ public final class InMemoryJournal implements Journal {
         }
         log.events.addAll(w.events());
         log.highest = w.highestSequenceNr();
+        for (PersistentRepr e : w.events()) { // under the actor's lock: a tag's order is its actor's order
+          for (String tag : e.tags()) {
+            ArrayList<PersistentRepr> index = tagged.computeIfAbsent(tag, t -> new ArrayList<>());
+            synchronized (index) {
+              index.add(e);
+            }
+          }
+        }
       }
       results.add(Optional.empty());
     }
@@ -117,9 +129,48 @@ public final class InMemoryJournal implements Journal {
     if (log != null) {
       synchronized (log) {
         log.events.removeIf(e -> e.sequenceNr() <= toSequenceNr);
+        log.deletedTo = Math.max(log.deletedTo, Math.min(toSequenceNr, log.highest));
       }
     }
     return CompletableFuture.completedFuture(null);
+  }
+
+  @Override
+  public CompletionStage<Void> eventsByTag(String tag, long afterOffset, long max, Consumer<TaggedRepr> onEvent) {
+    ArrayList<PersistentRepr> index = tagged.get(tag);
+    List<TaggedRepr> selected = new ArrayList<>();
+    long next = Math.max(afterOffset, 0) + 1;
+    while (index != null && selected.size() < max) {
+      List<TaggedRepr> candidates = new ArrayList<>();
+      synchronized (index) { // copied, then checked outside: an actor's lock is never taken inside a tag's
+        long want = max - selected.size();
+        for (; next <= index.size() && candidates.size() < want; next++) {
+          candidates.add(new TaggedRepr(next, index.get((int) (next - 1))));
+        }
+      }
+      if (candidates.isEmpty()) {
+        break;
+      }
+      for (TaggedRepr c : candidates) {
+        if (!deleted(c.event())) {
+          selected.add(c);
+        }
+      }
+    }
+    try {
+      selected.forEach(onEvent);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /** Whether an event was deleted since it was stored. */
+  private boolean deleted(PersistentRepr e) {
+    Log log = logs.get(e.persistenceId());
+    synchronized (log) {
+      return e.sequenceNr() <= log.deletedTo;
+    }
   }
 
   @Override

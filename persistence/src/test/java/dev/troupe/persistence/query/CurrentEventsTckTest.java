@@ -6,10 +6,6 @@ import java.util.concurrent.Flow;
 public class CurrentEventsTckTest extends QueryTck {
   @Override
   public Flow.Publisher<EventEnvelope> createFlowPublisher(long elements) {
-    try {
-      return queries.currentEventsByPersistenceId(storedEvents(elements), 0, Long.MAX_VALUE);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    return queries.currentEventsByPersistenceId(storedEvents(elements), 0, Long.MAX_VALUE);
   }
 }

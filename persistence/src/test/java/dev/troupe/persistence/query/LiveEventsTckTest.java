@@ -10,10 +10,6 @@ import java.util.concurrent.Flow;
 public class LiveEventsTckTest extends QueryTck {
   @Override
   public Flow.Publisher<EventEnvelope> createFlowPublisher(long elements) {
-    try {
-      return queries.eventsByPersistenceId(storedEvents(elements), 0, elements);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    return queries.eventsByPersistenceId(storedEvents(elements), 0, elements);
   }
 }

@@ -69,15 +69,19 @@ abstract class QueryTck extends FlowPublisherVerification<EventEnvelope> {
    * @param elements how many events to store
    * @return a fresh persistence id with that many events
    */
-  String storedEvents(long elements) throws Exception {
+  String storedEvents(long elements) {
     String id = "tck-" + IDS.incrementAndGet();
     if (elements > 0) {
       List<PersistentRepr> events = new ArrayList<>();
       for (long i = 1; i <= elements; i++) {
         events.add(new PersistentRepr(id, i, "event-" + i, 0));
       }
-      Persistence.get(system).journalFor("").write(List.of(new AtomicWrite(id, events)))
-          .toCompletableFuture().get(5, TimeUnit.SECONDS);
+      try {
+        Persistence.get(system).journalFor("").write(List.of(new AtomicWrite(id, events)))
+            .toCompletableFuture().get(5, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
     }
     return id;
   }

@@ -355,7 +355,8 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
     long now = System.currentTimeMillis();
     List<PersistentRepr> reprs = new ArrayList<>(effect.events.size());
     for (E e : effect.events) {
-      reprs.add(new PersistentRepr(persistenceId, nextSequenceNr++, e, now));
+      reprs.add(new PersistentRepr(persistenceId, nextSequenceNr++, e, now, java.util.Objects.requireNonNull(
+          definition.tagsFor(e), "tagsFor returned null")));
     }
     CompletionStage<List<Optional<Exception>>> stage;
     try {

@@ -7,6 +7,7 @@ import dev.troupe.persistence.Recovery;
 import dev.troupe.persistence.typed.PersistenceId;
 import dev.troupe.persistence.typed.internal.Running;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A typed actor whose state is the fold of the events it stored: a command handler answers each
@@ -95,6 +96,17 @@ public abstract class EventSourcedBehavior<C, E, S> extends DeferredBehavior<C> 
    */
   public boolean shouldSnapshot(S state, E event, long sequenceNr) {
     return false;
+  }
+
+  /**
+   * The tags an event is stored with, for the queries by tag ({@code eventsByTag}); called once per
+   * event as it is persisted.
+   *
+   * @param event the event
+   * @return its tags; none by default
+   */
+  public Set<String> tagsFor(E event) {
+    return Set.of();
   }
 
   /** @return how the actor recovers; from the newest snapshot and every later event by default */

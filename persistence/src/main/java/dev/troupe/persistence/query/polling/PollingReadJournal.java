@@ -7,9 +7,13 @@ import dev.troupe.persistence.internal.PluginContext;
 import dev.troupe.persistence.internal.query.PollingSubscription;
 import dev.troupe.persistence.query.EventEnvelope;
 import dev.troupe.persistence.query.Offset;
+import dev.troupe.persistence.query.NoOffset;
+import dev.troupe.persistence.query.Sequence;
 import dev.troupe.persistence.query.javadsl.CurrentEventsByPersistenceIdQuery;
+import dev.troupe.persistence.query.javadsl.CurrentEventsByTagQuery;
 import dev.troupe.persistence.query.javadsl.CurrentPersistenceIdsQuery;
 import dev.troupe.persistence.query.javadsl.EventsByPersistenceIdQuery;
+import dev.troupe.persistence.query.javadsl.EventsByTagQuery;
 import dev.troupe.persistence.query.javadsl.PersistenceIdsQuery;
 import dev.troupe.persistence.spi.Journal;
 import java.time.Duration;
@@ -32,7 +36,9 @@ import java.util.concurrent.Flow;
  * the last, so a slow subscriber holds at most one batch and is never flooded. A live query that has
  * caught up asks the journal again every {@code refresh-interval}: an event reaches it that long
  * after it was stored, at most. {@link #persistenceIds()} and {@link #currentPersistenceIds()} need
- * a journal that can list its ids (the in-memory and file journals can). Every call to the journal
+ * a journal that can list its ids, and {@link #eventsByTag} and {@link #currentEventsByTag} one that
+ * keeps an index of tags (the in-memory and file journals do both); a current query by tag completes
+ * once a read finds less than a batch. Every call to the journal
  * is bounded by {@code troupe.persistence.call-timeout}, and a query whose call fails ends with
  * that error. When the system terminates, every query still running ends with an {@code
  * IllegalStateException}.
@@ -43,7 +49,9 @@ public final class PollingReadJournal
     implements EventsByPersistenceIdQuery,
         CurrentEventsByPersistenceIdQuery,
         PersistenceIdsQuery,
-        CurrentPersistenceIdsQuery {
+        CurrentPersistenceIdsQuery,
+        EventsByTagQuery,
+        CurrentEventsByTagQuery {
   /** The path of its section in {@code reference.conf}: the id to ask {@code PersistenceQuery} for. */
   public static final String IDENTIFIER = "troupe.persistence.query.polling";
 
@@ -98,6 +106,33 @@ public final class PollingReadJournal
   @Override
   public Flow.Publisher<String> currentPersistenceIds() {
     return subscriber -> start(new Ids(subscriber, null, false));
+  }
+
+  @Override
+  public Flow.Publisher<EventEnvelope> eventsByTag(String tag, Offset offset) {
+    long after = after(tag, offset);
+    return subscriber -> start(new ByTag(subscriber, refreshInterval, tag, after));
+  }
+
+  @Override
+  public Flow.Publisher<EventEnvelope> currentEventsByTag(String tag, Offset offset) {
+    long after = after(tag, offset);
+    return subscriber -> start(new ByTag(subscriber, null, tag, after));
+  }
+
+  /** @return the offset a query by tag resumes after */
+  private static long after(String tag, Offset offset) {
+    Objects.requireNonNull(tag, "tag");
+    if (offset instanceof Sequence s) {
+      if (s.value() < 0) {
+        throw new IllegalArgumentException("a tag's offsets are not negative: " + s);
+      }
+      return s.value();
+    }
+    if (offset instanceof NoOffset) {
+      return 0;
+    }
+    throw new NullPointerException("offset");
   }
 
   private static void check(String persistenceId, long from, long to) {
@@ -165,6 +200,36 @@ public final class PollingReadJournal
             }
             Next then = next > to ? Next.LAST : found.size() >= batchSize ? Next.NOW : current ? Next.LAST : Next.LATER;
             return new Batch<>(found, then);
+          });
+    }
+  }
+
+  /** A subscription to the events of a tag. */
+  private final class ByTag extends PollingSubscription<EventEnvelope> {
+    private final String tag;
+    private final boolean current;
+    private long after;
+
+    ByTag(Flow.Subscriber<? super EventEnvelope> on, Duration refresh, String tag, long after) {
+      super(Objects.requireNonNull(on, "subscriber"), system.dispatcher(), system.scheduler(), refresh, maxBufferSize,
+          running::remove);
+      this.tag = tag;
+      this.after = after;
+      this.current = refresh == null;
+    }
+
+    @Override
+    protected CompletionStage<Batch<EventEnvelope>> read() {
+      List<EventEnvelope> found = new ArrayList<>();
+      return bounded(journal.eventsByTag(tag, after, batchSize, t -> found.add(new EventEnvelope(
+              Offset.sequence(t.offset()), t.event().persistenceId(), t.event().sequenceNr(), t.event().payload(),
+              t.event().timestamp()))),
+          "a query of the events tagged [" + tag + "] after offset " + after)
+          .thenApply(done -> {
+            if (!found.isEmpty()) {
+              after = ((Sequence) found.get(found.size() - 1).offset()).value();
+            }
+            return new Batch<>(found, found.size() >= batchSize ? Next.NOW : current ? Next.LAST : Next.LATER);
           });
     }
   }
