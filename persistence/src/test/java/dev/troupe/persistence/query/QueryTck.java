@@ -42,7 +42,8 @@ abstract class QueryTck extends FlowPublisherVerification<EventEnvelope> {
   public void startSystem() {
     system = ActorSystem.create("query-tck-" + IDS.incrementAndGet(), ConfigFactory.parseString(
         "troupe.persistence.query.polling.max-buffer-size = 3\n"
-            + "troupe.persistence.query.polling.refresh-interval = 50ms").withFallback(ConfigFactory.load()));
+            + "troupe.persistence.query.polling.refresh-interval = 50ms\n" + journalConfig())
+        .withFallback(ConfigFactory.load()));
     queries = PersistenceQuery.get(system).getReadJournalFor(PollingReadJournal.class, PollingReadJournal.IDENTIFIER);
     ended = ActorSystem.create("query-tck-ended-" + IDS.incrementAndGet());
     PollingReadJournal endedQueries =
@@ -54,10 +55,19 @@ abstract class QueryTck extends FlowPublisherVerification<EventEnvelope> {
   private Flow.Publisher<EventEnvelope> endedPublisher;
 
   @AfterClass
-  public void stopSystem() {
+  public void stopSystem() throws Exception {
     if (system != null) {
       TestKit.shutdownActorSystem(system);
     }
+    afterStop();
+  }
+
+  /** Cleans up after the system stopped; nothing by default. */
+  void afterStop() throws Exception {}
+
+  /** @return configuration of the journal the queries read (the in-memory one unless overridden) */
+  String journalConfig() {
+    return "";
   }
 
   @Override
