@@ -66,7 +66,10 @@ public abstract class DurableStateBehavior<C, S> extends DeferredBehavior<C> {
   /** @return what the actor does with each command; called once per actor start */
   public abstract CommandHandler<C, S> commandHandler();
 
-  /** @return what the actor does on signals ({@code RecoveryCompleted}, {@code RecoveryFailed}, {@code PostStop}, ...); none by default */
+  /**
+   * @return what the actor does on signals ({@code RecoveryCompleted}, {@code RecoveryFailed},
+   *     {@code PostStop}, ...); none by default
+   */
   public SignalHandler<S> signalHandler() {
     return newSignalHandlerBuilder().build();
   }
