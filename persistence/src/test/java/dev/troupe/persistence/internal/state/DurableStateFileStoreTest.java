@@ -69,6 +69,18 @@ class DurableStateFileStoreTest extends DurableStateStoreContract {
   }
 
   @Test
+  void unsafeIdsGetHashedFileNamesInsideTheDirectory() throws IOException {
+    idsThatAreNoSafeFileNamesAreKeptApart();
+    for (String name : names()) {
+      assertTrue(name.matches("[A-Za-z0-9_-][A-Za-z0-9._-]*\\.state"), name);
+    }
+    assertTrue(names().contains(FileDurableStateStore.stem("../escape") + ".state"));
+    assertTrue(names().contains("a.state.1.tmp.state"), "a safe id that looks like a temporary file keeps its name");
+    assertTrue(!Files.exists(dir.resolveSibling("escape.state")), "nothing is written outside the directory");
+    assertEquals(64, FileDurableStateStore.stem("Account|a/b").length(), "a SHA-256 in hex");
+  }
+
+  @Test
   void aDamagedFileFailsTheReadNamingTheFile() throws IOException {
     FileDurableStateStore s = store(system, "");
     upsert(s, "a", 1, new Account("ann", 1));
