@@ -1,6 +1,7 @@
 /**
- * Event sourcing for typed actors: {@code EventSourcedBehavior}, on the journals and snapshot
- * stores of {@code dev.troupe.persistence}.
+ * Persistence for typed actors: event sourcing ({@code EventSourcedBehavior}, on the journals and
+ * snapshot stores of {@code dev.troupe.persistence}) and durable state ({@code
+ * DurableStateBehavior}, on its durable state stores).
  */
 module dev.troupe.persistence.typed {
   requires transitive dev.troupe.persistence;
@@ -9,4 +10,5 @@ module dev.troupe.persistence.typed {
 
   exports dev.troupe.persistence.typed;
   exports dev.troupe.persistence.typed.javadsl;
+  exports dev.troupe.persistence.typed.state.javadsl;
 }

@@ -9,22 +9,25 @@ import dev.troupe.actor.ExtensionId;
 import dev.troupe.persistence.internal.Plugins;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.SnapshotStore;
+import dev.troupe.persistence.state.DurableStateStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A system's persistence: its journal and snapshot store plugins, each made on first use from its
- * configuration section and closed when the system terminates.
+ * A system's persistence: its journal, snapshot store and durable state store plugins, each made on
+ * first use from its configuration section and closed when the system terminates.
  *
  * <pre>{@code
  * troupe.persistence.journal.plugin = "troupe.persistence.journal.file"
  * troupe.persistence.snapshot-store.plugin = "troupe.persistence.snapshot-store.local"
+ * troupe.persistence.state.plugin = "troupe.persistence.state.file"
  * }</pre>
  *
  * <p>A persistent actor chooses other plugins with {@code journalPluginId()} and {@code
- * snapshotPluginId()}: the path of a section with a {@code class} key. Thread-safe.
+ * snapshotPluginId()} (a durable-state actor with {@code durableStateStorePluginId()}): the path of
+ * a section with a {@code class} key. Thread-safe.
  */
 public final class Persistence implements Extension {
   private static final Logger LOG = LoggerFactory.getLogger(Persistence.class);
@@ -42,6 +45,7 @@ public final class Persistence implements Extension {
   private final int maxUnconfirmedMessages;
   private final Map<String, Journal> journals = new ConcurrentHashMap<>();
   private final Map<String, SnapshotStore> snapshotStores = new ConcurrentHashMap<>();
+  private final Map<String, DurableStateStore> stateStores = new ConcurrentHashMap<>();
   private volatile boolean terminated;
 
   private Persistence(ActorSystem system) {
@@ -185,6 +189,19 @@ public final class Persistence implements Extension {
   }
 
   /**
+   * The durable state store plugin at a configuration path, made on first use.
+   *
+   * @param pluginId the path of its section; empty for {@code troupe.persistence.state.plugin}
+   * @return the plugin
+   * @throws ConfigurationException if the section is missing or malformed, or its class cannot be
+   *     made
+   */
+  public DurableStateStore durableStateStoreFor(String pluginId) {
+    String id = pluginId.isEmpty() ? pluginPath("troupe.persistence.state.plugin") : pluginId;
+    return plugin(stateStores, id, DurableStateStore.class);
+  }
+
+  /**
    * The plugin at a path, made outside the map's lock (a plugin may use another one while it is
    * made); of two threads that make one at once, the first to finish wins and the other closes its own.
    */
@@ -231,6 +248,7 @@ public final class Persistence implements Extension {
     terminated = true;
     journals.forEach((path, j) -> closeQuietly(path, j));
     snapshotStores.forEach((path, s) -> closeQuietly(path, s));
+    stateStores.forEach((path, s) -> closeQuietly(path, s));
   }
 
   private static void closeQuietly(String path, AutoCloseable plugin) {

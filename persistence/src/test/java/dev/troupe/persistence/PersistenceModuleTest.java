@@ -26,7 +26,8 @@ class PersistenceModuleTest {
   void onlyTheApiTheSpiAndTheQueriesAreExported() throws Exception {
     Path where = Path.of(Persistence.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     ModuleDescriptor d = ModuleFinder.of(where).find("dev.troupe.persistence").orElseThrow().descriptor();
-    assertEquals(Set.of("dev.troupe.persistence", "dev.troupe.persistence.spi", "dev.troupe.persistence.query",
+    assertEquals(Set.of("dev.troupe.persistence", "dev.troupe.persistence.spi", "dev.troupe.persistence.state",
+            "dev.troupe.persistence.query",
             "dev.troupe.persistence.query.javadsl", "dev.troupe.persistence.query.polling"),
         d.exports().stream().map(Exports::source).collect(Collectors.toSet()));
     assertTrue(d.opens().isEmpty(), "nothing is opened");

@@ -1,5 +1,6 @@
 package dev.troupe.persistence.typed.javadsl;
 
+import dev.troupe.persistence.typed.internal.CommandCases;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;

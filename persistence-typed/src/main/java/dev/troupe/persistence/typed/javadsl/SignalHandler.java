@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
- * What an event-sourced behaviour does on signals: the persistence ones ({@code
+ * What an event-sourced or durable-state behaviour does on signals: the persistence ones ({@code
  * RecoveryCompleted}, {@code RecoveryFailed}, {@code SnapshotCompleted}, {@code SnapshotFailed})
  * and the actor's ({@code PostStop}, {@code PreRestart}, {@code Terminated}, ...), each with the
- * current state. Build one with {@link EventSourcedBehavior#newSignalHandlerBuilder()}.
+ * current state. Build one with {@link EventSourcedBehavior#newSignalHandlerBuilder()} (or {@code
+ * DurableStateBehavior}'s).
  *
  * @param <S> the state
  */
@@ -58,7 +59,11 @@ public final class SignalHandler<S> {
   public static final class Builder<S> {
     private final List<Case<S, ?>> cases = new ArrayList<>();
 
-    Builder() {}
+    /**
+     * An empty builder; {@code newSignalHandlerBuilder()} of {@link EventSourcedBehavior} and of
+     * {@code DurableStateBehavior} make one.
+     */
+    public Builder() {}
 
     /**
      * @param type a signal class

@@ -1,0 +1,9 @@
+/**
+ * Durable state: persistent actors that store their whole current state, not the events that led to
+ * it. A {@link dev.troupe.persistence.state.DurableStateStore} keeps the latest value of each
+ * persistence id with a revision number; {@link
+ * dev.troupe.persistence.Persistence#durableStateStoreFor(String)} makes the configured ones (under
+ * {@code troupe.persistence.state}). Typed actors use it through {@code DurableStateBehavior} in
+ * module {@code persistence-typed}.
+ */
+package dev.troupe.persistence.state;
