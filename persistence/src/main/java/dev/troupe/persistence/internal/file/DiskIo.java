@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** What both file plugins need of the disk: file names for persistence ids, and whole reads and writes. */
-final class DiskIo {
+public final class DiskIo {
   private static final Logger LOG = LoggerFactory.getLogger(DiskIo.class);
   private static final int MAX_SAFE_LENGTH = 100;
 
@@ -29,7 +29,7 @@ final class DiskIo {
    * @param persistenceId an actor's id
    * @return a name with no separator, no "..", and no leading '.'
    */
-  static String stem(String persistenceId) {
+  public static String stem(String persistenceId) {
     return isSafe(persistenceId) ? persistenceId : sha256Hex(persistenceId);
   }
 
@@ -97,7 +97,7 @@ final class DiskIo {
    * @param dir the directory
    * @throws IOException if the directory could be opened but not forced
    */
-  static void forceDirectory(Path dir) throws IOException {
+  public static void forceDirectory(Path dir) throws IOException {
     FileChannel ch;
     try {
       ch = FileChannel.open(dir, StandardOpenOption.READ);

@@ -14,12 +14,12 @@ import org.slf4j.LoggerFactory;
  * Callers never wait for it: they get a stage that the thread completes. After {@link #close}
  * every task fails with an {@link IllegalStateException}, including one given while it closed.
  */
-final class IoThread {
+public final class IoThread {
   private static final Logger LOG = LoggerFactory.getLogger(IoThread.class);
   private static final long CLOSE_WAIT_SECONDS = 10;
 
   /** A piece of IO work. */
-  interface Task<T> {
+  public interface Task<T> {
     T run() throws Exception;
   }
 
@@ -35,7 +35,7 @@ final class IoThread {
    * @param namePrefix the thread's name, before its number
    * @param numbers the counter that numbers threads of this kind
    */
-  IoThread(String owner, String namePrefix, AtomicInteger numbers) {
+  public IoThread(String owner, String namePrefix, AtomicInteger numbers) {
     this.owner = owner;
     String name = namePrefix + numbers.incrementAndGet();
     this.executor = Executors.newSingleThreadExecutor(r -> {
@@ -54,7 +54,7 @@ final class IoThread {
    * @return completes on the thread with the task's result or failure, or at once (exceptionally)
    *     after close
    */
-  <T> CompletableFuture<T> submit(Task<T> task) {
+  public <T> CompletableFuture<T> submit(Task<T> task) {
     CompletableFuture<T> result = new CompletableFuture<>();
     Runnable run = () -> {
       if (finished) {
@@ -83,12 +83,12 @@ final class IoThread {
   }
 
   /** @return whether {@link #close} was called */
-  boolean isClosed() {
+  public boolean isClosed() {
     return closed;
   }
 
   /** @return what a task given after close fails with */
-  IllegalStateException closedException() {
+  public IllegalStateException closedException() {
     return new IllegalStateException(owner + " is closed");
   }
 
@@ -98,7 +98,7 @@ final class IoThread {
    *
    * @param last closes the plugin's files
    */
-  void close(Runnable last) {
+  public void close(Runnable last) {
     synchronized (this) {
       if (closed) {
         return;

@@ -3,6 +3,8 @@ package dev.troupe.persistence.internal.state;
 import com.typesafe.config.Config;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.persistence.internal.PluginContext;
+import dev.troupe.persistence.internal.file.DiskIo;
+import dev.troupe.persistence.internal.file.IoThread;
 import dev.troupe.persistence.state.DurableStateStore;
 import dev.troupe.persistence.state.GetObjectResult;
 import dev.troupe.serialization.Serialized;
@@ -17,16 +19,14 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,7 +62,6 @@ public final class FileDurableStateStore implements DurableStateStore {
   private static final int VERSION = 1;
   private static final int MAX_MANIFEST = 0xFFFF;
   private static final int MAX_TAG = 0xFFFF;
-  private static final int MAX_SAFE_LENGTH = 100;
   /** The header's fixed fields: magic, version, id length, revision, tag length, serializerId, manifest length, value length, CRC. */
   private static final int HEADER_FIXED = 4 + 4 + 4 + 8 + 4 + 4 + 4 + 4 + 4;
   /** The largest max-state-size: a file and its header fit one Java array. */
@@ -72,7 +71,9 @@ public final class FileDurableStateStore implements DurableStateStore {
   private final Path dir;
   private final boolean fsync;
   private final long maxStateSize;
-  private final StoreThread io;
+  private static final AtomicInteger THREADS = new AtomicInteger();
+
+  private final IoThread io;
 
   // the IO thread's alone
   /** The revisions of the ids read or written so far. */
@@ -92,7 +93,7 @@ public final class FileDurableStateStore implements DurableStateStore {
     this.dir = context.dir();
     this.fsync = context.flag("fsync");
     this.maxStateSize = context.size("max-state-size", MAX_STATE_SIZE);
-    this.io = new StoreThread(context.owner(dir));
+    this.io = new IoThread(context.owner(dir), "troupe-file-durable-state-", THREADS);
   }
 
   /** A file's content, as read. */
@@ -285,7 +286,7 @@ public final class FileDurableStateStore implements DurableStateStore {
     }
     revisions.put(persistenceId, revision);
     if (fsync) {
-      forceDirectory(dir);
+      DiskIo.forceDirectory(dir);
     }
   }
 
@@ -305,54 +306,7 @@ public final class FileDurableStateStore implements DurableStateStore {
   }
 
   private Path file(String persistenceId) {
-    return dir.resolve(stem(persistenceId) + SUFFIX);
-  }
-
-  /**
-   * The stem of an id's file name: the id where it is safe as a file name on every common file
-   * system ([A-Za-z0-9._-], 1 to 100 characters, not starting with '.'), else the hex of its
-   * SHA-256; the header holds the full id, so two ids never share a file unnoticed. The rule of
-   * the file journal and snapshot store.
-   */
-  static String stem(String persistenceId) {
-    return isSafe(persistenceId) ? persistenceId : sha256Hex(persistenceId);
-  }
-
-  private static boolean isSafe(String id) {
-    if (id.isEmpty() || id.length() > MAX_SAFE_LENGTH || id.charAt(0) == '.') {
-      return false;
-    }
-    for (int i = 0; i < id.length(); i++) {
-      char c = id.charAt(i);
-      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '.' || c == '_' || c == '-';
-      if (!ok) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static String sha256Hex(String id) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
-  }
-
-  /** Makes the directory's entries durable where the platform can (Windows cannot open a directory). */
-  private static void forceDirectory(Path dir) throws IOException {
-    FileChannel ch;
-    try {
-      ch = FileChannel.open(dir, StandardOpenOption.READ);
-    } catch (IOException e) {
-      LOG.debug("cannot open directory {} to force it ({})", dir, e.toString());
-      return;
-    }
-    try (ch) {
-      ch.force(true);
-    }
+    return dir.resolve(DiskIo.stem(persistenceId) + SUFFIX);
   }
 
   private static void deleteQuietly(Path p) {

@@ -11,6 +11,7 @@ import com.typesafe.config.ConfigValueFactory;
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.actor.ConfigurationException;
 import dev.troupe.persistence.Persistence;
+import dev.troupe.persistence.internal.file.DiskIo;
 import dev.troupe.persistence.state.DurableStateStore;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -53,7 +54,7 @@ class DurableStateFileStoreTest extends DurableStateStoreContract {
     delete(s, "b", 2);
     upsert(s, "weird/id", 1, "text");
     s.close();
-    assertEquals(Stream.of("a.state", "b.state", FileDurableStateStore.stem("weird/id") + ".state").sorted().toList(),
+    assertEquals(Stream.of("a.state", "b.state", DiskIo.stem("weird/id") + ".state").sorted().toList(),
         names());
 
     FileDurableStateStore reopened = store(system, "");
@@ -74,10 +75,10 @@ class DurableStateFileStoreTest extends DurableStateStoreContract {
     for (String name : names()) {
       assertTrue(name.matches("[A-Za-z0-9_-][A-Za-z0-9._-]*\\.state"), name);
     }
-    assertTrue(names().contains(FileDurableStateStore.stem("../escape") + ".state"));
+    assertTrue(names().contains(DiskIo.stem("../escape") + ".state"));
     assertTrue(names().contains("a.state.1.tmp.state"), "a safe id that looks like a temporary file keeps its name");
     assertTrue(!Files.exists(dir.resolveSibling("escape.state")), "nothing is written outside the directory");
-    assertEquals(64, FileDurableStateStore.stem("Account|a/b").length(), "a SHA-256 in hex");
+    assertEquals(64, DiskIo.stem("Account|a/b").length(), "a SHA-256 in hex");
   }
 
   @Test
