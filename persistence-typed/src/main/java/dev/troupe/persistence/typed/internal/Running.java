@@ -1,7 +1,5 @@
 package dev.troupe.persistence.typed.internal;
 
-import com.typesafe.config.ConfigException;
-import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.NotInfluenceReceiveTimeout;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ExtensibleBehavior;
@@ -38,7 +36,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +47,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A plugin's answer comes back as a message (a {@link Reply}) sent to the actor's classic ref,
  * tagged with this instance, so that a restarted actor ignores its predecessor's answers. Commands
- * wait in {@link #buffered} while the actor recovers or while an effect's events are stored, and are
+ * wait in {@link #kept} while the actor recovers or while an effect's events are stored, and are
  * handled in order, synchronously, once it is done: before any message that arrives later.
  *
  * @param <C> the commands
@@ -72,7 +69,6 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
   private final EventHandler<S, E> events;
   private final SignalHandler<S> signals;
   private final RetentionCriteria retention;
-  private final int stashCapacity;
 
   private SnapshotStore snapshots;
   private S state;
@@ -83,8 +79,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
   private EffectImpl<E, S> inFlight; // the effect whose events are being stored
   private boolean writingInline; // inside journal.write on the actor's thread
   private Reply answeredInline; // the journal's answer given inside journal.write
-  private final ArrayDeque<C> buffered = new ArrayDeque<>(); // waiting for recovery or a write
-  private final ArrayDeque<C> stashed = new ArrayDeque<>(); // stashed by the command handler
+  private final Commands<C> kept; // waiting for recovery or a write, or stashed
 
   private Running(EventSourcedBehavior<C, E, S> definition, ActorContext<C> ctx) {
     this.definition = definition;
@@ -99,22 +94,10 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
     this.events = definition.eventHandler();
     this.signals = definition.signalHandler();
     this.retention = definition.retentionCriteria();
-    this.stashCapacity = stashCapacity(classic);
+    this.kept = new Commands<>(ctx, "event-sourced actor [" + persistenceId + "]");
     this.state = definition.emptyState();
   }
 
-  private static int stashCapacity(dev.troupe.actor.ActorSystem system) {
-    String key = "troupe.persistence.typed.stash-capacity";
-    try {
-      int v = system.settings().config().getInt(key);
-      if (v < 1) {
-        throw new ConfigurationException(key + " must be at least 1, was " + v);
-      }
-      return v;
-    } catch (ConfigException e) {
-      throw new ConfigurationException(key + ": " + e.getMessage(), e);
-    }
-  }
 
   /**
    * Makes the behaviour of a starting actor and starts its recovery.
@@ -128,7 +111,6 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
    */
   public static <C, E, S> Behavior<C> start(EventSourcedBehavior<C, E, S> definition, ActorContext<C> ctx) {
     Running<C, E, S> r = new Running<>(definition, ctx);
-    r.takeOver();
     r.startRecovery();
     return r;
   }
@@ -142,7 +124,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
       return r.owner == this ? r.apply(this) : Behaviors.same();
     }
     if (recovering || inFlight != null) {
-      buffer(buffered, msg);
+      kept.await(msg);
       return Behaviors.same();
     }
     return handleAndSettle(msg);
@@ -151,57 +133,11 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
   @Override
   public Behavior<C> receiveSignal(ActorContext<C> ctx, Signal signal) {
     if (signal instanceof PreRestart) {
-      handOver();
+      kept.handOver();
     } else if (signal instanceof PostStop) {
-      dropWaiting(); // commands this behaviour kept are not lost silently when the actor ends
+      kept.dropAll(); // commands this behaviour kept are not lost silently when the actor ends
     }
     return signals.apply(state, signal) ? Behaviors.same() : Behaviors.unhandled();
-  }
-
-  /**
-   * The commands that wait (and those the handler stashed) when the actor restarts: the next start
-   * of this actor takes them, so that they are handled after its recovery, in order, before any
-   * later message, as if the failure had not happened to them.
-   */
-  private static final ConcurrentHashMap<dev.troupe.actor.ActorRef, Waiting> HANDED_OVER = new ConcurrentHashMap<>();
-
-  private record Waiting(List<Object> buffered, List<Object> stashed) {}
-
-  private void handOver() {
-    if (!buffered.isEmpty() || !stashed.isEmpty()) {
-      HANDED_OVER.put(self, new Waiting(new ArrayList<>(buffered), new ArrayList<>(stashed)));
-      buffered.clear();
-      stashed.clear();
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private void takeOver() {
-    Waiting w = HANDED_OVER.remove(self);
-    if (w != null) {
-      w.buffered().forEach(c -> buffered.add((C) c));
-      w.stashed().forEach(c -> stashed.add((C) c));
-    }
-  }
-
-  private void dropWaiting() {
-    dev.troupe.actor.typed.ActorRef<Object> dead = ctx.getSystem().deadLetters();
-    for (C c = stashed.poll(); c != null; c = stashed.poll()) {
-      dead.tell(c);
-    }
-    for (C c = buffered.poll(); c != null; c = buffered.poll()) {
-      dead.tell(c);
-    }
-  }
-
-  private void buffer(ArrayDeque<C> into, C command) {
-    if (buffered.size() + stashed.size() >= stashCapacity) {
-      ctx.getLog().warn("event-sourced actor [{}] keeps {} commands (troupe.persistence.typed.stash-capacity):"
-          + " {} goes to dead letters", persistenceId, stashCapacity, command.getClass().getName());
-      ctx.getSystem().deadLetters().tell(command);
-      return;
-    }
-    into.add(command);
   }
 
   /**
@@ -230,7 +166,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
         write(effect);
         return Behaviors.same();
       }
-      case STASH -> buffer(stashed, command);
+      case STASH -> kept.stash(command);
       case UNHANDLED -> {
         Behavior<C> after = runSteps(effect);
         return after == Behaviors.<C>same() ? Behaviors.unhandled() : after;
@@ -264,15 +200,14 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
       return Behaviors.stopped();
     }
     if (unstash) {
-      for (C c = stashed.pollLast(); c != null; c = stashed.pollLast()) {
-        buffered.addFirst(c); // the stashed ones first, oldest first, before those waiting for a write
-      }
+      kept.unstashAll(); // the stashed ones first, oldest first, before those waiting for a write
     }
     return unstash ? drain() : Behaviors.same();
   }
 
   /** Handles the commands waiting in the buffer, in order, until one stores events or stops the actor. */
   private Behavior<C> drain() {
+    ArrayDeque<C> buffered = kept.waiting();
     int n = buffered.size(); // a command stashed again while draining waits for the next unstash
     while (n-- > 0 && inFlight == null && !buffered.isEmpty()) {
       Behavior<C> b = handleAndSettle(buffered.poll());

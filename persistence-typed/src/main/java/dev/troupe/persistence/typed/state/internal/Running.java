@@ -1,7 +1,5 @@
 package dev.troupe.persistence.typed.state.internal;
 
-import com.typesafe.config.ConfigException;
-import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.NotInfluenceReceiveTimeout;
 import dev.troupe.actor.typed.Behavior;
 import dev.troupe.actor.typed.ExtensibleBehavior;
@@ -17,18 +15,16 @@ import dev.troupe.persistence.state.GetObjectResult;
 import dev.troupe.persistence.typed.DurableStateStoreException;
 import dev.troupe.persistence.typed.RecoveryCompleted;
 import dev.troupe.persistence.typed.RecoveryFailed;
+import dev.troupe.persistence.typed.internal.Commands;
 import dev.troupe.persistence.typed.javadsl.SignalHandler;
 import dev.troupe.persistence.typed.state.javadsl.CommandHandler;
 import dev.troupe.persistence.typed.state.javadsl.DurableStateBehavior;
 import dev.troupe.persistence.typed.state.javadsl.Effect;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -38,7 +34,7 @@ import java.util.function.Function;
  *
  * <p>As for event-sourced actors: the store's answer comes back as a message (a {@link Reply})
  * tagged with this instance, so that a restarted actor ignores its predecessor's answers; commands
- * wait in {@link #buffered} while the actor reads its state or while a write is in flight (one at
+ * wait in {@link #kept} while the actor reads its state or while a write is in flight (one at
  * a time), and are handled in order, synchronously, once it is done, before any message that
  * arrives later. Commands waiting when the actor restarts are handed to its next start.
  *
@@ -46,7 +42,6 @@ import java.util.function.Function;
  * @param <S> the state
  */
 public final class Running<C, S> extends ExtensibleBehavior<C> {
-  private static final String STASH_CAPACITY = "troupe.persistence.typed.stash-capacity";
 
   private final DurableStateBehavior<C, S> definition;
   private final ActorContext<C> ctx;
@@ -57,14 +52,12 @@ public final class Running<C, S> extends ExtensibleBehavior<C> {
   private final CommandHandler<C, S> commands;
   private final SignalHandler<S> signals;
   private final String tag;
-  private final int stashCapacity;
 
   private S state;
   private long revision;
   private boolean recovering = true;
   private EffectImpl<S> inFlight; // the effect whose write is in flight
-  private final ArrayDeque<C> buffered = new ArrayDeque<>(); // waiting for the read or a write
-  private final ArrayDeque<C> stashed = new ArrayDeque<>(); // stashed by the command handler
+  private final Commands<C> kept; // waiting for recovery or a write, or stashed
 
   private Running(DurableStateBehavior<C, S> definition, ActorContext<C> ctx) {
     this.definition = definition;
@@ -77,21 +70,10 @@ public final class Running<C, S> extends ExtensibleBehavior<C> {
     this.commands = definition.commandHandler();
     this.signals = definition.signalHandler();
     this.tag = Objects.requireNonNull(definition.tag(), "tag() returned null");
-    this.stashCapacity = stashCapacity(classic);
+    this.kept = new Commands<>(ctx, "durable-state actor [" + persistenceId + "]");
     this.state = definition.emptyState();
   }
 
-  private static int stashCapacity(dev.troupe.actor.ActorSystem system) {
-    try {
-      int v = system.settings().config().getInt(STASH_CAPACITY);
-      if (v < 1) {
-        throw new ConfigurationException(STASH_CAPACITY + " must be at least 1, was " + v);
-      }
-      return v;
-    } catch (ConfigException e) {
-      throw new ConfigurationException(STASH_CAPACITY + ": " + e.getMessage(), e);
-    }
-  }
 
   /**
    * Makes the behaviour of a starting actor and starts reading its state.
@@ -104,7 +86,6 @@ public final class Running<C, S> extends ExtensibleBehavior<C> {
    */
   public static <C, S> Behavior<C> start(DurableStateBehavior<C, S> definition, ActorContext<C> ctx) {
     Running<C, S> r = new Running<>(definition, ctx);
-    r.takeOver();
     r.startRecovery();
     return r;
   }
@@ -118,7 +99,7 @@ public final class Running<C, S> extends ExtensibleBehavior<C> {
       return r.owner == this ? r.apply(this) : Behaviors.same();
     }
     if (recovering || inFlight != null) {
-      buffer(buffered, msg);
+      kept.await(msg);
       return Behaviors.same();
     }
     return handle(msg);
@@ -127,53 +108,11 @@ public final class Running<C, S> extends ExtensibleBehavior<C> {
   @Override
   public Behavior<C> receiveSignal(ActorContext<C> ctx, Signal signal) {
     if (signal instanceof PreRestart) {
-      handOver();
+      kept.handOver();
     } else if (signal instanceof PostStop) {
-      dropWaiting(); // commands this behaviour kept are not lost silently when the actor ends
+      kept.dropAll(); // commands this behaviour kept are not lost silently when the actor ends
     }
     return signals.apply(state, signal) ? Behaviors.same() : Behaviors.unhandled();
-  }
-
-  /** The commands that wait (and those stashed) when the actor restarts, for its next start. */
-  private static final ConcurrentHashMap<dev.troupe.actor.ActorRef, Waiting> HANDED_OVER = new ConcurrentHashMap<>();
-
-  private record Waiting(List<Object> buffered, List<Object> stashed) {}
-
-  private void handOver() {
-    if (!buffered.isEmpty() || !stashed.isEmpty()) {
-      HANDED_OVER.put(self, new Waiting(new ArrayList<>(buffered), new ArrayList<>(stashed)));
-      buffered.clear();
-      stashed.clear();
-    }
-  }
-
-  @SuppressWarnings("unchecked")
-  private void takeOver() {
-    Waiting w = HANDED_OVER.remove(self);
-    if (w != null) {
-      w.buffered().forEach(c -> buffered.add((C) c));
-      w.stashed().forEach(c -> stashed.add((C) c));
-    }
-  }
-
-  private void dropWaiting() {
-    dev.troupe.actor.typed.ActorRef<Object> dead = ctx.getSystem().deadLetters();
-    for (C c = stashed.poll(); c != null; c = stashed.poll()) {
-      dead.tell(c);
-    }
-    for (C c = buffered.poll(); c != null; c = buffered.poll()) {
-      dead.tell(c);
-    }
-  }
-
-  private void buffer(ArrayDeque<C> into, C command) {
-    if (buffered.size() + stashed.size() >= stashCapacity) {
-      ctx.getLog().warn("durable-state actor [{}] keeps {} commands ({}): {} goes to dead letters",
-          persistenceId, stashCapacity, STASH_CAPACITY, command.getClass().getName());
-      ctx.getSystem().deadLetters().tell(command);
-      return;
-    }
-    into.add(command);
   }
 
   private Behavior<C> handle(C command) {
@@ -187,7 +126,7 @@ public final class Running<C, S> extends ExtensibleBehavior<C> {
         write(effect);
         return Behaviors.same();
       }
-      case STASH -> buffer(stashed, command);
+      case STASH -> kept.stash(command);
       case UNHANDLED -> {
         Behavior<C> after = runSteps(effect);
         return after == Behaviors.<C>same() ? Behaviors.unhandled() : after;
@@ -221,15 +160,14 @@ public final class Running<C, S> extends ExtensibleBehavior<C> {
       return Behaviors.stopped();
     }
     if (unstash) {
-      for (C c = stashed.pollLast(); c != null; c = stashed.pollLast()) {
-        buffered.addFirst(c); // the stashed ones first, oldest first, before those waiting for a write
-      }
+      kept.unstashAll(); // the stashed ones first, oldest first, before those waiting for a write
     }
     return unstash ? drain() : Behaviors.same();
   }
 
   /** Handles the commands waiting in the buffer, in order, until one writes or stops the actor. */
   private Behavior<C> drain() {
+    ArrayDeque<C> buffered = kept.waiting();
     int n = buffered.size(); // a command stashed again while draining waits for the next unstash
     while (n-- > 0 && inFlight == null && !buffered.isEmpty()) {
       Behavior<C> b = handle(buffered.poll());
