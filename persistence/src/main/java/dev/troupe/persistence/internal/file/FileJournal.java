@@ -95,23 +95,11 @@ public final class FileJournal implements Journal {
   /** Closed files whose state is kept (no new read when used again), at the least. */
   private static final int KNOWN_MIN = 10_000;
 
-  /** A journal or tag index file, counted against max-open-files. */
-  interface OpenFile {
-    /** @return whether the file is open */
-    boolean isOpen();
-
-    /** Forces what was appended and closes the file; its state stays for reopening. */
-    void release();
-
-    /** @return the IO error that made the object unusable, or null */
-    IOException failure();
-  }
-
   private final PluginContext context;
   private final Path dir;
   private final boolean fsync;
   private final long maxEventSize;
-  private final int maxOpenFiles;
+  private final int maxAppendFiles;
   private final IoThread io;
   private final ConcurrentLinkedQueue<WriteRequest> pending = new ConcurrentLinkedQueue<>();
 
@@ -120,8 +108,8 @@ public final class FileJournal implements Journal {
   private final LinkedHashMap<String, JournalFile> known = new LinkedHashMap<>(64, 0.75f, true);
   /** The tag index files read so far, least recently used first; bounded as {@link #known}. */
   private final LinkedHashMap<String, TagFile> knownTags = new LinkedHashMap<>(64, 0.75f, true);
-  /** The open journal and tag index files (each its own key), least recently used first; at most maxOpenFiles. */
-  private final LinkedHashMap<OpenFile, OpenFile> open = new LinkedHashMap<>(64, 0.75f, true);
+  /** The open journal and tag index files (each its own key), least recently used first; at most maxAppendFiles. */
+  private final LinkedHashMap<AppendFile, AppendFile> open = new LinkedHashMap<>(64, 0.75f, true);
   private FileChannel lock;
 
   /**
@@ -136,7 +124,7 @@ public final class FileJournal implements Journal {
     this.dir = context.dir();
     this.fsync = context.flag("fsync");
     this.maxEventSize = context.size("max-event-size", JournalFormat.MAX_EVENT_SIZE);
-    this.maxOpenFiles = context.count("max-open-files");
+    this.maxAppendFiles = context.count("max-open-files");
     this.io = new IoThread(context.owner(dir), "troupe-file-journal-", THREADS);
   }
 
@@ -669,8 +657,8 @@ public final class FileJournal implements Journal {
   }
 
   /** Forgets the least recently used file of {@code files} beyond the number kept. */
-  private <F extends OpenFile> void forgetEldest(LinkedHashMap<String, F> files) {
-    if (files.size() > Math.max(KNOWN_MIN, maxOpenFiles)) {
+  private <F extends AppendFile> void forgetEldest(LinkedHashMap<String, F> files) {
+    if (files.size() > Math.max(KNOWN_MIN, maxAppendFiles)) {
       Iterator<F> eldest = files.values().iterator();
       F gone = eldest.next();
       eldest.remove();
@@ -681,11 +669,11 @@ public final class FileJournal implements Journal {
   }
 
   /** Counts an opened file, closing the least recently used ones beyond max-open-files. */
-  private void opened(OpenFile f) {
+  private void opened(AppendFile f) {
     open.put(f, f);
-    while (open.size() > maxOpenFiles) {
-      Iterator<OpenFile> eldest = open.values().iterator();
-      OpenFile closing = eldest.next();
+    while (open.size() > maxAppendFiles) {
+      Iterator<AppendFile> eldest = open.values().iterator();
+      AppendFile closing = eldest.next();
       eldest.remove();
       closing.release();
       if (closing.failure() != null) {
@@ -694,7 +682,7 @@ public final class FileJournal implements Journal {
     }
   }
 
-  private void forget(OpenFile f) {
+  private void forget(AppendFile f) {
     if (f instanceof JournalFile j) {
       known.remove(j.persistenceId, j);
     } else if (f instanceof TagFile t) {

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * of every {@value #INDEX_EVERY}th event) that lets a replay start near its first event. Opening
  * reads the whole file once and checks every record's CRC. Used on its journal's IO thread only.
  */
-final class JournalFile implements FileJournal.OpenFile {
+final class JournalFile extends AppendFile {
   private static final Logger LOG = LoggerFactory.getLogger(JournalFile.class);
   static final int INDEX_EVERY = 256;
 
@@ -64,31 +64,21 @@ final class JournalFile implements FileJournal.OpenFile {
   record Located(long pos, long timestamp, int crc, Set<String> tags) {}
 
   final String persistenceId;
-  final Path path;
   /** The longest body a record may have: the largest event and its fields. */
   private final long maxBody;
   private final long dataStart;
-  /** Null while closed to keep the open files few; the state below stays. */
-  private FileChannel channel;
-  private long end;
   private long highest;
   private long deletedTo;
   private long events;
   private long[] indexSeq = new long[8];
   private long[] indexPos = new long[8];
   private int indexSize;
-  /** Appended to, not yet forced. */
-  private boolean dirty;
-  /** Set when an IO error left the file's state unknown: the journal forgets this object. */
-  private IOException failure;
 
   private JournalFile(String persistenceId, Path path, long maxBody, FileChannel channel, long dataStart) {
+    super(path, channel, dataStart);
     this.persistenceId = persistenceId;
-    this.path = path;
     this.maxBody = maxBody;
-    this.channel = channel;
     this.dataStart = dataStart;
-    this.end = dataStart;
   }
 
   /**
@@ -286,12 +276,6 @@ final class JournalFile implements FileJournal.OpenFile {
     return highest;
   }
 
-  /** @return the IO error that made this object unusable, or null */
-  @Override
-  public IOException failure() {
-    return failure;
-  }
-
   /**
    * Appends an atomic write; {@link #force} makes it durable.
    *
@@ -440,79 +424,9 @@ final class JournalFile implements FileJournal.OpenFile {
     return event(r, pos);
   }
 
-  /**
-   * Forces appended records to disk.
-   *
-   * @throws IOException if forcing fails
-   */
-  void force() throws IOException {
-    if (dirty && channel != null) {
-      channel.force(true);
-      dirty = false;
-    }
-  }
-
-  /** @return whether the file is open */
-  @Override
-  public boolean isOpen() {
-    return channel != null;
-  }
-
-  /**
-   * Opens the file again after {@link #release}.
-   *
-   * @return false if it is no longer as this object left it (its size changed): read it again
-   * @throws IOException if it cannot be opened
-   */
-  boolean reopen() throws IOException {
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    if (ch.size() != end) {
-      closeQuietly(ch);
-      return false;
-    }
-    channel = ch;
-    return true;
-  }
-
-  /** Forces what was appended, then closes the file; the state stays for {@link #reopen}. */
-  @Override
-  public void release() {
-    try {
-      force();
-    } catch (IOException e) {
-      fail(e);
-    }
-    closeQuietly(channel);
-    channel = null;
-  }
-
-  /**
-   * Marks the state unknown after an IO error, and closes the file.
-   *
-   * @param e the error
-   */
-  void fail(IOException e) {
-    if (failure == null) {
-      failure = e;
-    }
-    closeQuietly(channel);
-    channel = null;
-  }
-
   private IOException corrupt(long offset, String problem) {
     return new IOException("journal file " + path + " of persistence id [" + persistenceId + "] is corrupt at offset "
         + offset + ": " + problem + "; restore it from a backup, or cut it at that offset to drop the events from there");
-  }
-
-  private static void closeQuietly(FileChannel ch) {
-    if (ch == null) {
-      return;
-    }
-    try {
-      ch.close();
-    } catch (IOException e) {
-      LOG.debug("closing a journal file failed", e);
-    }
   }
 
   /** @return what is wrong with the fields of the sound record at {@code pos}, or null */

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * fsync, forces) the records before the events, so a crash in between leaves records whose events
  * are missing. The journal checks each record against the event before handing it over.
  */
-final class TagFile implements FileJournal.OpenFile {
+final class TagFile extends AppendFile {
   private static final Logger LOG = LoggerFactory.getLogger(TagFile.class);
   static final int INDEX_EVERY = 256;
 
@@ -52,24 +52,16 @@ final class TagFile implements FileJournal.OpenFile {
   record Chunk(List<Entry> entries, boolean atEnd) {}
 
   final String tag;
-  final Path path;
   private final long dataStart;
-  /** Null while closed to keep the open files few; the state below stays. */
-  private FileChannel channel;
-  private long end;
   private long count;
   /** Where record {@code i * INDEX_EVERY + 1} starts, for each i. */
   private long[] indexPos = new long[8];
   private int indexSize;
-  private boolean dirty;
-  private IOException failure;
 
   private TagFile(String tag, Path path, FileChannel channel, long dataStart) {
+    super(path, channel, dataStart);
     this.tag = tag;
-    this.path = path;
-    this.channel = channel;
     this.dataStart = dataStart;
-    this.end = dataStart;
   }
 
   /**
@@ -277,82 +269,10 @@ final class TagFile implements FileJournal.OpenFile {
     return new Chunk(entries, offset == count);
   }
 
-  /**
-   * Forces appended records to disk.
-   *
-   * @throws IOException if forcing fails
-   */
-  void force() throws IOException {
-    if (dirty && channel != null) {
-      channel.force(true);
-      dirty = false;
-    }
-  }
-
-  @Override
-  public boolean isOpen() {
-    return channel != null;
-  }
-
-  /**
-   * Opens the file again after {@link #release}.
-   *
-   * @return false if it is no longer as this object left it (its size changed): read it again
-   * @throws IOException if it cannot be opened
-   */
-  boolean reopen() throws IOException {
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
-    if (ch.size() != end) {
-      closeQuietly(ch);
-      return false;
-    }
-    channel = ch;
-    return true;
-  }
-
-  @Override
-  public void release() {
-    try {
-      force();
-    } catch (IOException e) {
-      fail(e);
-    }
-    closeQuietly(channel);
-    channel = null;
-  }
-
-  @Override
-  public IOException failure() {
-    return failure;
-  }
-
-  /**
-   * Marks the state unknown after an IO error, and closes the file.
-   *
-   * @param e the error
-   */
-  void fail(IOException e) {
-    if (failure == null) {
-      failure = e;
-    }
-    closeQuietly(channel);
-    channel = null;
-  }
-
   private IOException corrupt(long offset, String problem) {
     return new IOException("tag index file " + path + " of tag [" + tag + "] is corrupt at offset " + offset + ": "
         + problem + "; restore it from a backup, or cut it at that offset (the tag's events from there on are then"
         + " no longer found by tag)");
   }
 
-  private static void closeQuietly(FileChannel ch) {
-    if (ch == null) {
-      return;
-    }
-    try {
-      ch.close();
-    } catch (IOException e) {
-      LOG.debug("closing a tag index file failed", e);
-    }
-  }
 }
