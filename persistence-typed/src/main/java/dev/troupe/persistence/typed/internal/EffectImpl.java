@@ -3,9 +3,7 @@ package dev.troupe.persistence.typed.internal;
 import dev.troupe.actor.typed.ActorRef;
 import dev.troupe.persistence.typed.javadsl.Effect;
 import dev.troupe.persistence.typed.javadsl.ReplyEffect;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -21,32 +19,17 @@ public sealed class EffectImpl<E, S> implements Effect<E, S> permits EffectImpl.
   /** What the command asked for besides its steps. */
   enum Kind { PERSIST, NONE, UNHANDLED, STASH }
 
-  /** A step after the events. */
-  sealed interface Step<S> permits Run, Reply, Stop, UnstashAll {}
-
-  record Run<S>(Consumer<S> callback) implements Step<S> {}
-
-  record Reply<S, R>(ActorRef<R> replyTo, Function<S, R> reply) implements Step<S> {
-    void send(S state) {
-      replyTo.tell(reply.apply(state));
-    }
-  }
-
-  record Stop<S>() implements Step<S> {}
-
-  record UnstashAll<S>() implements Step<S> {}
-
-  private static final EffectImpl<?, ?> NONE = new EffectImpl<>(Kind.NONE, List.of(), List.of());
-  private static final EffectImpl<?, ?> UNHANDLED = new EffectImpl<>(Kind.UNHANDLED, List.of(), List.of());
-  private static final Replying<?, ?> STASH = new Replying<>(Kind.STASH, List.of(), List.of());
-  private static final Replying<?, ?> NONE_NO_REPLY = new Replying<>(Kind.NONE, List.of(), List.of());
-  private static final Replying<?, ?> UNHANDLED_NO_REPLY = new Replying<>(Kind.UNHANDLED, List.of(), List.of());
+  private static final EffectImpl<?, ?> NONE = new EffectImpl<>(Kind.NONE, List.of(), Steps.none());
+  private static final EffectImpl<?, ?> UNHANDLED = new EffectImpl<>(Kind.UNHANDLED, List.of(), Steps.none());
+  private static final Replying<?, ?> STASH = new Replying<>(Kind.STASH, List.of(), Steps.none());
+  private static final Replying<?, ?> NONE_NO_REPLY = new Replying<>(Kind.NONE, List.of(), Steps.none());
+  private static final Replying<?, ?> UNHANDLED_NO_REPLY = new Replying<>(Kind.UNHANDLED, List.of(), Steps.none());
 
   final Kind kind;
   final List<E> events;
-  final List<Step<S>> steps;
+  final Steps<S> steps;
 
-  private EffectImpl(Kind kind, List<E> events, List<Step<S>> steps) {
+  private EffectImpl(Kind kind, List<E> events, Steps<S> steps) {
     this.kind = kind;
     this.events = events;
     this.steps = steps;
@@ -59,7 +42,7 @@ public sealed class EffectImpl<E, S> implements Effect<E, S> permits EffectImpl.
    * @return the effect
    */
   public static <E, S> Effect<E, S> persist(List<E> events) {
-    return events.isEmpty() ? none() : new EffectImpl<>(Kind.PERSIST, events, List.of());
+    return events.isEmpty() ? none() : new EffectImpl<>(Kind.PERSIST, events, Steps.none());
   }
 
   /**
@@ -92,22 +75,15 @@ public sealed class EffectImpl<E, S> implements Effect<E, S> permits EffectImpl.
     return (ReplyEffect<E, S>) STASH;
   }
 
-  final List<Step<S>> plus(Step<S> step) {
-    List<Step<S>> more = new ArrayList<>(steps.size() + 1);
-    more.addAll(steps);
-    more.add(step);
-    return List.copyOf(more);
-  }
-
   @Override
   public Effect<E, S> thenRun(Consumer<S> callback) {
-    return new EffectImpl<>(kind, events, plus(run(callback)));
+    return new EffectImpl<>(kind, events, steps.thenRun(callback));
   }
 
   @Override
   public <R> ReplyEffect<E, S> thenReply(ActorRef<R> replyTo, Function<S, R> reply) {
     return new Replying<>(kind, events,
-        plus(new Reply<>(Objects.requireNonNull(replyTo, "replyTo"), Objects.requireNonNull(reply, "reply"))));
+        steps.thenReply(replyTo, reply));
   }
 
   @Override
@@ -124,16 +100,12 @@ public sealed class EffectImpl<E, S> implements Effect<E, S> permits EffectImpl.
 
   @Override
   public Effect<E, S> thenStop() {
-    return new EffectImpl<>(kind, events, plus(new Stop<>()));
+    return new EffectImpl<>(kind, events, steps.thenStop());
   }
 
   @Override
   public Effect<E, S> thenUnstashAll() {
-    return new EffectImpl<>(kind, events, plus(new UnstashAll<>()));
-  }
-
-  private static <S> Run<S> run(Consumer<S> callback) {
-    return new Run<>(Objects.requireNonNull(callback, "callback"));
+    return new EffectImpl<>(kind, events, steps.thenUnstashAll());
   }
 
   @Override
@@ -149,23 +121,23 @@ public sealed class EffectImpl<E, S> implements Effect<E, S> permits EffectImpl.
    * @param <S> the state
    */
   static final class Replying<E, S> extends EffectImpl<E, S> implements ReplyEffect<E, S> {
-    Replying(Kind kind, List<E> events, List<Step<S>> steps) {
+    Replying(Kind kind, List<E> events, Steps<S> steps) {
       super(kind, events, steps);
     }
 
     @Override
     public ReplyEffect<E, S> thenRun(Consumer<S> callback) {
-      return new Replying<>(kind, events, plus(run(callback)));
+      return new Replying<>(kind, events, steps.thenRun(callback));
     }
 
     @Override
     public ReplyEffect<E, S> thenStop() {
-      return new Replying<>(kind, events, plus(new Stop<>()));
+      return new Replying<>(kind, events, steps.thenStop());
     }
 
     @Override
     public ReplyEffect<E, S> thenUnstashAll() {
-      return new Replying<>(kind, events, plus(new UnstashAll<>()));
+      return new Replying<>(kind, events, steps.thenUnstashAll());
     }
   }
 }

@@ -183,26 +183,15 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
    * steps: a reply after a stop is sent), else the stashed commands are handled if one asked.
    */
   private Behavior<C> runSteps(EffectImpl<E, S> effect) {
-    boolean unstash = false;
-    boolean stop = false;
-    for (EffectImpl.Step<S> step : effect.steps) {
-      if (step instanceof EffectImpl.Run<S> run) {
-        run.callback().accept(state);
-      } else if (step instanceof EffectImpl.Reply<S, ?> reply) {
-        reply.send(state);
-      } else if (step instanceof EffectImpl.Stop<S>) {
-        stop = true;
-      } else {
-        unstash = true;
-      }
-    }
-    if (stop) {
+    Steps.After after = effect.steps.run(state);
+    if (after == Steps.After.STOP) {
       return Behaviors.stopped();
     }
-    if (unstash) {
+    if (after == Steps.After.UNSTASH) {
       kept.unstashAll(); // the stashed ones first, oldest first, before those waiting for a write
+      return drain();
     }
-    return unstash ? drain() : Behaviors.same();
+    return Behaviors.same();
   }
 
   /** Handles the commands waiting in the buffer, in order, until one stores events or stops the actor. */

@@ -1,10 +1,9 @@
 package dev.troupe.persistence.typed.state.internal;
 
 import dev.troupe.actor.typed.ActorRef;
+import dev.troupe.persistence.typed.internal.Steps;
 import dev.troupe.persistence.typed.state.javadsl.Effect;
 import dev.troupe.persistence.typed.state.javadsl.ReplyEffect;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -21,33 +20,18 @@ public sealed class EffectImpl<S> implements Effect<S> permits EffectImpl.Replyi
   /** What the command asked for besides its steps. */
   enum Kind { PERSIST, DELETE, NONE, UNHANDLED, STASH }
 
-  /** A step after the write. */
-  sealed interface Step<S> permits Run, Reply, Stop, UnstashAll {}
-
-  record Run<S>(Consumer<S> callback) implements Step<S> {}
-
-  record Reply<S, R>(ActorRef<R> replyTo, Function<S, R> reply) implements Step<S> {
-    void send(S state) {
-      replyTo.tell(reply.apply(state));
-    }
-  }
-
-  record Stop<S>() implements Step<S> {}
-
-  record UnstashAll<S>() implements Step<S> {}
-
-  private static final EffectImpl<?> NONE = new EffectImpl<>(Kind.NONE, null, List.of());
-  private static final EffectImpl<?> UNHANDLED = new EffectImpl<>(Kind.UNHANDLED, null, List.of());
-  private static final EffectImpl<?> DELETE = new EffectImpl<>(Kind.DELETE, null, List.of());
-  private static final Replying<?> STASH = new Replying<>(Kind.STASH, null, List.of());
-  private static final Replying<?> NONE_NO_REPLY = new Replying<>(Kind.NONE, null, List.of());
-  private static final Replying<?> UNHANDLED_NO_REPLY = new Replying<>(Kind.UNHANDLED, null, List.of());
+  private static final EffectImpl<?> NONE = new EffectImpl<>(Kind.NONE, null, Steps.none());
+  private static final EffectImpl<?> UNHANDLED = new EffectImpl<>(Kind.UNHANDLED, null, Steps.none());
+  private static final EffectImpl<?> DELETE = new EffectImpl<>(Kind.DELETE, null, Steps.none());
+  private static final Replying<?> STASH = new Replying<>(Kind.STASH, null, Steps.none());
+  private static final Replying<?> NONE_NO_REPLY = new Replying<>(Kind.NONE, null, Steps.none());
+  private static final Replying<?> UNHANDLED_NO_REPLY = new Replying<>(Kind.UNHANDLED, null, Steps.none());
 
   final Kind kind;
   final S state;
-  final List<Step<S>> steps;
+  final Steps<S> steps;
 
-  private EffectImpl(Kind kind, S state, List<Step<S>> steps) {
+  private EffectImpl(Kind kind, S state, Steps<S> steps) {
     this.kind = kind;
     this.state = state;
     this.steps = steps;
@@ -59,7 +43,7 @@ public sealed class EffectImpl<S> implements Effect<S> permits EffectImpl.Replyi
    * @return the effect
    */
   public static <S> Effect<S> persist(S state) {
-    return new EffectImpl<>(Kind.PERSIST, Objects.requireNonNull(state, "state"), List.of());
+    return new EffectImpl<>(Kind.PERSIST, Objects.requireNonNull(state, "state"), Steps.none());
   }
 
   /**
@@ -98,22 +82,15 @@ public sealed class EffectImpl<S> implements Effect<S> permits EffectImpl.Replyi
     return (ReplyEffect<S>) STASH;
   }
 
-  final List<Step<S>> plus(Step<S> step) {
-    List<Step<S>> more = new ArrayList<>(steps.size() + 1);
-    more.addAll(steps);
-    more.add(step);
-    return List.copyOf(more);
-  }
-
   @Override
   public Effect<S> thenRun(Consumer<S> callback) {
-    return new EffectImpl<>(kind, state, plus(run(callback)));
+    return new EffectImpl<>(kind, state, steps.thenRun(callback));
   }
 
   @Override
   public <R> ReplyEffect<S> thenReply(ActorRef<R> replyTo, Function<S, R> reply) {
     return new Replying<>(kind, state,
-        plus(new Reply<>(Objects.requireNonNull(replyTo, "replyTo"), Objects.requireNonNull(reply, "reply"))));
+        steps.thenReply(replyTo, reply));
   }
 
   @Override
@@ -130,16 +107,12 @@ public sealed class EffectImpl<S> implements Effect<S> permits EffectImpl.Replyi
 
   @Override
   public Effect<S> thenStop() {
-    return new EffectImpl<>(kind, state, plus(new Stop<>()));
+    return new EffectImpl<>(kind, state, steps.thenStop());
   }
 
   @Override
   public Effect<S> thenUnstashAll() {
-    return new EffectImpl<>(kind, state, plus(new UnstashAll<>()));
-  }
-
-  private static <S> Run<S> run(Consumer<S> callback) {
-    return new Run<>(Objects.requireNonNull(callback, "callback"));
+    return new EffectImpl<>(kind, state, steps.thenUnstashAll());
   }
 
   @Override
@@ -154,23 +127,23 @@ public sealed class EffectImpl<S> implements Effect<S> permits EffectImpl.Replyi
    * @param <S> the state
    */
   static final class Replying<S> extends EffectImpl<S> implements ReplyEffect<S> {
-    Replying(Kind kind, S state, List<Step<S>> steps) {
+    Replying(Kind kind, S state, Steps<S> steps) {
       super(kind, state, steps);
     }
 
     @Override
     public ReplyEffect<S> thenRun(Consumer<S> callback) {
-      return new Replying<>(kind, state, plus(run(callback)));
+      return new Replying<>(kind, state, steps.thenRun(callback));
     }
 
     @Override
     public ReplyEffect<S> thenStop() {
-      return new Replying<>(kind, state, plus(new Stop<>()));
+      return new Replying<>(kind, state, steps.thenStop());
     }
 
     @Override
     public ReplyEffect<S> thenUnstashAll() {
-      return new Replying<>(kind, state, plus(new UnstashAll<>()));
+      return new Replying<>(kind, state, steps.thenUnstashAll());
     }
   }
 }

@@ -16,6 +16,7 @@ import dev.troupe.persistence.typed.DurableStateStoreException;
 import dev.troupe.persistence.typed.RecoveryCompleted;
 import dev.troupe.persistence.typed.RecoveryFailed;
 import dev.troupe.persistence.typed.internal.Commands;
+import dev.troupe.persistence.typed.internal.Steps;
 import dev.troupe.persistence.typed.javadsl.SignalHandler;
 import dev.troupe.persistence.typed.state.javadsl.CommandHandler;
 import dev.troupe.persistence.typed.state.javadsl.DurableStateBehavior;
@@ -143,26 +144,15 @@ public final class Running<C, S> extends ExtensibleBehavior<C> {
    * steps), else the stashed commands are handled if one asked.
    */
   private Behavior<C> runSteps(EffectImpl<S> effect) {
-    boolean unstash = false;
-    boolean stop = false;
-    for (EffectImpl.Step<S> step : effect.steps) {
-      if (step instanceof EffectImpl.Run<S> run) {
-        run.callback().accept(state);
-      } else if (step instanceof EffectImpl.Reply<S, ?> reply) {
-        reply.send(state);
-      } else if (step instanceof EffectImpl.Stop<S>) {
-        stop = true;
-      } else {
-        unstash = true;
-      }
-    }
-    if (stop) {
+    Steps.After after = effect.steps.run(state);
+    if (after == Steps.After.STOP) {
       return Behaviors.stopped();
     }
-    if (unstash) {
+    if (after == Steps.After.UNSTASH) {
       kept.unstashAll(); // the stashed ones first, oldest first, before those waiting for a write
+      return drain();
     }
-    return unstash ? drain() : Behaviors.same();
+    return Behaviors.same();
   }
 
   /** Handles the commands waiting in the buffer, in order, until one writes or stops the actor. */
