@@ -58,6 +58,9 @@ public final class InMemoryJournal implements Journal {
         log.events.addAll(w.events());
         log.highest = w.highestSequenceNr();
         for (PersistentRepr e : w.events()) { // under the actor's lock: a tag's order is its actor's order
+          if (e.tags().isEmpty()) {
+            continue;
+          }
           for (String tag : e.tags()) {
             ArrayList<PersistentRepr> index = tagged.computeIfAbsent(tag, t -> new ArrayList<>());
             synchronized (index) {
