@@ -2,7 +2,8 @@
  * Event sourcing: persistent actors that store the events that change their state and recover it
  * by replaying them, snapshots, and the journal and snapshot store SPI with in-memory and file
  * plugins, durable state (the latest state of an actor, not its events) and its store SPI with
- * in-memory and file plugins, and persistence queries that read a journal as streams.
+ * in-memory and file plugins, event adapters that evolve stored events, and persistence queries
+ * that read a journal as streams.
  */
 module dev.troupe.persistence {
   requires transitive dev.troupe.actor;
@@ -11,6 +12,7 @@ module dev.troupe.persistence {
 
   exports dev.troupe.persistence;
   exports dev.troupe.persistence.spi;
+  exports dev.troupe.persistence.journal;
   exports dev.troupe.persistence.state;
   exports dev.troupe.persistence.query;
   exports dev.troupe.persistence.query.javadsl;

@@ -5,6 +5,7 @@ import dev.troupe.actor.ActorRef;
 import dev.troupe.actor.NotInfluenceReceiveTimeout;
 import dev.troupe.actor.Procedure;
 import dev.troupe.actor.spi.CellSpi;
+import dev.troupe.persistence.journal.EventAdapters;
 import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.PersistentRepr;
@@ -33,6 +34,7 @@ final class Eventsourced {
   private final Recovery recovery;
   private final Persistence persistence;
   private final Journal journal;
+  private final EventAdapters adapters; // isEmpty(): the events pass as they are, unlooked at
   private final int batchSize;
 
   private SnapshotStore snapshots; // made on first use
@@ -56,7 +58,9 @@ final class Eventsourced {
     this.persistenceId = requireId(actor.persistenceId(), actor);
     this.recovery = java.util.Objects.requireNonNull(actor.recovery(), "recovery()");
     this.persistence = Persistence.get(actor.getContext().getSystem());
-    this.journal = persistence.journalFor(java.util.Objects.requireNonNull(actor.journalPluginId(), "journalPluginId()"));
+    String journalPluginId = java.util.Objects.requireNonNull(actor.journalPluginId(), "journalPluginId()");
+    this.journal = persistence.journalFor(journalPluginId);
+    this.adapters = persistence.adaptersFor(journalPluginId);
     this.batchSize = persistence.replayBatchSize();
   }
 
@@ -148,10 +152,11 @@ final class Eventsourced {
   }
 
   private void onReplayed(List<PersistentRepr> chunk, long max) {
+    boolean adapt = !adapters.isEmpty();
     for (PersistentRepr e : chunk) {
       lastSequenceNr = e.sequenceNr();
       replayed++;
-      if (!applyRecovered(e.payload())) {
+      if (!(adapt ? applyAdapted(e.payload()) : applyRecovered(e.payload()))) {
         return;
       }
     }
@@ -177,6 +182,28 @@ final class Eventsourced {
       return;
     }
     releaseStashed();
+  }
+
+  /**
+   * A stored event through the journal's read adapters: each event they make, in order, with the
+   * stored event's sequence number; none skips it.
+   *
+   * @return false if adapting or applying failed (the actor is stopping)
+   */
+  private boolean applyAdapted(Object stored) {
+    List<Object> events;
+    try {
+      events = adapters.fromJournal(stored, "").events();
+    } catch (RuntimeException | Error e) {
+      recoveryFailed(e, Optional.of(stored));
+      return false;
+    }
+    for (Object event : events) {
+      if (!applyRecovered(event)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** @return false if applying it failed (the actor is stopping) */
@@ -274,13 +301,22 @@ final class Eventsourced {
     long now = System.currentTimeMillis();
     boolean oneSender = true;
     ActorRef sender = actor.getSender();
+    int toWrite = 0;
+    RuntimeException adaptFailed = null; // a write adapter threw: the batch fails as a write would
     for (Invocation i : batch) {
       if (i.firstSequenceNr > 0) {
-        writes.add(i.toWrite(persistenceId, now));
+        toWrite++;
+        if (adaptFailed == null) {
+          try {
+            writes.add(i.toWrite(persistenceId, now, adapters));
+          } catch (RuntimeException e) {
+            adaptFailed = e;
+          }
+        }
       }
       oneSender &= java.util.Objects.equals(i.sender, sender);
     }
-    if (writes.isEmpty()) { // only deferred handlers: nothing to write, they run in order after what is queued
+    if (toWrite == 0) { // only deferred handlers: nothing to write, they run in order after what is queued
       for (Invocation i : batch) {
         self.tell(new Written(this, i), i.sender);
       }
@@ -289,14 +325,18 @@ final class Eventsourced {
     writing = true;
     CompletionStage<List<Optional<Exception>>> stage;
     try {
+      if (adaptFailed != null) {
+        throw adaptFailed;
+      }
       stage = persistence.bounded(journal.write(writes), "write of persistence id [" + persistenceId + "]");
     } catch (RuntimeException e) {
       stage = java.util.concurrent.CompletableFuture.failedFuture(e);
     }
+    int written = toWrite;
     Thread actorThread = oneSender ? Thread.currentThread() : null;
     List<List<Reply>> answeredHere = new ArrayList<>(1);
     stage.whenComplete((results, thrown) -> {
-      List<Reply> replies = replies(batch, writes.size(), results, unwrap(thrown));
+      List<Reply> replies = replies(batch, written, results, unwrap(thrown));
       if (Thread.currentThread() == actorThread) {
         answeredHere.add(replies); // the journal answered inside write(): handled below, on this thread
       } else {
@@ -479,15 +519,50 @@ final class Eventsourced {
       this.firstSequenceNr = firstSequenceNr;
     }
 
-    AtomicWrite toWrite(String persistenceId, long timestamp) {
+    /** The events as the journal stores them: a Tagged one's tags apart, through the write adapters if any. */
+    AtomicWrite toWrite(String persistenceId, long timestamp, EventAdapters adapters) {
       List<PersistentRepr> reprs = new ArrayList<>(events.size());
+      boolean adapt = !adapters.isEmpty();
       for (int k = 0; k < events.size(); k++) {
         Object e = events.get(k);
+        if (adapt) {
+          reprs.add(adapted(persistenceId, firstSequenceNr + k, e, timestamp, adapters));
+          continue;
+        }
         reprs.add(e instanceof Tagged t
             ? new PersistentRepr(persistenceId, firstSequenceNr + k, t.payload(), timestamp, t.tags())
             : new PersistentRepr(persistenceId, firstSequenceNr + k, e, timestamp));
       }
       return new AtomicWrite(persistenceId, reprs);
+    }
+
+    /** The adapter sees the event without its Tagged wrapper; a Tagged it returns adds its tags. */
+    private static PersistentRepr adapted(String persistenceId, long sequenceNr, Object e, long timestamp,
+        EventAdapters adapters) {
+      java.util.Set<String> tags = java.util.Set.of();
+      Object payload = e;
+      if (e instanceof Tagged t) {
+        payload = t.payload();
+        tags = t.tags();
+      }
+      Object stored = adapters.toJournal(payload);
+      if (stored instanceof Tagged t) {
+        stored = t.payload();
+        tags = union(tags, t.tags());
+      }
+      return new PersistentRepr(persistenceId, sequenceNr, stored, timestamp, tags);
+    }
+
+    private static java.util.Set<String> union(java.util.Set<String> a, java.util.Set<String> b) {
+      if (a.isEmpty()) {
+        return b;
+      }
+      if (b.isEmpty()) {
+        return a;
+      }
+      java.util.Set<String> all = new java.util.HashSet<>(a);
+      all.addAll(b);
+      return all;
     }
   }
 

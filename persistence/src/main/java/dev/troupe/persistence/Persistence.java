@@ -7,6 +7,7 @@ import dev.troupe.actor.ConfigurationException;
 import dev.troupe.actor.Extension;
 import dev.troupe.actor.ExtensionId;
 import dev.troupe.persistence.internal.Plugins;
+import dev.troupe.persistence.journal.EventAdapters;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.SnapshotStore;
 import dev.troupe.persistence.state.DurableStateStore;
@@ -44,6 +45,7 @@ public final class Persistence implements Extension {
   private final int warnAfterNumberOfUnconfirmedAttempts;
   private final int maxUnconfirmedMessages;
   private final Map<String, Journal> journals = new ConcurrentHashMap<>();
+  private final Map<String, EventAdapters> adapters = new ConcurrentHashMap<>();
   private final Map<String, SnapshotStore> snapshotStores = new ConcurrentHashMap<>();
   private final Map<String, DurableStateStore> stateStores = new ConcurrentHashMap<>();
   private volatile boolean terminated;
@@ -171,8 +173,40 @@ public final class Persistence implements Extension {
    *     made
    */
   public Journal journalFor(String pluginId) {
-    String id = pluginId.isEmpty() ? pluginPath("troupe.persistence.journal.plugin") : pluginId;
-    return plugin(journals, id, Journal.class);
+    return plugin(journals, journalPath(pluginId), Journal.class);
+  }
+
+  /**
+   * The event adapters of a journal plugin ({@code event-adapters} and {@code
+   * event-adapter-bindings} in its section), made on first use, once per plugin: what persistent
+   * actors and persistence queries pass the events they write and read through. A plugin whose
+   * section configures none gets {@link EventAdapters#none()}, which {@link EventAdapters#isEmpty()}
+   * tells apart.
+   *
+   * @param pluginId the path of the journal's section; empty for {@code troupe.persistence.journal.plugin}
+   * @return its adapters
+   * @throws ConfigurationException naming the key, if the section or an adapter's configuration is
+   *     wrong, or an adapter cannot be made
+   */
+  public EventAdapters adaptersFor(String pluginId) {
+    String path = journalPath(pluginId);
+    EventAdapters a = adapters.get(path);
+    if (a != null) {
+      return a;
+    }
+    Config section;
+    try {
+      section = config.getConfig(path);
+    } catch (ConfigException e) {
+      throw new ConfigurationException("persistence plugin [" + path + "]: a section is needed: " + e.getMessage(), e);
+    }
+    EventAdapters fresh = EventAdapters.create(system, section, path); // outside the map: an adapter may use Persistence
+    EventAdapters raced = adapters.putIfAbsent(path, fresh);
+    return raced != null ? raced : fresh;
+  }
+
+  private String journalPath(String pluginId) {
+    return pluginId.isEmpty() ? pluginPath("troupe.persistence.journal.plugin") : pluginId;
   }
 
   /**

@@ -27,6 +27,7 @@ class PersistenceModuleTest {
     Path where = Path.of(Persistence.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     ModuleDescriptor d = ModuleFinder.of(where).find("dev.troupe.persistence").orElseThrow().descriptor();
     assertEquals(Set.of("dev.troupe.persistence", "dev.troupe.persistence.spi", "dev.troupe.persistence.state",
+            "dev.troupe.persistence.journal",
             "dev.troupe.persistence.query",
             "dev.troupe.persistence.query.javadsl", "dev.troupe.persistence.query.polling"),
         d.exports().stream().map(Exports::source).collect(Collectors.toSet()));

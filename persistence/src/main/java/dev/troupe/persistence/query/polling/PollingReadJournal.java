@@ -5,6 +5,7 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.persistence.Persistence;
 import dev.troupe.persistence.internal.PluginContext;
 import dev.troupe.persistence.internal.query.PollingSubscription;
+import dev.troupe.persistence.journal.EventAdapters;
 import dev.troupe.persistence.query.EventEnvelope;
 import dev.troupe.persistence.query.Offset;
 import dev.troupe.persistence.query.NoOffset;
@@ -16,6 +17,8 @@ import dev.troupe.persistence.query.javadsl.EventsByPersistenceIdQuery;
 import dev.troupe.persistence.query.javadsl.EventsByTagQuery;
 import dev.troupe.persistence.query.javadsl.PersistenceIdsQuery;
 import dev.troupe.persistence.spi.Journal;
+import dev.troupe.persistence.spi.PersistentRepr;
+import dev.troupe.persistence.spi.TaggedRepr;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -43,6 +46,11 @@ import java.util.concurrent.Flow;
  * that error. When the system terminates, every query still running ends with an {@code
  * IllegalStateException}.
  *
+ * <p>The events pass through the read side of the journal's event adapters ({@code
+ * event-adapter-bindings} in its section), as recovery's do: a stored event an adapter splits is
+ * handed over as several envelopes with its offset and sequence number, one it drops is not handed
+ * over at all.
+ *
  * <p>Thread-safe; each subscription reads on its own.
  */
 public final class PollingReadJournal
@@ -58,6 +66,7 @@ public final class PollingReadJournal
   private final ActorSystem system;
   private final Persistence persistence;
   private final Journal journal;
+  private final EventAdapters adapters;
   private final Duration refreshInterval;
   private final int maxBufferSize;
   private final Set<PollingSubscription<?>> running = ConcurrentHashMap.newKeySet();
@@ -77,7 +86,9 @@ public final class PollingReadJournal
     this.refreshInterval = context.duration("refresh-interval");
     this.maxBufferSize = context.count("max-buffer-size");
     this.persistence = Persistence.get(system);
-    this.journal = persistence.journalFor(context.string("write-plugin"));
+    String writePlugin = context.string("write-plugin");
+    this.journal = persistence.journalFor(writePlugin);
+    this.adapters = persistence.adaptersFor(writePlugin);
     system.getWhenTerminated().whenComplete((t, e) -> {
       terminated = true;
       IllegalStateException end = new IllegalStateException("system [" + system.name() + "] has terminated");
@@ -155,6 +166,17 @@ public final class PollingReadJournal
     return persistence.bounded(call, what);
   }
 
+  /** Adds a stored event's envelopes: itself, or what the read adapters make of it (none, one, several). */
+  private void envelopes(Offset offset, PersistentRepr r, List<EventEnvelope> into) {
+    if (adapters.isEmpty()) {
+      into.add(new EventEnvelope(offset, r.persistenceId(), r.sequenceNr(), r.payload(), r.timestamp()));
+      return;
+    }
+    for (Object event : adapters.fromJournal(r.payload(), "").events()) {
+      into.add(new EventEnvelope(offset, r.persistenceId(), r.sequenceNr(), event, r.timestamp()));
+    }
+  }
+
   /** A subscription to one actor's events. */
   private final class Events extends PollingSubscription<EventEnvelope> {
     private final String persistenceId;
@@ -190,15 +212,18 @@ public final class PollingReadJournal
       if (next > to) {
         return java.util.concurrent.CompletableFuture.completedFuture(new Batch<>(List.of(), Next.LAST));
       }
-      List<EventEnvelope> found = new ArrayList<>();
-      return bounded(journal.replay(persistenceId, next, to, batchSize, r -> found.add(new EventEnvelope(
-              Offset.sequence(r.sequenceNr()), r.persistenceId(), r.sequenceNr(), r.payload(), r.timestamp()))),
+      List<PersistentRepr> stored = new ArrayList<>();
+      return bounded(journal.replay(persistenceId, next, to, batchSize, stored::add),
           "a query of the events of [" + persistenceId + "] from " + next)
           .thenApply(done -> {
-            if (!found.isEmpty()) {
-              next = found.get(found.size() - 1).sequenceNr() + 1;
+            List<EventEnvelope> found = new ArrayList<>(stored.size());
+            for (PersistentRepr r : stored) {
+              envelopes(Offset.sequence(r.sequenceNr()), r, found);
             }
-            Next then = next > to ? Next.LAST : found.size() >= batchSize ? Next.NOW : current ? Next.LAST : Next.LATER;
+            if (!stored.isEmpty()) {
+              next = stored.get(stored.size() - 1).sequenceNr() + 1;
+            }
+            Next then = next > to ? Next.LAST : stored.size() >= batchSize ? Next.NOW : current ? Next.LAST : Next.LATER;
             return new Batch<>(found, then);
           });
     }
@@ -220,16 +245,18 @@ public final class PollingReadJournal
 
     @Override
     protected CompletionStage<Batch<EventEnvelope>> read() {
-      List<EventEnvelope> found = new ArrayList<>();
-      return bounded(journal.eventsByTag(tag, after, batchSize, t -> found.add(new EventEnvelope(
-              Offset.sequence(t.offset()), t.event().persistenceId(), t.event().sequenceNr(), t.event().payload(),
-              t.event().timestamp()))),
+      List<TaggedRepr> stored = new ArrayList<>();
+      return bounded(journal.eventsByTag(tag, after, batchSize, stored::add),
           "a query of the events tagged [" + tag + "] after offset " + after)
           .thenApply(done -> {
-            if (!found.isEmpty()) {
-              after = ((Sequence) found.get(found.size() - 1).offset()).value();
+            List<EventEnvelope> found = new ArrayList<>(stored.size());
+            for (TaggedRepr t : stored) {
+              envelopes(Offset.sequence(t.offset()), t.event(), found);
             }
-            return new Batch<>(found, found.size() >= batchSize ? Next.NOW : current ? Next.LAST : Next.LATER);
+            if (!stored.isEmpty()) {
+              after = stored.get(stored.size() - 1).offset();
+            }
+            return new Batch<>(found, stored.size() >= batchSize ? Next.NOW : current ? Next.LAST : Next.LATER);
           });
     }
   }
