@@ -13,6 +13,8 @@ import dev.troupe.persistence.Persistence;
 import dev.troupe.persistence.Recovery;
 import dev.troupe.persistence.SnapshotMetadata;
 import dev.troupe.persistence.SnapshotSelectionCriteria;
+import dev.troupe.persistence.Tagged;
+import dev.troupe.persistence.journal.EventAdapters;
 import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.PersistentRepr;
@@ -64,6 +66,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
   private final String persistenceId;
   private final Persistence persistence;
   private final Journal journal;
+  private final EventAdapters adapters; // isEmpty(): the events pass as they are, unlooked at
   private final Recovery recovery;
   private final CommandHandler<C, E, S> commands;
   private final EventHandler<S, E> events;
@@ -89,6 +92,7 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
     dev.troupe.actor.ActorSystem classic = Adapter.toClassic(ctx.getSystem());
     this.persistence = Persistence.get(classic);
     this.journal = persistence.journalFor(definition.journalPluginId());
+    this.adapters = persistence.adaptersFor(definition.journalPluginId());
     this.recovery = definition.recovery();
     this.commands = definition.commandHandler();
     this.events = definition.eventHandler();
@@ -242,12 +246,31 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
 
   @SuppressWarnings("unchecked")
   private Behavior<C> onReplayed(List<PersistentRepr> chunk, long max) {
+    boolean adapt = !adapters.isEmpty();
     for (PersistentRepr e : chunk) {
-      try {
-        state = events.apply(state, (E) e.payload());
-      } catch (RuntimeException | Error t) {
-        return recoveryFailed(new IllegalStateException("applying event " + e.sequenceNr() + " ("
-            + e.payload().getClass().getName() + ") failed", t));
+      if (adapt) {
+        List<Object> read;
+        try {
+          read = adapters.fromJournal(e.payload(), "").events();
+        } catch (RuntimeException | Error t) {
+          return recoveryFailed(new IllegalStateException("the event adapters of event " + e.sequenceNr() + " ("
+              + e.payload().getClass().getName() + ") failed", t));
+        }
+        for (Object event : read) { // each with the stored event's sequence number; none skips it
+          try {
+            state = events.apply(state, (E) event);
+          } catch (RuntimeException | Error t) {
+            return recoveryFailed(new IllegalStateException("applying event " + e.sequenceNr() + " ("
+                + event.getClass().getName() + ", adapted from " + e.payload().getClass().getName() + ") failed", t));
+          }
+        }
+      } else {
+        try {
+          state = events.apply(state, (E) e.payload());
+        } catch (RuntimeException | Error t) {
+          return recoveryFailed(new IllegalStateException("applying event " + e.sequenceNr() + " ("
+              + e.payload().getClass().getName() + ") failed", t));
+        }
       }
       lastSequenceNr = e.sequenceNr();
       replayed++;
@@ -278,12 +301,27 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
     inFlight = effect;
     long now = System.currentTimeMillis();
     List<PersistentRepr> reprs = new ArrayList<>(effect.events.size());
+    RuntimeException adaptFailed = null; // a write adapter threw: the write fails
     for (E e : effect.events) {
-      reprs.add(new PersistentRepr(persistenceId, nextSequenceNr++, e, now, java.util.Objects.requireNonNull(
-          definition.tagsFor(e), "tagsFor returned null")));
+      java.util.Set<String> tags = java.util.Objects.requireNonNull(definition.tagsFor(e), "tagsFor returned null");
+      long sequenceNr = nextSequenceNr++;
+      if (adapters.isEmpty()) {
+        reprs.add(new PersistentRepr(persistenceId, sequenceNr, e, now, tags));
+        continue;
+      }
+      if (adaptFailed == null) {
+        try {
+          reprs.add(adapted(sequenceNr, e, now, tags));
+        } catch (RuntimeException x) {
+          adaptFailed = x;
+        }
+      }
     }
     CompletionStage<List<Optional<Exception>>> stage;
     try {
+      if (adaptFailed != null) {
+        throw adaptFailed;
+      }
       stage = persistence.bounded(journal.write(List.of(new AtomicWrite(persistenceId, reprs))), "write of persistence id [" + persistenceId + "]");
     } catch (RuntimeException e) {
       stage = java.util.concurrent.CompletableFuture.failedFuture(e);
@@ -305,6 +343,22 @@ public final class Running<C, E, S> extends ExtensibleBehavior<C> {
       }
     });
     writingInline = false;
+  }
+
+  /** The event through the write adapters: a Tagged they return adds its tags to those of tagsFor. */
+  private PersistentRepr adapted(long sequenceNr, Object e, long now, java.util.Set<String> tags) {
+    Object stored = adapters.toJournal(e);
+    if (stored instanceof Tagged t) {
+      stored = t.payload();
+      if (tags.isEmpty()) {
+        tags = t.tags();
+      } else if (!t.tags().isEmpty()) {
+        java.util.Set<String> all = new java.util.HashSet<>(tags);
+        all.addAll(t.tags());
+        tags = all;
+      }
+    }
+    return new PersistentRepr(persistenceId, sequenceNr, stored, now, tags);
   }
 
   private Behavior<C> onWritten() {
