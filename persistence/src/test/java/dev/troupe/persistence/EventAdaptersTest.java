@@ -15,6 +15,10 @@ import dev.troupe.persistence.journal.EventAdapters;
 import dev.troupe.persistence.journal.EventSeq;
 import dev.troupe.persistence.journal.ReadEventAdapter;
 import dev.troupe.persistence.journal.WriteEventAdapter;
+import dev.troupe.persistence.query.EventEnvelope;
+import dev.troupe.persistence.query.Offset;
+import dev.troupe.persistence.query.PersistenceQuery;
+import dev.troupe.persistence.query.polling.PollingReadJournal;
 import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.PersistentRepr;
@@ -26,6 +30,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -72,6 +78,11 @@ public class EventAdaptersTest {
             "%1$sSpecial" = special
             "%1$sPair" = [audit, flag]
           }
+        }
+        adapted-query {
+          class = "dev.troupe.persistence.query.polling.PollingReadJournal"
+          write-plugin = adapted
+          max-buffer-size = 2
         }
         """.formatted(TEST)).withFallback(ConfigFactory.load()));
   }
@@ -283,7 +294,7 @@ public class EventAdaptersTest {
   private void stored(String id, Object... events) throws Exception {
     List<PersistentRepr> reprs = new ArrayList<>();
     for (int k = 0; k < events.length; k++) {
-      reprs.add(new PersistentRepr(id, k + 1, events[k], 0));
+      reprs.add(new PersistentRepr(id, k + 1, events[k], 0, Set.of("t")));
     }
     List<Optional<Exception>> results = journal().write(List.of(new AtomicWrite(id, reprs)))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -358,6 +369,49 @@ public class EventAdaptersTest {
     assertTrue(e.getMessage().contains("adapted.event-adapter-bindings.\"" + TEST + "Audited\"")
         && e.getMessage().contains("adapted.event-adapter-bindings.\"" + TEST + "Flagged\""), e.getMessage());
     assertTrue(e.getMessage().contains("bind " + TEST + "Both itself"), e.getMessage());
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  /** What a current query hands over, all of it, once it completes (bounded wait). */
+  private static List<EventEnvelope> all(Flow.Publisher<EventEnvelope> query) throws Exception {
+    List<EventEnvelope> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CompletableFuture<List<EventEnvelope>> done = new CompletableFuture<>();
+    query.subscribe(new Flow.Subscriber<>() {
+      @Override
+      public void onSubscribe(Flow.Subscription s) {
+        s.request(Long.MAX_VALUE);
+      }
+
+      @Override
+      public void onNext(EventEnvelope e) {
+        got.add(e);
+      }
+
+      @Override
+      public void onError(Throwable t) {
+        done.completeExceptionally(t);
+      }
+
+      @Override
+      public void onComplete() {
+        done.complete(got);
+      }
+    });
+    return done.get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void queriesHandOverAdaptedEventsAcrossBatches() throws Exception {
+    // batches of 2: the second ends with a dropped event, the third starts with a split one
+    stored("history", new AddedV1(1), new Noise(), new Noise(), new Transferred(4), new AddedV1(2));
+    PollingReadJournal queries = PersistenceQuery.get(system).getReadJournalFor(PollingReadJournal.class, "adapted-query");
+    List<String> expected = List.of(new AddedV2(1, "EUR") + "@1", new Withdrawn(4) + "@4", new Deposited(4) + "@4",
+        new AddedV2(2, "EUR") + "@5");
+    assertEquals(expected, all(queries.currentEventsByPersistenceId("history", 0, Long.MAX_VALUE)).stream()
+        .map(e -> e.event() + "@" + e.sequenceNr()).toList());
+    assertEquals(expected, all(queries.currentEventsByTag("t", Offset.noOffset())).stream()
+        .map(e -> e.event() + "@" + e.sequenceNr()).toList());
   }
 
   // ------------------------------------------------------------------ writing
