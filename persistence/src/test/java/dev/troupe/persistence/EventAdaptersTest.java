@@ -436,6 +436,17 @@ public class EventAdaptersTest {
     assertEquals(List.of(2L), stationery.stream().map(t -> t.event().sequenceNr()).toList());
   }
 
+  @Test
+  void aWriteWhoseAdaptationFailsFailsAsAJournalFailureWould() throws Exception {
+    TestProbe probe = recover("ambiguous-writer");
+    probe.expectMsg(WAIT, "recovered@0");
+    ActorRef actor = probe.getLastSender();
+    probe.watch(actor);
+    actor.tell(new Persist(new Both()), ActorRef.noSender()); // Both matches Audited and Flagged equally
+    probe.expectTerminated(WAIT, actor); // onPersistFailure: the actor stops
+    assertEquals(List.of(), replayed("ambiguous-writer"), "nothing was stored");
+  }
+
   // ------------------------------------------------------------------ resolution
 
   @Test
