@@ -262,8 +262,7 @@ class FileJournalCompactionTest extends JournalTestSupport {
     List<CompletionStage<List<Optional<Exception>>>> late = Collections.synchronizedList(new ArrayList<>());
     CompletableFuture<Void> done = new CompletableFuture<>();
 
-    j.deleteTo("p", 200); // not awaited: the compaction's tasks and the replay's alternate on the IO thread
-    replayFrom(j, 201, seen, compactionsSeen, late, done);
+    replayFrom(j, 201, seen, compactionsSeen, late, done); // deletes to 200 once it has event 201
     await(done, "the replay in chunks of one event");
     idle(j);
 
@@ -271,12 +270,18 @@ class FileJournalCompactionTest extends JournalTestSupport {
     assertTrue(compactionsSeen.contains(0L) && compactionsSeen.contains(1L),
         "the compaction finished while the replay ran: " + compactionsSeen);
     assertEquals(1, j.compactions());
-    assertEquals(List.of(Optional.empty()), await(late.get(0), "the write during the replay"));
+    assertEquals(List.of(), await(late.get(0), "the deletion during the replay"));
+    assertEquals(List.of(Optional.empty()), await(late.get(1), "the write during the replay"));
     assertEquals(range(201, 302), seqNrs(j, "p"));
     assertEquals(302, highest(j, "p"));
   }
 
-  /** Replays one event from {@code from}, and from the IO thread asks for the next one, until none is left. */
+  /**
+   * Replays one event from {@code from}, and from the IO thread asks for the next one, until none is
+   * left. With event 201 it deletes to 200, from the IO thread too: from then on the IO thread runs
+   * a step of the compaction and a chunk of the replay in turn (each queues its next task behind the
+   * other's), so the file is switched while the replay runs, whatever the speed of the threads.
+   */
   private static void replayFrom(FileJournal j, long from, List<Long> seen, List<Long> compactionsSeen,
       List<CompletionStage<List<Optional<Exception>>>> late, CompletableFuture<Void> done) {
     AtomicBoolean any = new AtomicBoolean();
@@ -284,6 +289,9 @@ class FileJournalCompactionTest extends JournalTestSupport {
       any.set(true);
       seen.add(e.sequenceNr());
       compactionsSeen.add(j.compactions());
+      if (e.sequenceNr() == 201) {
+        late.add(j.deleteTo("p", 200).thenApply(v -> List.of()));
+      }
       if (e.sequenceNr() == 250) {
         late.add(j.write(List.of(write("p", 301, PAD + 301, PAD + 302))));
       }
