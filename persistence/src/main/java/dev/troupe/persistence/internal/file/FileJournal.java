@@ -54,11 +54,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Compaction.</b> When a deletion leaves at least {@code compact-after} bytes of dead records
  * (deleted events and deletion markers) at the start of a file, and no fewer than the bytes of the
- * records after them, the file is rewritten without them ({@link JournalFile.Compaction}): a new
+ * records after them, the file is rewritten without them ({@code JournalFile.Compaction}): a new
  * file {@code <name>.journal.compacting} gets the header, a compaction marker that keeps the
  * deletion and the highest sequence number, and the rest of the old file byte for byte, copied
- * {@value #COMPACT_CHUNK} bytes per task of the IO thread (so other files' writes wait for one
- * chunk at most, and the file's own appends and deletions between chunks are copied too); it is
+ * 4 MiB per task of the IO thread (so other files' writes wait for one chunk at most, and the
+ * file's own appends and deletions between chunks are copied too); it is
  * forced and renamed over the old file, and the directory forced (with {@code fsync = on}). A crash
  * leaves the old file or the new one, each whole; a leftover {@code .compacting} file is no journal
  * file by its name (ids are listed from {@code *.journal} only), and is deleted when a journal
@@ -67,8 +67,8 @@ import org.slf4j.LoggerFactory;
  * compaction copies at most as many bytes as it frees, so a file with a long live history is not
  * copied again and again for a little space. Reads hold no file position between tasks (a replay
  * asks again by sequence number for each chunk, and a read by tag finds and reads its events in
- * one task), and a position found before the file was switched is found again by number ({@link
- * JournalFile#generation}). Tag index files are not compacted: their records of deleted events
+ * one task), and a position found before the file was switched is found again by number ({@code
+ * JournalFile.generation}). Tag index files are not compacted: their records of deleted events
  * stay, and are skipped as ever.
  *
  * <p>Serialization runs on the caller's thread (so an event is captured as it was when written);
