@@ -2,6 +2,7 @@ package dev.troupe.persistence.internal.file;
 
 import com.typesafe.config.Config;
 import dev.troupe.actor.ActorSystem;
+import dev.troupe.actor.ConfigurationException;
 import dev.troupe.persistence.internal.PluginContext;
 import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.Journal;
@@ -25,6 +26,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -48,8 +50,26 @@ import org.slf4j.LoggerFactory;
  * write missing its last events) is cut away with a warning, as it was never acknowledged; a bad
  * record with sound ones after it is corruption, and every call for that actor fails naming the
  * file and offset until someone repairs it. Deleting events appends a marker: replay skips what it
- * deletes, and nothing is ever removed from a file (no compaction; a file grows with its actor's
- * whole history).
+ * deletes.
+ *
+ * <p><b>Compaction.</b> When a deletion leaves at least {@code compact-after} bytes of dead records
+ * (deleted events and deletion markers) at the start of a file, and no fewer than the bytes of the
+ * records after them, the file is rewritten without them ({@code JournalFile.Compaction}): a new
+ * file {@code <name>.journal.compacting} gets the header, a compaction marker that keeps the
+ * deletion and the highest sequence number, and the rest of the old file byte for byte, copied
+ * 4 MiB per task of the IO thread (so other files' writes wait for one chunk at most, and the
+ * file's own appends and deletions between chunks are copied too); it is
+ * forced and renamed over the old file, and the directory forced (with {@code fsync = on}). A crash
+ * leaves the old file or the new one, each whole; a leftover {@code .compacting} file is no journal
+ * file by its name (ids are listed from {@code *.journal} only), and is deleted when a journal
+ * opens the directory. One file is compacted at a time (one more descriptor than {@code
+ * max-open-files} while it runs). The rule "no fewer dead bytes than live ones" bounds the work: a
+ * compaction copies at most as many bytes as it frees, so a file with a long live history is not
+ * copied again and again for a little space. Reads hold no file position between tasks (a replay
+ * asks again by sequence number for each chunk, and a read by tag finds and reads its events in
+ * one task), and a position found before the file was switched is found again by number ({@code
+ * JournalFile.generation}). Tag index files are not compacted: their records of deleted events
+ * stay, and are skipped as ever.
  *
  * <p>Serialization runs on the caller's thread (so an event is captured as it was when written);
  * all IO runs on one thread of the plugin's, in order. Writes that queue while one is forced are
@@ -94,12 +114,18 @@ public final class FileJournal implements Journal {
   static final String TAG_SUFFIX = ".tags";
   /** Closed files whose state is kept (no new read when used again), at the least. */
   private static final int KNOWN_MIN = 10_000;
+  /** A journal file being compacted is rewritten to its name and this; no journal file's name ends so. */
+  static final String COMPACT_SUFFIX = ".compacting";
+  /** Bytes one task of the IO thread copies when compacting a file: other writes wait no longer. */
+  private static final long COMPACT_CHUNK = 4L << 20;
 
   private final PluginContext context;
   private final Path dir;
   private final boolean fsync;
   private final long maxEventSize;
   private final int maxAppendFiles;
+  /** compact-after in bytes; 0: off. */
+  private final long compactAfter;
   private final IoThread io;
   private final ConcurrentLinkedQueue<WriteRequest> pending = new ConcurrentLinkedQueue<>();
 
@@ -111,13 +137,23 @@ public final class FileJournal implements Journal {
   /** The open journal and tag index files (each its own key), least recently used first; at most maxAppendFiles. */
   private final LinkedHashMap<AppendFile, AppendFile> open = new LinkedHashMap<>(64, 0.75f, true);
   private FileChannel lock;
+  /** The compaction running, if any; one at a time. */
+  private JournalFile.Compaction compacting;
+  /** Ids whose files were found worth compacting while another one ran; checked again when their turn comes. */
+  private final Set<String> compactQueue = new LinkedHashSet<>();
+  /** Who waits for the compactions to end ({@link #compactionsIdle}). */
+  private final List<CompletableFuture<Void>> idleWaiters = new ArrayList<>();
+  /** Bytes a compaction copies per task; tests make it small. */
+  private long compactChunk = COMPACT_CHUNK;
+  /** Compactions done (read by tests). */
+  private volatile long compactions;
 
   /**
    * Reads the section; touches no file (the directory is made and locked on first use).
    *
    * @param system the system it serves
-   * @param config its section: dir, fsync, max-event-size, max-open-files
-   * @throws dev.troupe.actor.ConfigurationException if a value is missing or malformed, naming it
+   * @param config its section: dir, fsync, max-event-size, max-open-files, compact-after
+   * @throws ConfigurationException if a value is missing or malformed, naming it
    */
   public FileJournal(ActorSystem system, Config config) {
     this.context = new PluginContext(system, config, SECTION, FileJournal.class);
@@ -125,7 +161,22 @@ public final class FileJournal implements Journal {
     this.fsync = context.flag("fsync");
     this.maxEventSize = context.size("max-event-size", JournalFormat.MAX_EVENT_SIZE);
     this.maxAppendFiles = context.count("max-open-files");
+    this.compactAfter = compactAfter(context);
     this.io = new IoThread(context.owner(dir), "troupe-file-journal-", THREADS);
+  }
+
+  /** @return compact-after in bytes: a size of at least 1 byte, or 0 for {@code off} */
+  private static long compactAfter(PluginContext context) {
+    String name = "compact-after";
+    try {
+      if (context.string(name).trim().equals("off")) {
+        return 0;
+      }
+      return context.size(name, Long.MAX_VALUE);
+    } catch (ConfigurationException e) {
+      throw new ConfigurationException(e.getMessage() + " (a size of dead bytes, e.g. 16 MiB, or off: never compact)",
+          e);
+    }
   }
 
   /** One call of {@link #write}: its writes, serialized, and its result. */
@@ -353,8 +404,143 @@ public final class FileJournal implements Journal {
   public CompletionStage<Void> deleteTo(String persistenceId, long toSequenceNr) {
     return withFile(persistenceId, null, f -> {
       f.deleteTo(toSequenceNr, fsync);
+      if (compacting != null) {
+        compactQueue.add(persistenceId); // checked when its turn comes (again, if it is the one running)
+      } else {
+        startCompaction(persistenceId);
+      }
       return null;
     });
+  }
+
+  /**
+   * On the IO thread: starts compacting the file of an id if it has compact-after bytes of dead
+   * records and no more live ones (see the class comment). A failure to start is logged only: the
+   * file stays as it is, and a later deletion tries again.
+   *
+   * @return whether it started
+   */
+  private boolean startCompaction(String persistenceId) {
+    if (compactAfter == 0 || compacting != null) {
+      return false;
+    }
+    JournalFile f = null;
+    try {
+      f = file(persistenceId, false);
+      if (f == null) {
+        return false;
+      }
+      long live = f.liveFrom();
+      long dead = f.deadBytes(live);
+      if (dead < compactAfter || dead < f.end - live) {
+        return false;
+      }
+      compacting = f.compact(compactTemp(persistenceId));
+    } catch (IOException e) {
+      LOG.warn("journal file {} of persistence id [{}] cannot be compacted: {}", f != null ? f.path : persistenceId,
+          persistenceId, e.toString());
+      return false;
+    }
+    submitCompactStep();
+    return true;
+  }
+
+  private Path compactTemp(String persistenceId) {
+    return dir.resolve(DiskIo.stem(persistenceId) + SUFFIX + COMPACT_SUFFIX);
+  }
+
+  private void submitCompactStep() {
+    io.submit(() -> {
+      compactStep();
+      return null;
+    });
+  }
+
+  /**
+   * On the IO thread: copies one chunk of the file being compacted, or, with all of it copied,
+   * puts the new file in its place; then goes on with the next file waiting, if any. Gives up
+   * (deleting the new file, keeping the old one) if the file was forgotten or read again meanwhile
+   * (an IO error, or it changed while closed), or on an IO error of its own.
+   */
+  private void compactStep() {
+    JournalFile.Compaction c = compacting;
+    if (c == null) {
+      return; // given up at close
+    }
+    JournalFile f = c.file();
+    String id = f.persistenceId;
+    long generation = f.generation();
+    boolean done = false;
+    try {
+      if (known.get(id) != f || file(id, false) != f) {
+        LOG.warn("compaction of journal file {} given up: the file was read again meanwhile", f.path);
+        c.abort();
+      } else if (!c.copy(compactChunk, fsync)) {
+        submitCompactStep();
+        return;
+      } else {
+        c.finish(fsync);
+        done = true;
+        compactions++;
+        LOG.debug("journal file {} of persistence id [{}] compacted: {} bytes of deleted events dropped", f.path, id,
+            c.dropped());
+      }
+    } catch (IOException | RuntimeException e) {
+      if (f.generation() != generation) { // renamed, but the directory was not forced: read the file again
+        LOG.warn("journal file {} of persistence id [{}] was compacted, but forcing its directory failed: {}", f.path,
+            id, e.toString());
+        if (e instanceof IOException x) {
+          failed(f, x);
+        }
+      } else {
+        c.abort();
+        LOG.warn("journal file {} of persistence id [{}] cannot be compacted (it stays as it was): {}", f.path, id,
+            e.toString());
+      }
+    }
+    compacting = null;
+    nextCompaction(done ? id : null);
+  }
+
+  /** On the IO thread: starts the next compaction worth it (first of {@code again}, just compacted), if any. */
+  private void nextCompaction(String again) {
+    if (again != null) {
+      compactQueue.remove(again);
+      startCompaction(again); // a deletion during its compaction may have left enough dead bytes again
+    }
+    while (compacting == null && !compactQueue.isEmpty()) {
+      Iterator<String> first = compactQueue.iterator();
+      String id = first.next();
+      first.remove();
+      startCompaction(id);
+    }
+    if (compacting == null) {
+      idleWaiters.forEach(w -> w.complete(null));
+      idleWaiters.clear();
+    }
+  }
+
+  /** @return completes once no compaction runs or waits (for tests) */
+  CompletionStage<Void> compactionsIdle() {
+    return io.submit(() -> {
+      CompletableFuture<Void> idle = new CompletableFuture<>();
+      if (compacting == null && compactQueue.isEmpty()) {
+        idle.complete(null);
+      } else {
+        idleWaiters.add(idle);
+      }
+      return idle;
+    }).thenCompose(idle -> idle);
+  }
+
+  /** @return how many compactions finished (for tests) */
+  long compactions() {
+    return compactions;
+  }
+
+  /** @param bytes how many bytes a compaction copies per task (tests make it small, to see the steps) */
+  void compactChunk(long bytes) {
+    io.submit(() -> compactChunk = bytes);
   }
 
   /** Journal files whose headers one task of the IO thread reads when listing ids: writes wait no longer. */
@@ -480,7 +666,7 @@ public final class FileJournal implements Journal {
         continue; // its event was never stored, is deleted, or is another one stored under its number since
       }
       String id = entry.persistenceId();
-      JournalFile.StoredEvent e = withJournalFile(id, f -> f.eventAt(l.pos(), entry.sequenceNr()));
+      JournalFile.StoredEvent e = withJournalFile(id, f -> f.eventAt(l, entry.sequenceNr()));
       if (e == null) {
         continue;
       }
@@ -543,6 +729,13 @@ public final class FileJournal implements Journal {
   @Override
   public void close() {
     io.close(() -> {
+      if (compacting != null) {
+        compacting.abort();
+        compacting = null;
+      }
+      compactQueue.clear();
+      idleWaiters.forEach(w -> w.completeExceptionally(io.closedException()));
+      idleWaiters.clear();
       known.values().forEach(JournalFile::release);
       known.clear();
       knownTags.values().forEach(TagFile::release);
@@ -578,6 +771,17 @@ public final class FileJournal implements Journal {
           + " process): two journals must not share a directory; give each its own " + SECTION + ".dir");
     }
     lock = ch;
+    deleteUnfinishedCompactions();
+  }
+
+  /** Deletes the new files of compactions that a crash cut short: their old files are whole and in use. */
+  private void deleteUnfinishedCompactions() throws IOException {
+    try (DirectoryStream<Path> in = Files.newDirectoryStream(dir, "*" + SUFFIX + COMPACT_SUFFIX)) {
+      for (Path p : in) {
+        LOG.info("deleting {}, a compaction that did not finish (its journal file is as it was before it)", p);
+        Files.deleteIfExists(p);
+      }
+    }
   }
 
   /**

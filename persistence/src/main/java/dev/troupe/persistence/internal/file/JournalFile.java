@@ -1,5 +1,8 @@
 package dev.troupe.persistence.internal.file;
 
+import static dev.troupe.persistence.internal.file.JournalFormat.COMPACTED;
+import static dev.troupe.persistence.internal.file.JournalFormat.COMPACTED_BODY;
+import static dev.troupe.persistence.internal.file.JournalFormat.COMPACTED_HIGHEST_AT;
 import static dev.troupe.persistence.internal.file.JournalFormat.EVENT_FIXED;
 import static dev.troupe.persistence.internal.file.JournalFormat.FRAME;
 import static dev.troupe.persistence.internal.file.JournalFormat.MANIFEST_LENGTH_AT;
@@ -21,7 +24,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -35,6 +40,11 @@ import org.slf4j.LoggerFactory;
  * it ends, the highest sequence number, the highest deletion marker, and a sparse index (the offset
  * of every {@value #INDEX_EVERY}th event) that lets a replay start near its first event. Opening
  * reads the whole file once and checks every record's CRC. Used on its journal's IO thread only.
+ *
+ * <p>{@link Compaction} rewrites the file without its deleted events, over several tasks of the IO
+ * thread, and switches this object to the new file in the last one: its positions change then, and
+ * {@link #generation} counts the switches, so that a position found before one is never used after
+ * it.
  */
 final class JournalFile extends AppendFile {
   private static final Logger LOG = LoggerFactory.getLogger(JournalFile.class);
@@ -60,13 +70,18 @@ final class JournalFile extends AppendFile {
    * @param timestamp its timestamp
    * @param crc its record's CRC32C
    * @param tags its tags
+   * @param generation the file's {@link #generation} when it was found: the position holds in it only
    */
-  record Located(long pos, long timestamp, int crc, Set<String> tags) {}
+  record Located(long pos, long timestamp, int crc, Set<String> tags, long generation) {}
 
   final String persistenceId;
   /** The longest body a record may have: the largest event and its fields. */
   private final long maxBody;
   private final long dataStart;
+  /** Where the records that compaction keeps start: after the compaction marker of a compacted file. */
+  private long keptFrom;
+  /** How many times compaction switched this object to a new file (whose positions differ). */
+  private long generation;
   private long highest;
   private long deletedTo;
   private long events;
@@ -79,6 +94,7 @@ final class JournalFile extends AppendFile {
     this.persistenceId = persistenceId;
     this.maxBody = maxBody;
     this.dataStart = dataStart;
+    this.keptFrom = dataStart;
   }
 
   /**
@@ -145,7 +161,7 @@ final class JournalFile extends AppendFile {
   /** What a record of this file looks like before its CRC is checked: of a known type. */
   private static boolean plausible(RecordReader r, long pos, int length) throws IOException {
     byte type = r.byteAt(pos + TYPE_AT);
-    return isEvent(type) || type == TOMBSTONE;
+    return isEvent(type) || type == TOMBSTONE || type == COMPACTED;
   }
 
   /** @return where the records start */
@@ -218,6 +234,13 @@ final class JournalFile extends AppendFile {
           throw corrupt(pos, "a deletion marker within an atomic write");
         }
         deletedTo = Math.max(deletedTo, r.longAt(pos + SEQ_AT));
+      } else if (type == COMPACTED) {
+        if (groupStart >= 0) {
+          throw corrupt(pos, "a compaction marker within an atomic write");
+        }
+        deletedTo = Math.max(deletedTo, r.longAt(pos + SEQ_AT));
+        highest = Math.max(highest, r.longAt(pos + COMPACTED_HIGHEST_AT));
+        keptFrom = pos == dataStart ? pos + FRAME + COMPACTED_BODY : keptFrom;
       } else {
         long seq = r.longAt(pos + SEQ_AT);
         if (seq <= lastSeq || (groupStart >= 0 && seq != lastSeq + 1)) {
@@ -229,7 +252,7 @@ final class JournalFile extends AppendFile {
           groupStart = groupStart < 0 ? pos : groupStart;
         } else {
           groupStart = -1;
-          highest = seq;
+          highest = Math.max(highest, seq); // a compaction marker may name a higher one
           committedEvents = events;
           committedIndex = indexSize;
         }
@@ -271,9 +294,14 @@ final class JournalFile extends AppendFile {
     return at >= 0 ? indexPos[at] : dataStart;
   }
 
-  /** @return the highest sequence number stored, deleted or not; 0 if none */
+  /** @return the highest sequence number stored, deleted or not (or dropped by compaction); 0 if none */
   long highest() {
     return highest;
+  }
+
+  /** @return how many times compaction switched this object to a new file */
+  long generation() {
+    return generation;
   }
 
   /**
@@ -341,8 +369,8 @@ final class JournalFile extends AppendFile {
       if (problem != null) {
         throw corrupt(pos, problem);
       }
-      if (r.byteAt(pos + TYPE_AT) == TOMBSTONE) {
-        continue;
+      if (!isEvent(r.byteAt(pos + TYPE_AT))) {
+        continue; // a deletion or compaction marker
       }
       long seq = r.longAt(pos + SEQ_AT);
       if (seq > to) {
@@ -392,7 +420,7 @@ final class JournalFile extends AppendFile {
           if (problem != null) {
             throw corrupt(pos, problem);
           }
-          found[i] = new Located(pos, r.longAt(pos + TIMESTAMP_AT), r.intAt(pos + 4), tags(r, pos));
+          found[i] = new Located(pos, r.longAt(pos + TIMESTAMP_AT), r.intAt(pos + 4), tags(r, pos), generation);
           break;
         }
         pos += FRAME + r.intAt(pos);
@@ -402,14 +430,24 @@ final class JournalFile extends AppendFile {
   }
 
   /**
-   * Reads the event that {@link #locate} found, checking its record again.
+   * Reads the event that {@link #locate} found, checking its record again. Where compaction
+   * switched the file since, the event is found again by its number (compaction copies records
+   * unchanged, so it is the same record, found by the same CRC and timestamp).
    *
-   * @param pos where its record starts
+   * @param found what {@link #locate} found
    * @param seq its sequence number
-   * @return it
+   * @return it, or null where it was deleted since
    * @throws IOException if the record is corrupt or holds another event
    */
-  StoredEvent eventAt(long pos, long seq) throws IOException {
+  StoredEvent eventAt(Located found, long seq) throws IOException {
+    long pos = found.pos();
+    if (found.generation() != generation) {
+      Located again = locate(new long[] {seq})[0];
+      if (again == null || again.crc() != found.crc() || again.timestamp() != found.timestamp()) {
+        return null;
+      }
+      pos = again.pos();
+    }
     RecordReader r = reader(end);
     String problem = pos < dataStart || pos >= end ? "no record" : r.problemAt(pos);
     if (problem == null) {
@@ -424,6 +462,183 @@ final class JournalFile extends AppendFile {
     return event(r, pos);
   }
 
+  /**
+   * Where the records that compaction would keep start: the first event above the deletion, or the
+   * end if none. Every record from {@link #keptFrom} to there is dead (deleted events and deletion
+   * markers), as the events of a file are in ascending order. Walks from the sparse index's entry
+   * before it, reading only frames (the records were checked when the file was opened).
+   *
+   * @return its position
+   * @throws IOException if a frame on the way is corrupt (the message names the file and the offset)
+   */
+  long liveFrom() throws IOException {
+    RecordReader r = reader(end);
+    long pos = Math.max(keptFrom, indexFloor(deletedTo + 1));
+    while (pos < end) {
+      String problem = r.frameProblemAt(pos);
+      if (problem != null) {
+        throw corrupt(pos, problem);
+      }
+      if (isEvent(r.byteAt(pos + TYPE_AT)) && r.longAt(pos + SEQ_AT) > deletedTo) {
+        break;
+      }
+      pos += FRAME + r.intAt(pos);
+    }
+    return pos;
+  }
+
+  /** @return the bytes of dead records that compaction would drop (the compaction marker aside) */
+  long deadBytes(long liveFrom) {
+    return liveFrom - keptFrom;
+  }
+
+  /**
+   * Starts rewriting the file without its dead records: makes the new file at {@code temp} (an
+   * older one there is replaced), with the header and a compaction marker.
+   *
+   * @param temp where the new file is made, in the file's directory; no journal file's name
+   * @return the compaction, to {@link Compaction#copy} and {@link Compaction#finish}
+   * @throws IOException if the new file cannot be made (none is left then)
+   */
+  Compaction compact(Path temp) throws IOException {
+    long from = liveFrom();
+    Files.deleteIfExists(temp);
+    FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+        StandardOpenOption.WRITE);
+    Compaction c = new Compaction(temp, out, from);
+    try {
+      DiskIo.writeFully(out, ByteBuffer.wrap(JournalFormat.header(persistenceId)), 0);
+      c.writeMarker();
+    } catch (IOException | RuntimeException e) {
+      c.abort();
+      throw e;
+    }
+    return c;
+  }
+
+  /**
+   * A rewrite of the file without its dead records, in steps that each run as one task of the IO
+   * thread (appends and deletions of the file may run between them: they are copied too, as the
+   * file grows). The new file is the header, a compaction marker (the deletion and the highest
+   * number as they are when it finishes), and the bytes of the old file from the first live event
+   * on, unchanged: their records, CRCs and atomic writes as they were. It goes in place of the old
+   * one by an atomic rename, so a crash leaves one or the other, both whole; a leftover new file
+   * is no journal file by its name, and is deleted when a journal opens the directory.
+   */
+  final class Compaction {
+    private final Path temp;
+    private final FileChannel out;
+    /** Where the kept bytes start in the old file. */
+    private final long from;
+    /** Where the kept bytes start in the new one: after the header and the marker. */
+    private final long to;
+    /** How far the old file is copied. */
+    private long copied;
+
+    private Compaction(Path temp, FileChannel out, long from) {
+      this.temp = temp;
+      this.out = out;
+      this.from = from;
+      this.to = dataStart + FRAME + COMPACTED_BODY;
+      this.copied = from;
+    }
+
+    /** @return the file it compacts */
+    JournalFile file() {
+      return JournalFile.this;
+    }
+
+    /** @return the bytes it drops */
+    long dropped() {
+      return from - keptFrom;
+    }
+
+    private void writeMarker() throws IOException {
+      DiskIo.writeFully(out, ByteBuffer.wrap(JournalFormat.compacted(deletedTo, highest)), dataStart);
+    }
+
+    /**
+     * Copies more of the old file; it must be open.
+     *
+     * @param max the most bytes to copy
+     * @param fsync whether to force what it copied (so that no one step forces much)
+     * @return whether all of it is copied, up to its present end
+     * @throws IOException if reading or writing fails
+     */
+    boolean copy(long max, boolean fsync) throws IOException {
+      long until = Math.min(end, copied + max);
+      while (copied < until) {
+        out.position(copied - from + to);
+        long n = channel.transferTo(copied, until - copied, out);
+        if (n <= 0) {
+          throw new IOException("journal file " + path + " ends at " + copied + " while being compacted, before "
+              + until + " (it was changed behind the journal's back)");
+        }
+        copied += n;
+      }
+      if (fsync) {
+        out.force(false);
+      }
+      return copied == end;
+    }
+
+    /**
+     * Puts the new file in place of the old one, and this object on it: writes the marker again (a
+     * deletion may have come since it started), forces the new file (with fsync), renames it over
+     * the old one, forces the directory (with fsync). All of the old file must be copied, and it
+     * must be open.
+     *
+     * @param fsync whether to force the new file and the directory
+     * @throws IOException if a step fails: before the rename the new file is deleted and the old
+     *     one stays in use as it was; after it (forcing the directory failed) this object is on the
+     *     new file, whose directory entry may not be durable
+     */
+    void finish(boolean fsync) throws IOException {
+      if (copied != end) {
+        throw new IllegalStateException("compaction of " + path + " finishing at " + copied + " of " + end);
+      }
+      try {
+        writeMarker();
+        if (fsync) {
+          out.force(true);
+        }
+        Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException | RuntimeException e) {
+        abort();
+        throw e;
+      }
+      closeQuietly(channel);
+      channel = out;
+      long shift = to - from;
+      int kept = 0;
+      for (int i = 0; i < indexSize; i++) {
+        if (indexPos[i] >= from) {
+          indexSeq[kept] = indexSeq[i];
+          indexPos[kept++] = indexPos[i] + shift;
+        }
+      }
+      indexSize = kept;
+      end += shift;
+      keptFrom = to;
+      dirty = false;
+      generation++;
+      if (fsync) {
+        DiskIo.forceDirectory(path.getParent());
+      }
+    }
+
+    /** Gives up: closes and deletes the new file; the old one stays in use as it was. */
+    void abort() {
+      closeQuietly(out);
+      try {
+        Files.deleteIfExists(temp);
+      } catch (IOException e) {
+        LOG.warn("the unfinished compaction {} of journal file {} cannot be deleted ({}): the journal deletes it when"
+            + " it next opens the directory", temp, path, e.toString());
+      }
+    }
+  }
+
   private IOException corrupt(long offset, String problem) {
     return new IOException("journal file " + path + " of persistence id [" + persistenceId + "] is corrupt at offset "
         + offset + ": " + problem + "; restore it from a backup, or cut it at that offset to drop the events from there");
@@ -435,6 +650,10 @@ final class JournalFile extends AppendFile {
     byte type = r.byteAt(pos + TYPE_AT);
     if (type == TOMBSTONE) {
       return length == TOMBSTONE_BODY && r.longAt(pos + SEQ_AT) >= 0 ? null : "a malformed deletion marker";
+    }
+    if (type == COMPACTED) {
+      return length == COMPACTED_BODY && r.longAt(pos + SEQ_AT) >= 0
+          && r.longAt(pos + COMPACTED_HIGHEST_AT) >= r.longAt(pos + SEQ_AT) ? null : "a malformed compaction marker";
     }
     if (!isEvent(type)) {
       return "a record of unknown type " + type;

@@ -28,6 +28,8 @@ import java.util.zip.CRC32C;
  *            | int k (1 to 64) | k times: int t (1 to 256) | t bytes: a tag, UTF-8
  *            | int m | m bytes: the manifest, UTF-8 | the payload
  *          byte 3 (deletion marker) | long toSequenceNr: events up to it are deleted
+ *          byte 6 (compaction marker) | long toSequenceNr: events up to it are deleted
+ *            | long highestSequenceNr: the highest number the file ever stored
  * </pre>
  *
  * <p>An atomic write of several events is several records, each but the last of type 2 or 5: a
@@ -36,6 +38,13 @@ import java.util.zip.CRC32C;
  * written then read unchanged (their events have no tags). An event has at most {@value #MAX_TAGS}
  * tags of 1 to {@value #MAX_TAG_BYTES} bytes each: a write with more is rejected, and a record
  * claiming more is corruption.
+ *
+ * <p>A compacted file ({@link JournalFile.Compaction}) starts with a compaction marker right after
+ * its header, and then holds the records that followed its first live event, byte for byte: the
+ * marker keeps the deletion and the highest number that the dropped records carried, so that the
+ * numbering goes on where it was even when every event was deleted. Earlier versions of the journal
+ * do not know the marker, and report a compacted file as corrupt at its offset rather than
+ * misreading it.
  *
  * <p>The tag index ({@link TagFile}) keeps one file per tag, in the directory {@code tags} of the
  * journal's:
@@ -63,6 +72,8 @@ final class JournalFormat {
   static final byte TAGGED = 4;
   /** An event with tags that more events of its atomic write follow. */
   static final byte TAGGED_MORE = 5;
+  /** Starts a compacted file: deletes the events up to a number, and keeps the highest one stored. */
+  static final byte COMPACTED = 6;
   /** The most tags an event may have. */
   static final int MAX_TAGS = 64;
   /** The most bytes (UTF-8) a tag may have; it has at least one. */
@@ -74,6 +85,9 @@ final class JournalFormat {
   /** An event body without its manifest and payload: type, seqNr, timestamp, serializerId, manifest length. */
   static final int EVENT_FIXED = 1 + 8 + 8 + 4 + 4;
   static final int TOMBSTONE_BODY = 1 + 8;
+  static final int COMPACTED_BODY = 1 + 8 + 8;
+  /** Where a compaction marker's highest sequence number is, from the record's start. */
+  static final int COMPACTED_HIGHEST_AT = FRAME + 9;
   /** Where the fields of a body start, from the record's start. */
   static final int TYPE_AT = FRAME;
   static final int SEQ_AT = FRAME + 1;
@@ -290,6 +304,19 @@ final class JournalFormat {
     ByteBuffer b = ByteBuffer.allocate(FRAME + TOMBSTONE_BODY);
     b.position(FRAME);
     b.put(TOMBSTONE).putLong(toSequenceNr);
+    seal(b, 0);
+    return b.array();
+  }
+
+  /**
+   * @param toSequenceNr the highest sequence number deleted
+   * @param highestSequenceNr the highest one the file stored, at least {@code toSequenceNr}
+   * @return a compaction marker record
+   */
+  static byte[] compacted(long toSequenceNr, long highestSequenceNr) {
+    ByteBuffer b = ByteBuffer.allocate(FRAME + COMPACTED_BODY);
+    b.position(FRAME);
+    b.put(COMPACTED).putLong(toSequenceNr).putLong(highestSequenceNr);
     seal(b, 0);
     return b.array();
   }
