@@ -186,8 +186,11 @@ public final class FileJournal implements Journal {
     final CompletableFuture<List<Optional<Exception>>> result = new CompletableFuture<>();
     /** The files it appended to: an IO error of one fails it. */
     final Set<JournalFile> touched = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** The tag index files it appended to: an IO error of one before its events are appended fails it. */
-    final Set<TagFile> touchedTags = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * The tag index files it appended to (an IO error of one before its events are appended fails
+     * it): few, and none for most writes, so a list made on first use.
+     */
+    List<TagFile> touchedTags = List.of();
     Throwable failure;
 
     void complete() {
@@ -340,7 +343,12 @@ public final class FileJournal implements Journal {
           r.failure = x;
           return;
         }
-        r.touchedTags.add(t);
+        if (r.touchedTags.isEmpty()) {
+          r.touchedTags = new ArrayList<>(2);
+        }
+        if (!r.touchedTags.contains(t)) {
+          r.touchedTags.add(t);
+        }
         try {
           t.append(e.getValue(), fsync);
         } catch (IOException x) {

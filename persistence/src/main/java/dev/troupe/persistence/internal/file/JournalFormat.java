@@ -125,6 +125,9 @@ final class JournalFormat {
     return type == EVENT || type == TAGGED;
   }
 
+  private static final String[] NO_TAGS = {};
+  private static final byte[][] NO_TAG_BYTES = {};
+
   private JournalFormat() {}
 
   /**
@@ -144,7 +147,7 @@ final class JournalFormat {
      * @return tag to its records, in the order the tags first occur
      */
     Map<String, List<byte[]>> indexEntries() {
-      Map<String, List<byte[]>> byTag = new LinkedHashMap<>();
+      Map<String, List<byte[]>> byTag = null; // most writes have no tags: nothing is made for them
       byte[] id = null;
       ByteBuffer b = ByteBuffer.wrap(records);
       for (int i = 0; i < tags.length; i++) {
@@ -152,13 +155,14 @@ final class JournalFormat {
           continue;
         }
         id = id != null ? id : persistenceId.getBytes(StandardCharsets.UTF_8);
+        byTag = byTag != null ? byTag : new LinkedHashMap<>();
         int at = eventOffsets[i];
         byte[] entry = entry(id, lowest + i, b.getLong(at + TIMESTAMP_AT), b.getInt(at + 4));
         for (String tag : tags[i]) {
           byTag.computeIfAbsent(tag, t -> new ArrayList<>()).add(entry);
         }
       }
-      return byTag;
+      return byTag != null ? byTag : Map.of();
     }
   }
 
@@ -183,8 +187,8 @@ final class JournalFormat {
     long total = 0;
     for (int i = 0; i < n; i++) {
       PersistentRepr e = events.get(i);
-      tags[i] = e.tags().stream().sorted().toArray(String[]::new);
-      tagBytes[i] = tagBytes(write.persistenceId(), e.sequenceNr(), tags[i]);
+      tags[i] = e.tags().isEmpty() ? NO_TAGS : e.tags().stream().sorted().toArray(String[]::new);
+      tagBytes[i] = tags[i].length == 0 ? NO_TAG_BYTES : tagBytes(write.persistenceId(), e.sequenceNr(), tags[i]);
       for (byte[] t : tagBytes[i]) {
         total += 4 + t.length;
       }
