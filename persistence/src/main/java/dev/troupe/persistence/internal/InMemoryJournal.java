@@ -142,13 +142,13 @@ public final class InMemoryJournal implements Journal {
   public CompletionStage<Void> eventsByTag(String tag, long afterOffset, long max, Consumer<TaggedRepr> onEvent) {
     ArrayList<PersistentRepr> index = tagged.get(tag);
     List<TaggedRepr> selected = new ArrayList<>();
-    long next = Math.max(afterOffset, 0) + 1;
+    long i = Math.max(afterOffset, 0); // the next one's index: its offset is i + 1 (no overflow at Long.MAX_VALUE)
     while (index != null && selected.size() < max) {
       List<TaggedRepr> candidates = new ArrayList<>();
       synchronized (index) { // copied, then checked outside: an actor's lock is never taken inside a tag's
         long want = max - selected.size();
-        for (; next <= index.size() && candidates.size() < want; next++) {
-          candidates.add(new TaggedRepr(next, index.get((int) (next - 1))));
+        for (; i < index.size() && candidates.size() < want; i++) {
+          candidates.add(new TaggedRepr(i + 1, index.get((int) i)));
         }
       }
       if (candidates.isEmpty()) {

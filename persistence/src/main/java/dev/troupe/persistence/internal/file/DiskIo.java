@@ -4,6 +4,8 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -109,5 +111,33 @@ public final class DiskIo {
     try (ch) {
       ch.force(true);
     }
+  }
+
+  /**
+   * Locks a plugin's directory for this plugin instance, against a second one of this JVM or of
+   * another process (an exclusive lock on a lock file in it).
+   *
+   * @param dir the directory, which exists
+   * @param lockFile the lock file's name
+   * @param inUse the message when another holds it: what is in use and how to fix it
+   * @return the lock file's channel, holding the lock until it is closed
+   * @throws IOException if another holds the lock (with {@code inUse}), or the file cannot be opened
+   */
+  public static FileChannel lockDirectory(Path dir, String lockFile, String inUse) throws IOException {
+    FileChannel ch = FileChannel.open(dir.resolve(lockFile), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileLock held;
+    try {
+      held = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      held = null;
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+    if (held == null) {
+      ch.close();
+      throw new IOException(inUse);
+    }
+    return ch;
   }
 }

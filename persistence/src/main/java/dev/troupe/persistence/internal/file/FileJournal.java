@@ -763,21 +763,9 @@ public final class FileJournal implements Journal {
       return;
     }
     Files.createDirectories(dir);
-    FileChannel ch = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock held;
-    try {
-      held = ch.tryLock();
-    } catch (OverlappingFileLockException e) {
-      held = null;
-    } catch (IOException | RuntimeException e) {
-      closeQuietly(ch);
-      throw e;
-    }
-    if (held == null) {
-      closeQuietly(ch);
-      throw new IOException("journal directory " + dir + " is in use by another FileJournal (of this JVM or another"
-          + " process): two journals must not share a directory; give each its own " + SECTION + ".dir");
-    }
+    FileChannel ch = DiskIo.lockDirectory(dir, LOCK_FILE, "journal directory " + dir + " is in use by another FileJournal"
+        + " (of this JVM or another process): two journals must not share a directory; give each its own " + SECTION
+        + ".dir");
     lock = ch;
     deleteUnfinishedCompactions();
   }

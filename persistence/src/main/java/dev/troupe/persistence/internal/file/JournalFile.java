@@ -599,9 +599,9 @@ final class JournalFile extends AppendFile {
       }
       try {
         writeMarker();
-        if (fsync) {
-          out.force(true);
-        }
+        // Forced whatever fsync says: after a crash the name must not point at a file whose copy
+        // never reached the disk (with fsync off that would lose the whole history, not a tail).
+        out.force(true);
         Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (IOException | RuntimeException e) {
         abort();

@@ -178,6 +178,7 @@ final class JournalFormat {
    *     IllegalArgumentException}): the write is rejected
    */
   static Encoded encode(AtomicWrite write, Serialization serialization, long maxEventSize) {
+    checkId(write.persistenceId());
     List<PersistentRepr> events = write.events();
     int n = events.size();
     Serialized[] serialized = new Serialized[n];
@@ -228,6 +229,19 @@ final class JournalFormat {
     }
     return new Encoded(write.persistenceId(), write.lowestSequenceNr(), write.highestSequenceNr(), b.array(), offsets,
         tags);
+  }
+
+  /**
+   * Refuses an id longer than a file header or a tag index record can carry (then no read would
+   * accept them): a write of it is rejected, nothing is stored.
+   */
+  private static void checkId(String persistenceId) {
+    // a char is at most 3 bytes of UTF-8: only a long id is measured
+    if (persistenceId.length() > MAX_ID_BYTES / 3
+        && persistenceId.getBytes(StandardCharsets.UTF_8).length > MAX_ID_BYTES) {
+      throw new IllegalArgumentException("persistence id [" + persistenceId.substring(0, 80) + "...] is over "
+          + MAX_ID_BYTES + " bytes of UTF-8, the longest a journal file can hold");
+    }
   }
 
   /** @return the tags as UTF-8, checked against the bounds */

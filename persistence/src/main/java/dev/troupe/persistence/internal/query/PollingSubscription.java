@@ -67,6 +67,7 @@ public abstract class PollingSubscription<T> implements Flow.Subscription {
   private volatile boolean cancelled;
   private volatile Throwable failure; // a bad request, a failed read, the system's end
   private volatile Batch<T> arrived;
+  private volatile boolean subscribed; // onSubscribe returned: signals may follow
   private volatile boolean refreshDue;
 
   // the drain loop's alone
@@ -108,15 +109,21 @@ public abstract class PollingSubscription<T> implements Flow.Subscription {
    */
   protected abstract CompletionStage<Batch<T>> read();
 
-  /** Hands the subscriber this subscription; the first signal, from the subscribing thread. */
+  /**
+   * Hands the subscriber this subscription; the first signal, from the subscribing thread. No other
+   * signal comes before it returns (a failure or a request meanwhile waits for it: rules 1.3, 1.9).
+   */
   public final void start() {
     try {
-      subscriber.onSubscribe(this); // nothing else runs before it: no request can have come
+      subscriber.onSubscribe(this);
     } catch (RuntimeException e) {
       LOG.warn("subscriber {} threw from onSubscribe (a reactive-streams subscriber must not): the subscription is"
           + " cancelled", subscriber, e);
-      cancel();
+      cancelled = true;
+    } finally {
+      subscribed = true;
     }
+    drain();
   }
 
   /**
@@ -162,20 +169,61 @@ public abstract class PollingSubscription<T> implements Flow.Subscription {
     do {
       try {
         pass();
-      } catch (RuntimeException | Error e) { // the subscriber's code threw (rule 2.13): it is gone
+      } catch (SubscriberThrew e) { // rule 2.13: it is gone
         LOG.warn("a query's subscriber threw from a signal (a reactive-streams subscriber must not): its subscription"
-            + " is cancelled", e);
+            + " is cancelled", e.getCause());
         end();
+      } catch (VirtualMachineError e) {
+        end();
+        throw e;
+      } catch (RuntimeException | Error e) { // the query's own failure (a plugin's, say): the subscriber is told
+        if (failure == null) {
+          failure = e;
+        }
+        wip.getAndIncrement(); // one more pass, to signal it
       }
       missed = wip.addAndGet(-missed);
     } while (missed != 0);
   }
 
+  /** What the subscriber's own code threw from a signal, told apart from the query's failures. */
+  private static final class SubscriberThrew extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    SubscriberThrew(Throwable cause) {
+      super(cause);
+    }
+  }
+
+  private void onNext(Flow.Subscriber<? super T> s, T item) {
+    try {
+      s.onNext(item);
+    } catch (RuntimeException | LinkageError | AssertionError e) {
+      throw new SubscriberThrew(e);
+    }
+  }
+
+  private void onError(Flow.Subscriber<? super T> s, Throwable f) {
+    try {
+      s.onError(f);
+    } catch (RuntimeException | LinkageError | AssertionError e) {
+      throw new SubscriberThrew(e);
+    }
+  }
+
+  private void onComplete(Flow.Subscriber<? super T> s) {
+    try {
+      s.onComplete();
+    } catch (RuntimeException | LinkageError | AssertionError e) {
+      throw new SubscriberThrew(e);
+    }
+  }
+
   /** One pass of the drain loop: take what arrived, hand over what was asked for, read or end. */
   private void pass() {
     Flow.Subscriber<? super T> s = subscriber;
-    if (ended) {
-      return;
+    if (ended || !subscribed) {
+      return; // start() drains once onSubscribe returned
     }
     if (cancelled) {
       end();
@@ -199,30 +247,45 @@ public abstract class PollingSubscription<T> implements Flow.Subscription {
     Throwable f = failure;
     if (f != null) {
       end();
-      s.onError(f);
+      onError(s, f);
       return;
     }
     long r = requested.get();
     long handed = 0;
     while (handed < r && !buffer.isEmpty()) {
-      s.onNext(buffer.poll());
+      onNext(s, buffer.poll());
       handed++;
       if (cancelled) {
         end();
         return;
       }
+      if (failure != null) {
+        break; // a bad request from inside onNext: the next pass signals it
+      }
     }
-    if (handed > 0 && r != Long.MAX_VALUE) {
-      requested.addAndGet(-handed);
-    }
+    produced(handed);
     if (buffer.isEmpty()) {
       if (last) {
         end();
-        s.onComplete();
+        onComplete(s);
       } else if (!reading && !waiting && requested.get() > 0) {
         startRead();
       }
     }
+  }
+
+  /** Takes handed-over items off the demand, which stays unbounded once it is (rule 3.17). */
+  private void produced(long handed) {
+    if (handed == 0) {
+      return;
+    }
+    long r;
+    do {
+      r = requested.get();
+      if (r == Long.MAX_VALUE) {
+        return;
+      }
+    } while (!requested.compareAndSet(r, r - handed));
   }
 
   private void startRead() {
@@ -230,7 +293,9 @@ public abstract class PollingSubscription<T> implements Flow.Subscription {
     CompletionStage<Batch<T>> stage;
     try {
       stage = read();
-    } catch (RuntimeException e) {
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (RuntimeException | Error e) { // a plugin that throws instead of failing its stage
       stage = CompletableFuture.failedFuture(e);
     }
     stage.whenComplete((batch, e) -> handOver(() -> {
@@ -250,8 +315,8 @@ public abstract class PollingSubscription<T> implements Flow.Subscription {
         refreshDue = true;
         drain();
       }, this::handOver);
-    } catch (IllegalStateException terminated) { // the system has terminated
-      failure = terminated;
+    } catch (RuntimeException e) { // the system has terminated (IllegalStateException), or worse
+      failure = e;
     }
   }
 

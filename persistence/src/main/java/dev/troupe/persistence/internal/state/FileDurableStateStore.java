@@ -58,6 +58,8 @@ public final class FileDurableStateStore implements DurableStateStore {
   private static final String SECTION = "troupe.persistence.state.file";
   static final String SUFFIX = ".state";
   private static final String TEMP_SUFFIX = ".tmp";
+  /** Safe ids never start with a dot, so this name is no id's file. */
+  static final String LOCK_FILE = ".troupe-state.lock";
   private static final int MAGIC = 0x54524453; // "TRDS"
   private static final int VERSION = 1;
   private static final int MAX_MANIFEST = 0xFFFF;
@@ -79,6 +81,7 @@ public final class FileDurableStateStore implements DurableStateStore {
   /** The revisions of the ids read or written so far. */
   private final Map<String, Long> revisions = new HashMap<>();
   private boolean started;
+  private FileChannel lock; // the directory's, held from the first use to close
   private long temps;
 
   /**
@@ -156,7 +159,17 @@ public final class FileDurableStateStore implements DurableStateStore {
   /** Lets the calls already made finish, then stops the IO thread; later calls fail. */
   @Override
   public void close() {
-    io.close(revisions::clear);
+    io.close(() -> {
+      revisions.clear();
+      if (lock != null) {
+        try {
+          lock.close();
+        } catch (IOException e) {
+          LOG.debug("closing the lock file of {} failed", dir, e);
+        }
+        lock = null;
+      }
+    });
   }
 
   // ------------------------------------------------------------------ the format
@@ -296,6 +309,9 @@ public final class FileDurableStateStore implements DurableStateStore {
       return;
     }
     Files.createDirectories(dir);
+    lock = DiskIo.lockDirectory(dir, LOCK_FILE, "durable state directory " + dir + " is in use by another"
+        + " FileDurableStateStore (of this JVM or another process): two stores must not share a directory (each caches"
+        + " revisions, and a second writer's updates would be lost); give each its own troupe.persistence.state.file.dir");
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir, "*" + SUFFIX + ".*" + TEMP_SUFFIX)) {
       for (Path p : entries) {
         LOG.debug("deleting {}, a temporary durable state file that a crash left", p);

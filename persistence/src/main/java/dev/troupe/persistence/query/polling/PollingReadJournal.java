@@ -212,6 +212,19 @@ public final class PollingReadJournal
       if (next > to) {
         return java.util.concurrent.CompletableFuture.completedFuture(new Batch<>(List.of(), Next.LAST));
       }
+      if (!current && to != Long.MAX_VALUE) {
+        // A live query with an end: once every number up to it is stored, a read that comes back
+        // short has seen all there is (the rest were deleted), so it completes instead of polling
+        // for ever. The highest number is read before the events, so that none stored between the
+        // two reads is missed.
+        return bounded(journal.highestSequenceNr(persistenceId), "the highest sequence number of [" + persistenceId + "]")
+            .thenCompose(highest -> replay(highest >= to));
+      }
+      return replay(current);
+    }
+
+    /** @param complete whether a read that comes back short ends the query */
+    private CompletionStage<Batch<EventEnvelope>> replay(boolean complete) {
       List<PersistentRepr> stored = new ArrayList<>();
       return bounded(journal.replay(persistenceId, next, to, batchSize, stored::add),
           "a query of the events of [" + persistenceId + "] from " + next)
@@ -223,7 +236,7 @@ public final class PollingReadJournal
             if (!stored.isEmpty()) {
               next = stored.get(stored.size() - 1).sequenceNr() + 1;
             }
-            Next then = next > to ? Next.LAST : stored.size() >= batchSize ? Next.NOW : current ? Next.LAST : Next.LATER;
+            Next then = next > to ? Next.LAST : stored.size() >= batchSize ? Next.NOW : complete ? Next.LAST : Next.LATER;
             return new Batch<>(found, then);
           });
     }

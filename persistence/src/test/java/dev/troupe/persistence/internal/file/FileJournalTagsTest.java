@@ -131,6 +131,21 @@ class FileJournalTagsTest extends JournalTestSupport {
   }
 
   @Test
+  void aPersistenceIdTooLongForAFileHeaderIsRejectedAndTheTagStaysReadable() {
+    FileJournal j = journal("");
+    String longId = "x".repeat(JournalFormat.MAX_ID_BYTES + 1);
+    List<Optional<Exception>> r = await(j.write(List.of(new AtomicWrite(longId,
+        List.of(new PersistentRepr(longId, 1, "a", 1001, Set.of("t")))))), "write");
+    assertEquals(1, r.size());
+    assertInstanceOf(IllegalArgumentException.class, r.get(0).orElseThrow(), "rejected, as an event too large is");
+    assertTrue(r.get(0).get().getMessage().contains(JournalFormat.MAX_ID_BYTES + " bytes"), r.get(0).get().getMessage());
+    store(j, new AtomicWrite("q", List.of(new PersistentRepr("q", 1, "b", 1001, Set.of("t")))));
+    assertEquals(List.of("b"), byTag(j, "t").stream().map(e -> e.event().payload()).toList(),
+        "the tag holds no record no read accepts");
+    assertEquals(List.of(), seqNrs(j, longId));
+  }
+
+  @Test
   void deletedEventsAreLeftOutAndTheirOffsetsSkipped() {
     FileJournal j = journal("");
     for (int i = 1; i <= 5; i++) {

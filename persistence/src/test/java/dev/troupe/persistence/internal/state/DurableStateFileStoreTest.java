@@ -41,7 +41,8 @@ class DurableStateFileStoreTest extends DurableStateStoreContract {
 
   private List<String> names() throws IOException {
     try (Stream<Path> files = Files.list(dir)) {
-      return files.map(p -> p.getFileName().toString()).sorted().toList();
+      return files.map(p -> p.getFileName().toString()).filter(n -> !n.equals(FileDurableStateStore.LOCK_FILE))
+          .sorted().toList();
     }
   }
 
@@ -67,6 +68,19 @@ class DurableStateFileStoreTest extends DurableStateStoreContract {
     assertEquals(result(new Account("bob", 3), 3), get(reopened, "b"));
     assertTrue(failure(s.getObject("a"), IllegalStateException.class, "a get of a closed store").getMessage()
         .contains("is closed"));
+  }
+
+  @Test
+  void aSecondStoreOnTheSameDirectoryIsRefusedWhileTheFirstHoldsIt() throws IOException {
+    FileDurableStateStore first = store(system, "fsync = off");
+    upsert(first, "a", 1, "one");
+    FileDurableStateStore second = store(system, "fsync = off");
+    IOException e = failure(second.getObject("a"), IOException.class, "a second store would lose the first's updates");
+    assertTrue(e.getMessage().contains("troupe.persistence.state.file.dir") && e.getMessage().contains(dir.toString()),
+        e.getMessage());
+    first.close();
+    FileDurableStateStore third = store(system, "fsync = off");
+    assertEquals(result("one", 1), get(third, "a"), "the directory is free once the first store closed");
   }
 
   @Test

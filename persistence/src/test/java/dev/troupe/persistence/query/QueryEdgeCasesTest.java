@@ -27,8 +27,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Review findings, each a failing test. */
-class ReviewFindingsTest {
+/**
+ * Edge cases of the polling read journal: the system ending during onSubscribe, the largest tag
+ * offset, a journal that throws an Error, a live range that ends in deleted events.
+ */
+class QueryEdgeCasesTest {
   private static final AtomicInteger SYSTEMS = new AtomicInteger();
   private final List<ActorSystem> systems = new ArrayList<>();
 
@@ -52,7 +55,7 @@ class ReviewFindingsTest {
     return PersistenceQuery.get(s).getReadJournalFor(PollingReadJournal.class, id);
   }
 
-  /** F1: rule 1.3: the system's end signals onError on another thread while onSubscribe still runs. */
+  /** Rules 1.3 and 1.9: the system's end signals onError only once onSubscribe has returned. */
   @Test
   void theSystemsEndDoesNotSignalWhileOnSubscribeRuns() throws Exception {
     ActorSystem s = system();
@@ -101,7 +104,7 @@ class ReviewFindingsTest {
     assertNull(overlap.get());
   }
 
-  /** F2: InMemoryJournal.eventsByTag overflows at afterOffset = Long.MAX_VALUE (next = MIN_VALUE). */
+  /** A query by tag from the largest offset finds nothing (no overflow past Long.MAX_VALUE). */
   @Test
   void aTagQueryFromTheLargestOffsetFindsNothingRatherThanFailing() throws Exception {
     ActorSystem s = system();
@@ -113,7 +116,7 @@ class ReviewFindingsTest {
     probe.request(1).expectComplete(); // fails: onError(IndexOutOfBoundsException: Index -1 out of bounds for length 1)
   }
 
-  /** F3: an Error a journal throws from its call is taken for the subscriber's: no onError, no onComplete, ever. */
+  /** An Error a journal throws from its call ends the query with onError (it is not the subscriber's). */
   @Test
   void aJournalThatThrowsAnErrorFailsTheQuery() throws Exception {
     ActorSystem s = system();
@@ -124,7 +127,7 @@ class ReviewFindingsTest {
     assertTrue(signal.error() instanceof NoClassDefFoundError, String.valueOf(signal));
   }
 
-  /** F4: a live query whose range ends in deleted events polls forever instead of completing. */
+  /** A live query whose range ends in deleted events completes once every number in it is stored. */
   @Test
   void aLiveQueryWhoseRangeEndsInDeletedEventsCompletes() throws Exception {
     ActorSystem s = system();
