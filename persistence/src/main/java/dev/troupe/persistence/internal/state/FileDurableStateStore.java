@@ -50,8 +50,10 @@ import org.slf4j.LoggerFactory;
  * short, another id in its header, over {@code max-state-size}) fails the read naming the file;
  * nothing is skipped.
  *
- * <p>The store remembers each id's revision once it has read or written it, and expects to be the
- * directory's only writer. Thread-safe.
+ * <p>The store remembers each id's revision once it has read or written it, so it must be the
+ * directory's only writer: it locks the directory on first use (a lock file, as the file journal
+ * does), and a second store on the same directory, of this JVM or another process, fails every call
+ * saying so. Thread-safe.
  */
 public final class FileDurableStateStore implements DurableStateStore {
   private static final Logger LOG = LoggerFactory.getLogger(FileDurableStateStore.class);
