@@ -243,6 +243,28 @@ class PollingReadJournalTest {
   }
 
   @Test
+  void manyIdsAreHandedOverABatchAtATimeEachOnce() throws Exception {
+    Set<String> ids = new HashSet<>();
+    for (int i = 0; i < 10; i++) { // more than two batches of max-buffer-size = 4
+      store(journal(), "many-" + i, 1, "x");
+      ids.add("many-" + i);
+    }
+    SubscriberProbe<String> current = new SubscriberProbe<>();
+    queries.currentPersistenceIds().subscribe(current);
+    Set<String> got = new HashSet<>(current.request(3).expectNext(3));
+    current.expectNoSignal(QUIET);
+    got.addAll(current.request(100).expectNext(7));
+    current.expectComplete();
+    assertEquals(ids, got);
+
+    SubscriberProbe<String> live = new SubscriberProbe<>();
+    queries.persistenceIds().subscribe(live);
+    assertEquals(ids, new HashSet<>(live.request(Long.MAX_VALUE).expectNext(10)));
+    live.expectNoSignal(QUIET);
+    live.cancel();
+  }
+
+  @Test
   void idsOfAJournalThatCannotListThemEndTheQueryWithItsError() throws Exception {
     PollingReadJournal counted = PersistenceQuery.get(system).getReadJournalFor(PollingReadJournal.class, "counting-query");
     SubscriberProbe<String> probe = new SubscriberProbe<>();

@@ -278,6 +278,9 @@ public final class PollingReadJournal
   private final class Ids extends PollingSubscription<String> {
     private final boolean live;
     private final Set<String> seen = new HashSet<>();
+    /** Listed, not yet handed over: a listing is handed over a batch at a time. */
+    private final java.util.ArrayDeque<String> listed = new java.util.ArrayDeque<>();
+    private boolean listedAll; // a current query listed once
 
     Ids(Flow.Subscriber<? super String> on, Duration refresh, boolean live) {
       super(Objects.requireNonNull(on, "subscriber"), system.dispatcher(), system.scheduler(), refresh, maxBufferSize,
@@ -287,13 +290,27 @@ public final class PollingReadJournal
 
     @Override
     protected CompletionStage<Batch<String>> read() {
-      List<String> found = new ArrayList<>();
+      if (!listed.isEmpty() || listedAll) {
+        return java.util.concurrent.CompletableFuture.completedFuture(next());
+      }
       return bounded(journal.currentPersistenceIds(id -> {
             if (!live || seen.add(id)) {
-              found.add(id);
+              listed.add(id);
             }
           }), "a query of the persistence ids")
-          .thenApply(done -> new Batch<>(found, live ? Next.LATER : Next.LAST));
+          .thenApply(done -> {
+            listedAll = !live;
+            return next();
+          });
+    }
+
+    /** @return at most a batch of the listed ids, and what follows them */
+    private Batch<String> next() {
+      List<String> batch = new ArrayList<>(Math.min(listed.size(), batchSize));
+      while (batch.size() < batchSize && !listed.isEmpty()) {
+        batch.add(listed.poll());
+      }
+      return new Batch<>(batch, !listed.isEmpty() ? Next.NOW : live ? Next.LATER : Next.LAST);
     }
   }
 }
