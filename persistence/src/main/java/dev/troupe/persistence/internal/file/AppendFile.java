@@ -111,4 +111,49 @@ abstract class AppendFile {
       LOG.debug("closing a journal file failed", e);
     }
   }
+
+  /** Why a header that is not the expected one is wrong, for the error. */
+  @FunctionalInterface
+  interface HeaderMismatch {
+    /**
+     * @param got the file's first bytes (at most the expected header's length)
+     * @param size the file's size
+     * @return the error to throw
+     * @throws IOException if reading more of the file to say why fails
+     */
+    IOException explain(byte[] got, long size) throws IOException;
+  }
+
+  /**
+   * Checks that a file starts with its header. A file that ends within a header that is right so
+   * far was cut short while it was made (a crash): it starts again, empty.
+   *
+   * @param ch the file
+   * @param expected the header it must start with
+   * @param what the file, for the warning (e.g. "journal file x of persistence id [p]")
+   * @param fsync whether to force a header written again
+   * @param mismatch the error for any other start
+   * @return where the records start
+   * @throws IOException what {@code mismatch} says, or if reading or writing fails
+   */
+  static long checkHeader(FileChannel ch, byte[] expected, String what, boolean fsync, HeaderMismatch mismatch)
+      throws IOException {
+    long size = ch.size();
+    java.nio.ByteBuffer got = java.nio.ByteBuffer.allocate((int) Math.min(size, expected.length));
+    DiskIo.readFully(ch, got, 0);
+    byte[] g = got.array();
+    if (!java.util.Arrays.equals(g, 0, g.length, expected, 0, g.length)) {
+      throw mismatch.explain(g, size);
+    }
+    if (g.length < expected.length) {
+      LOG.warn("{} ends within its header ({} of {} bytes), as a crash while it was made leaves it: it starts again,"
+          + " empty", what, g.length, expected.length);
+      ch.truncate(0);
+      DiskIo.writeFully(ch, java.nio.ByteBuffer.wrap(expected), 0);
+      if (fsync) {
+        ch.force(true);
+      }
+    }
+    return expected.length;
+  }
 }

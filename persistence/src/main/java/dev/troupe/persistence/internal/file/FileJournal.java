@@ -99,6 +99,14 @@ import org.slf4j.LoggerFactory;
  * actor that is. Of each tag index file only its length, its number of records and a sparse index
  * (where every 256th record starts) are kept, for as many files as of the
  * journal files.
+ *
+ * <p>Why one file: everything here runs on the one IO thread and shares its state — the known and
+ * open files (journal and tag index files under one {@code max-open-files} budget), the queue of
+ * writes, the running compaction — and each operation (group commit, replay, tags, compaction, id
+ * listing) is a few tasks over that state; split apart, each piece would need all of it. The
+ * per-file work lives in {@link JournalFile} (with its compaction), {@link TagFile}, {@link
+ * AppendFile} and {@link RecordReader}; the bytes in {@link JournalFormat}. A further split, if it
+ * grows: the compaction queue and steps into a class of their own that the IO thread drives.
  */
 public final class FileJournal implements Journal {
   private static final Logger LOG = LoggerFactory.getLogger(FileJournal.class);

@@ -114,32 +114,18 @@ final class TagFile extends AppendFile {
   }
 
   private static long checkHeader(FileChannel ch, String tag, Path path, boolean fsync) throws IOException {
-    byte[] expected = JournalFormat.tagHeader(tag);
-    long size = ch.size();
-    ByteBuffer got = ByteBuffer.allocate((int) Math.min(size, expected.length));
-    DiskIo.readFully(ch, got, 0);
-    byte[] g = got.array();
-    if (Arrays.equals(g, 0, g.length, expected, 0, g.length)) {
-      if (g.length < expected.length) {
-        LOG.warn("tag index file {} of tag [{}] ends within its header ({} of {} bytes), as a crash while it was made"
-            + " leaves it: it starts again, empty", path, tag, g.length, expected.length);
-        ch.truncate(0);
-        DiskIo.writeFully(ch, ByteBuffer.wrap(expected), 0);
-        if (fsync) {
-          ch.force(true);
-        }
-      }
-      return expected.length;
-    }
-    ByteBuffer b = ByteBuffer.wrap(g);
-    String why = g.length < 8 || b.getInt(0) != JournalFormat.TAG_MAGIC
-        ? "it is no Troupe tag index file (it does not start with the tag index's magic number)"
-        : b.getInt(4) != JournalFormat.TAG_VERSION
-            ? "it has tag index format version " + b.getInt(4) + ", and this journal reads version "
-                + JournalFormat.TAG_VERSION
-            : "its header names another tag (one whose file name is alike: the SHA-256 hex of the other, or a"
-                + " difference in case only on a file system that ignores case), or is corrupt";
-    throw new IOException("tag index file " + path + " cannot hold the index of tag [" + tag + "]: " + why);
+    return checkHeader(ch, JournalFormat.tagHeader(tag), "tag index file " + path + " of tag [" + tag + "]", fsync,
+        (g, size) -> {
+          ByteBuffer b = ByteBuffer.wrap(g);
+          String why = g.length < 8 || b.getInt(0) != JournalFormat.TAG_MAGIC
+              ? "it is no Troupe tag index file (it does not start with the tag index's magic number)"
+              : b.getInt(4) != JournalFormat.TAG_VERSION
+                  ? "it has tag index format version " + b.getInt(4) + ", and this journal reads version "
+                      + JournalFormat.TAG_VERSION
+                  : "its header names another tag (one whose file name is alike: the SHA-256 hex of the other, or a"
+                      + " difference in case only on a file system that ignores case), or is corrupt";
+          return new IOException("tag index file " + path + " cannot hold the index of tag [" + tag + "]: " + why);
+        });
   }
 
   private RecordReader reader(long size) {
