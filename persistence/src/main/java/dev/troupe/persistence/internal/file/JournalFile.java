@@ -82,7 +82,8 @@ final class JournalFile extends AppendFile {
   final String persistenceId;
   /** The longest body a record may have: the largest event and its fields. */
   private final long maxBody;
-  private final long dataStart;
+  /** Where the records start: after the header and its slot (compaction may move it). */
+  private long dataStart;
   /** Where the records that compaction keeps start: after the compaction marker of a compacted file. */
   private long keptFrom;
   /** How many times compaction switched this object to a new file (whose positions differ). */
@@ -94,11 +95,11 @@ final class JournalFile extends AppendFile {
   private long[] indexPos = new long[8];
   private int indexSize;
 
-  private JournalFile(String persistenceId, Path path, long maxBody, FileChannel channel, long dataStart) {
-    super(path, channel, dataStart);
+  private JournalFile(String persistenceId, Path path, long maxBody, FileChannel channel, Layout layout) {
+    super(path, channel, layout);
     this.persistenceId = persistenceId;
     this.maxBody = maxBody;
-    this.dataStart = dataStart;
+    this.dataStart = layout.dataStart();
     this.keptFrom = dataStart;
   }
 
@@ -115,13 +116,11 @@ final class JournalFile extends AppendFile {
   static JournalFile create(String persistenceId, Path path, long maxEventSize, boolean fsync) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
-      byte[] header = JournalFormat.header(persistenceId);
-      DiskIo.writeFully(ch, ByteBuffer.wrap(header), 0);
+      Layout layout = writeHeader(ch, JournalFormat.header(persistenceId, JournalFormat.VERSION), fsync);
       if (fsync) {
-        ch.force(true);
         DiskIo.forceDirectory(path.getParent());
       }
-      return new JournalFile(persistenceId, path, maxBody(maxEventSize), ch, header.length);
+      return new JournalFile(persistenceId, path, maxBody(maxEventSize), ch, layout);
     } catch (IOException | RuntimeException e) {
       closeQuietly(ch);
       throw e;
@@ -143,8 +142,8 @@ final class JournalFile extends AppendFile {
   static JournalFile open(String persistenceId, Path path, long maxEventSize, boolean fsync) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
-      long dataStart = checkHeader(ch, persistenceId, path, fsync);
-      JournalFile f = new JournalFile(persistenceId, path, maxBody(maxEventSize), ch, dataStart);
+      Layout layout = checkHeader(ch, persistenceId, path, fsync);
+      JournalFile f = new JournalFile(persistenceId, path, maxBody(maxEventSize), ch, layout);
       f.scan(fsync);
       return f;
     } catch (IOException | RuntimeException e) {
@@ -169,10 +168,11 @@ final class JournalFile extends AppendFile {
     return isEvent(type) || type == TOMBSTONE || type == COMPACTED;
   }
 
-  /** @return where the records start */
-  private static long checkHeader(FileChannel ch, String persistenceId, Path path, boolean fsync) throws IOException {
-    return checkHeader(ch, JournalFormat.header(persistenceId), "journal file " + path + " of persistence id ["
-        + persistenceId + "]", fsync, (g, size) -> new IOException("journal file " + path
+  /** @return where the file's parts are */
+  private static Layout checkHeader(FileChannel ch, String persistenceId, Path path, boolean fsync) throws IOException {
+    return checkHeader(ch, JournalFormat.header(persistenceId, JournalFormat.VERSION),
+        JournalFormat.header(persistenceId, JournalFormat.VERSION_UNSLOTTED), "journal file " + path
+        + " of persistence id [" + persistenceId + "]", fsync, (g, size) -> new IOException("journal file " + path
         + " cannot hold the events of persistence id [" + persistenceId + "]: " + headerMismatch(ch, g, size)));
   }
 
@@ -181,8 +181,9 @@ final class JournalFile extends AppendFile {
     if (g.length < 8 || b.getInt(0) != JournalFormat.MAGIC) {
       return "it is no Troupe journal file (it does not start with the journal's magic number)";
     }
-    if (b.getInt(4) != JournalFormat.VERSION) {
-      return "it has journal format version " + b.getInt(4) + ", and this journal reads version " + JournalFormat.VERSION;
+    if (b.getInt(4) != JournalFormat.VERSION && b.getInt(4) != JournalFormat.VERSION_UNSLOTTED) {
+      return "it has journal format version " + b.getInt(4) + ", and this journal reads versions "
+          + JournalFormat.VERSION_UNSLOTTED + " and " + JournalFormat.VERSION;
     }
     int n = g.length >= 12 ? b.getInt(8) : -1;
     if (n >= 0 && n <= size - 16 && n <= 1 << 20) {
@@ -207,7 +208,7 @@ final class JournalFile extends AppendFile {
     while (pos < size) {
       String problem = r.problemAt(pos);
       if (problem != null) {
-        if (r.oversizeAt(pos) || r.validRecordAfter(pos + 1, JournalFile::plausible)) {
+        if (!tornAt(r, pos, JournalFile::plausible)) {
           throw corrupt(pos, problem);
         }
         torn = problem;
@@ -249,6 +250,10 @@ final class JournalFile extends AppendFile {
       pos += FRAME + r.intAt(pos);
     }
     end = pos;
+    String lost = cutsForced(groupStart >= 0 ? groupStart : pos);
+    if (lost != null) {
+      throw corrupt(groupStart >= 0 ? groupStart : pos, lost);
+    }
     if (groupStart >= 0 || torn != null) {
       long cut = groupStart >= 0 ? groupStart : pos;
       String what = torn != null ? "at offset " + pos + " in " + torn : "in an atomic write without its last event";
@@ -301,6 +306,9 @@ final class JournalFile extends AppendFile {
    * @throws IOException if the write fails: the file's state is then unknown
    */
   void append(JournalFormat.Encoded write, boolean fsync) throws IOException {
+    if (!fsync) {
+      appendingUnforced();
+    }
     long at = end;
     DiskIo.writeFully(channel, ByteBuffer.wrap(write.records()), at);
     end = at + write.records().length;
@@ -325,12 +333,16 @@ final class JournalFile extends AppendFile {
     if (to <= deletedTo) {
       return;
     }
+    if (!fsync) {
+      appendingUnforced();
+    }
     byte[] marker = JournalFormat.tombstone(to);
     DiskIo.writeFully(channel, ByteBuffer.wrap(marker), end);
     end += marker.length;
     deletedTo = to;
     if (fsync) {
-      channel.force(true);
+      dirty = true;
+      force();
     }
   }
 
@@ -494,9 +506,10 @@ final class JournalFile extends AppendFile {
     Files.deleteIfExists(temp);
     FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
-    Compaction c = new Compaction(temp, out, from);
+    byte[] header = JournalFormat.header(persistenceId, JournalFormat.VERSION);
+    Compaction c = new Compaction(temp, out, from, header.length);
     try {
-      DiskIo.writeFully(out, ByteBuffer.wrap(JournalFormat.header(persistenceId)), 0);
+      DiskIo.writeFully(out, ByteBuffer.wrap(header), 0);
       c.writeMarker();
     } catch (IOException | RuntimeException e) {
       c.abort();
@@ -508,7 +521,8 @@ final class JournalFile extends AppendFile {
   /**
    * A rewrite of the file without its dead records, in steps that each run as one task of the IO
    * thread (appends and deletions of the file may run between them: they are copied too, as the
-   * file grows). The new file is the header, a compaction marker (the deletion and the highest
+   * file grows). The new file is the header (of this version: a file of the version before the
+   * slot gets one), its slot, a compaction marker (the deletion and the highest
    * number as they are when it finishes), and the bytes of the old file from the first live event
    * on, unchanged: their records, CRCs and atomic writes as they were. It goes in place of the old
    * one by an atomic rename, so a crash leaves one or the other, both whole; a leftover new file
@@ -519,16 +533,21 @@ final class JournalFile extends AppendFile {
     private final FileChannel out;
     /** Where the kept bytes start in the old file. */
     private final long from;
-    /** Where the kept bytes start in the new one: after the header and the marker. */
+    /** Where the new file's slot is (right after its header), and its marker. */
+    private final long newSlotAt;
+    private final long newDataStart;
+    /** Where the kept bytes start in the new one: after the header, the slot and the marker. */
     private final long to;
     /** How far the old file is copied. */
     private long copied;
 
-    private Compaction(Path temp, FileChannel out, long from) {
+    private Compaction(Path temp, FileChannel out, long from, int headerLength) {
       this.temp = temp;
       this.out = out;
       this.from = from;
-      this.to = dataStart + FRAME + COMPACTED_BODY;
+      this.newSlotAt = headerLength;
+      this.newDataStart = headerLength + JournalFormat.SLOT;
+      this.to = newDataStart + FRAME + COMPACTED_BODY;
       this.copied = from;
     }
 
@@ -543,7 +562,7 @@ final class JournalFile extends AppendFile {
     }
 
     private void writeMarker() throws IOException {
-      DiskIo.writeFully(out, ByteBuffer.wrap(JournalFormat.compacted(deletedTo, highest)), dataStart);
+      DiskIo.writeFully(out, ByteBuffer.wrap(JournalFormat.compacted(deletedTo, highest)), newDataStart);
     }
 
     /**
@@ -586,8 +605,12 @@ final class JournalFile extends AppendFile {
       if (copied != end) {
         throw new IllegalStateException("compaction of " + path + " finishing at " + copied + " of " + end);
       }
+      long newEnd = end - from + to;
       try {
         writeMarker();
+        // The force below takes all of the new file to disk, its slot with it (before the rename,
+        // so the slot never speaks for a file the name does not point at yet).
+        DiskIo.writeFully(out, ByteBuffer.wrap(JournalFormat.slot(newEnd)), newSlotAt);
         // Forced whatever fsync says: after a crash the name must not point at a file whose copy
         // never reached the disk (with fsync off that would lose the whole history, not a tail).
         out.force(true);
@@ -607,8 +630,11 @@ final class JournalFile extends AppendFile {
         }
       }
       indexSize = kept;
-      end += shift;
+      end = newEnd;
       keptFrom = to;
+      dataStart = newDataStart;
+      slotAt = newSlotAt;
+      forcedTo = newEnd;
       dirty = false;
       generation++;
       if (fsync) {

@@ -19,7 +19,8 @@ import java.util.zip.CRC32C;
  * The bytes of a journal file (all numbers big-endian):
  *
  * <pre>
- * header:  int magic "TRJL" | int version 1 | int n | n bytes: the persistence id, UTF-8 | int CRC32C of the above
+ * header:  int magic "TRJL" | int version 2 | int n | n bytes: the persistence id, UTF-8 | int CRC32C of the above
+ * slot:    long forcedTo | int CRC32C of forcedTo's 8 bytes
  * record:  int length L | int CRC32C of the length's 4 bytes and the body | L bytes: the body
  * body:    byte 1 (an event, the last of its atomic write) or 2 (an event, more of its write follow)
  *            | long sequenceNr | long timestamp | int serializerId | int m | m bytes: the manifest, UTF-8 | the payload
@@ -31,6 +32,16 @@ import java.util.zip.CRC32C;
  *          byte 6 (compaction marker) | long toSequenceNr: events up to it are deleted
  *            | long highestSequenceNr: the highest number the file ever stored
  * </pre>
+ *
+ * <p>The slot after the header says how far the file is known to be on disk: every byte before
+ * {@code forcedTo} was forced, or it is -1 (not known). It is written after each force (with {@code
+ * fsync = on}), so it is never ahead of what was forced; an append that is not forced ({@code fsync =
+ * off}) sets it to -1 first. It is what tells a torn tail from corruption after a crash: a
+ * damaged record at or after {@code forcedTo} belongs to writes that were never acknowledged (the
+ * disk may have kept a later page of them and lost an earlier one), and is cut away with everything
+ * after it; one before it is corruption. Where it is not known, a damaged record is a torn tail only
+ * if no sound record follows it. Version 1 files have no slot, are read as before, and are written
+ * with version 2 when compaction rewrites them.
  *
  * <p>An atomic write of several events is several records, each but the last of type 2 or 5: a
  * file that ends within one (a crash while it was appended) loses all of it, so it stays all or
@@ -50,7 +61,8 @@ import java.util.zip.CRC32C;
  * journal's:
  *
  * <pre>
- * header:  int magic "TRTG" | int version 1 | int n | n bytes: the tag, UTF-8 | int CRC32C of the above
+ * header:  int magic "TRTG" | int version 2 | int n | n bytes: the tag, UTF-8 | int CRC32C of the above
+ * slot:    as a journal file's (version 1: none)
  * record:  int length L | int CRC32C of the length's 4 bytes and the body | L bytes: the body
  * body:    long sequenceNr | long timestamp | int the CRC32C of the event's record | int n
  *            | n bytes: the persistence id, UTF-8
@@ -61,7 +73,13 @@ import java.util.zip.CRC32C;
  */
 final class JournalFormat {
   static final int MAGIC = 0x54524A4C; // "TRJL"
-  static final int VERSION = 1;
+  static final int VERSION = 2;
+  /** The version without the slot, still read. */
+  static final int VERSION_UNSLOTTED = 1;
+  /** The bytes of the slot after the header: forcedTo and its CRC. */
+  static final int SLOT = 12;
+  /** What the slot holds when how far the file is on disk is not known. */
+  static final long NOT_KNOWN = -1;
   /** An event, the last (or only) one of its atomic write. */
   static final byte EVENT = 1;
   /** An event that more events of its atomic write follow. */
@@ -104,7 +122,7 @@ final class JournalFormat {
   static final int MAX_ID_BYTES = 1 << 20;
 
   static final int TAG_MAGIC = 0x54525447; // "TRTG"
-  static final int TAG_VERSION = 1;
+  static final int TAG_VERSION = 2;
   /** A tag index record's body without the persistence id: seqNr, timestamp, event CRC, id length. */
   static final int ENTRY_FIXED = 8 + 8 + 4 + 4;
   /** The most bytes a tag index record's body may have. */
@@ -302,12 +320,43 @@ final class JournalFormat {
 
   /**
    * @param tag the file's tag
+   * @param version {@link #TAG_VERSION}, or 1 for a file without the slot
    * @return the header of its tag index file
    */
-  static byte[] tagHeader(String tag) {
-    byte[] t = tag.getBytes(StandardCharsets.UTF_8);
-    ByteBuffer b = ByteBuffer.allocate(16 + t.length);
-    b.putInt(TAG_MAGIC).putInt(TAG_VERSION).putInt(t.length).put(t);
+  static byte[] tagHeader(String tag, int version) {
+    return header(TAG_MAGIC, version, tag);
+  }
+
+  /**
+   * @param forcedTo how far the file is on disk, or {@link #NOT_KNOWN}
+   * @return the slot's bytes
+   */
+  static byte[] slot(long forcedTo) {
+    ByteBuffer b = ByteBuffer.allocate(SLOT);
+    b.putLong(forcedTo);
+    CRC32C crc = new CRC32C();
+    crc.update(b.array(), 0, 8);
+    b.putInt((int) crc.getValue());
+    return b.array();
+  }
+
+  /**
+   * @param slot a slot's bytes as read
+   * @return what it says, or {@link #NOT_KNOWN} if its CRC does not match (a crash cut its write)
+   *     or it says something no slot says
+   */
+  static long forcedTo(byte[] slot) {
+    ByteBuffer b = ByteBuffer.wrap(slot);
+    CRC32C crc = new CRC32C();
+    crc.update(slot, 0, 8);
+    long to = b.getLong(0);
+    return b.getInt(8) == (int) crc.getValue() && to >= 0 ? to : NOT_KNOWN;
+  }
+
+  private static byte[] header(int magic, int version, String name) {
+    byte[] n = name.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer b = ByteBuffer.allocate(16 + n.length);
+    b.putInt(magic).putInt(version).putInt(n.length).put(n);
     CRC32C crc = new CRC32C();
     crc.update(b.array(), 0, b.position());
     b.putInt((int) crc.getValue());
@@ -341,16 +390,11 @@ final class JournalFormat {
 
   /**
    * @param persistenceId the file's actor
+   * @param version {@link #VERSION}, or {@link #VERSION_UNSLOTTED} for a file without the slot
    * @return the header of its file
    */
-  static byte[] header(String persistenceId) {
-    byte[] id = persistenceId.getBytes(StandardCharsets.UTF_8);
-    ByteBuffer b = ByteBuffer.allocate(16 + id.length);
-    b.putInt(MAGIC).putInt(VERSION).putInt(id.length).put(id);
-    CRC32C crc = new CRC32C();
-    crc.update(b.array(), 0, b.position());
-    b.putInt((int) crc.getValue());
-    return b.array();
+  static byte[] header(String persistenceId, int version) {
+    return header(MAGIC, version, persistenceId);
   }
 
   /**
@@ -369,7 +413,7 @@ final class JournalFormat {
     ByteBuffer fixed = ByteBuffer.allocate(12);
     DiskIo.readFully(ch, fixed, 0);
     int n = fixed.getInt(8);
-    if (fixed.getInt(0) != MAGIC || fixed.getInt(4) != VERSION || n < 0 || n > MAX_ID_BYTES || n > size - 16) {
+    if (fixed.getInt(0) != MAGIC || (fixed.getInt(4) != VERSION && fixed.getInt(4) != VERSION_UNSLOTTED) || n < 0 || n > MAX_ID_BYTES || n > size - 16) {
       return null;
     }
     ByteBuffer rest = ByteBuffer.allocate(n + 4);

@@ -90,9 +90,12 @@ class FileJournalCompactionTest extends JournalTestSupport {
     assertEquals(1, j.compactions());
     byte[] after = Files.readAllBytes(file("p"));
     assertTrue(after.length < before.length / 3, "the file shrinks: " + before.length + " -> " + after.length);
-    int header = JournalFormat.header("p").length;
+    byte[] headerBytes = JournalFormat.header("p", JournalFormat.VERSION);
+    int header = dataStart("p");
     byte[] marker = JournalFormat.compacted(80, 100);
-    assertArrayEquals(JournalFormat.header("p"), Arrays.copyOf(after, header));
+    assertArrayEquals(headerBytes, Arrays.copyOf(after, headerBytes.length));
+    assertEquals(after.length, JournalFormat.forcedTo(Arrays.copyOfRange(after, headerBytes.length, header)),
+        "the slot says all of the new file is on disk");
     assertArrayEquals(marker, Arrays.copyOfRange(after, header, header + marker.length), "the compaction marker");
     int kept = after.length - header - marker.length;
     byte[] deleted = concat(before, JournalFormat.tombstone(80)); // the file as deleteTo left it
@@ -124,7 +127,7 @@ class FileJournalCompactionTest extends JournalTestSupport {
     store(j, events("p", 1, 50));
     await(j.deleteTo("p", Long.MAX_VALUE), "deleteTo all");
     idle(j);
-    assertEquals(JournalFormat.header("p").length + JournalFormat.compacted(50, 50).length, Files.size(file("p")));
+    assertEquals(dataStart("p") + JournalFormat.compacted(50, 50).length, Files.size(file("p")));
     assertEquals(50, highest(j, "p"));
     assertEquals(List.of(), seqNrs(j, "p"));
     assertEquals(List.of(), red(j));
@@ -181,7 +184,7 @@ class FileJournalCompactionTest extends JournalTestSupport {
     first.close();
     byte[] old = Files.readAllBytes(file("p"));
     // what a crash while copying leaves: the new file's header and marker, and part of the records
-    byte[] partial = Arrays.copyOf(old, JournalFormat.header("p").length + 100);
+    byte[] partial = Arrays.copyOf(old, dataStart("p") + 100);
     Files.write(temp("p"), partial);
     Files.write(temp("gone"), partial); // of an id whose file is gone meanwhile
 
@@ -240,7 +243,7 @@ class FileJournalCompactionTest extends JournalTestSupport {
     idle(j);
     assertEquals(1, j.compactions());
     byte[] after = Files.readAllBytes(file("p"));
-    int firstKept = JournalFormat.header("p").length + JournalFormat.compacted(0, 0).length;
+    int firstKept = dataStart("p") + JournalFormat.compacted(0, 0).length;
     assertEquals(JournalFormat.EVENT_MORE, after[firstKept + JournalFormat.TYPE_AT],
         "event 43 is still the write's continuation record");
     assertEquals(range(43, 44), seqNrs(j, "p"));
