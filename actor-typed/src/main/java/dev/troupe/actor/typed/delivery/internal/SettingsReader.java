@@ -70,7 +70,7 @@ public final class SettingsReader {
     try {
       return section.getBoolean(key);
     } catch (ConfigException e) {
-      throw bad(key, "expected on or off: " + e.getMessage(), e);
+      throw bad(key, "expected true or false: " + e.getMessage(), e);
     }
   }
 
