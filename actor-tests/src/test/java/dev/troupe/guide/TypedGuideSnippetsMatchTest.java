@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigValue;
 import dev.troupe.guide.Regions.Region;
 import java.io.File;
 import java.io.IOException;
@@ -73,13 +72,7 @@ class TypedGuideSnippetsMatchTest {
     String text = Files.readString(Regions.moduleDir().getParent().resolve("docs/typed.md"), StandardCharsets.UTF_8);
     Config delivery = ConfigFactory.parseResources("reference.conf")
         .resolve().getConfig("troupe.reliable-delivery");
-    List<String> missing = new ArrayList<>();
-    for (Map.Entry<String, ConfigValue> e : delivery.entrySet()) {
-      String row = "| `" + e.getKey() + "` | `" + ClusterDocSnippetsMatchTest.defaultText(e.getValue()) + "` |";
-      if (!text.contains(row)) {
-        missing.add(row);
-      }
-    }
+    List<String> missing = ClusterDocSnippetsMatchTest.missingKeyRows(text, delivery);
     assertTrue(delivery.entrySet().size() >= 5, "read the keys from reference.conf: " + delivery.entrySet().size());
     assertTrue(missing.isEmpty(), "docs/typed.md lacks the rows (key, default):\n" + String.join("\n", missing));
   }

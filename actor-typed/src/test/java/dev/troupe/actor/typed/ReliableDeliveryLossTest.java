@@ -59,6 +59,21 @@ class ReliableDeliveryLossTest {
   }
 
   /**
+   * Registers with {@code pc} a link to {@code cc} that drops what {@code dropToConsumer} picks, and
+   * has {@code cc} answer through a link to {@code pc} that drops what {@code dropToProducer} picks.
+   */
+  private void connectThroughLinks(ActorRef<ProducerController.Command<String>> pc,
+      ActorRef<ConsumerController.Command<String>> cc, Predicate<Object> dropToConsumer,
+      Predicate<Object> dropToProducer, ConcurrentLinkedQueue<Object> dropped) {
+    ActorRef<ProducerController.Command<String>> toProducer =
+        spawn(link(pc.unsafeUpcast(), dropToProducer, m -> m, dropped)).unsafeUpcast();
+    ActorRef<Object> toConsumer = spawn(link(cc.unsafeUpcast(), dropToConsumer, m -> m instanceof SequencedMessage<?> s
+        ? new SequencedMessage<>(s.producerId(), s.seqNr(), (String) s.message(), s.first(), s.ack(), toProducer)
+        : m, dropped));
+    pc.tell(new ProducerController.RegisterConsumer<>(toConsumer.unsafeUpcast()));
+  }
+
+  /**
    * Runs {@code count} messages from a producer to a confirming consumer through the two lossy
    * links, and checks that they arrive once, in order, within {@code within}.
    *
@@ -73,17 +88,8 @@ class ReliableDeliveryLossTest {
     ActorRef<ConsumerController.Command<String>> cc = spawn(ConsumerController.create(
         ReliableDeliveryTest.consumerSettings(system).withFlowControlWindow(window)
             .withResendIntervalMin(Duration.ofMillis(50)).withResendIntervalMax(Duration.ofMillis(400))));
-    ActorRef<Object> toProducer = spawn(link(pc.unsafeUpcast(), dropToProducer, m -> m, dropped));
-    ActorRef<ProducerController.Command<String>> toProducerTyped = toProducer.unsafeUpcast();
-    ActorRef<Object> toConsumer = spawn(link(cc.unsafeUpcast(), dropToConsumer, m -> {
-      // the consumer controller answers through the other link
-      if (m instanceof SequencedMessage<?> s) {
-        return new SequencedMessage<>(s.producerId(), s.seqNr(), (String) s.message(), s.first(), s.ack(), toProducerTyped);
-      }
-      return m;
-    }, dropped));
     cc.tell(new ConsumerController.Start<>(spawn(ReliableDeliveryTest.confirmingConsumer(out.ref()))));
-    pc.tell(new ProducerController.RegisterConsumer<>(toConsumer.unsafeUpcast()));
+    connectThroughLinks(pc, cc, dropToConsumer, dropToProducer, dropped);
     pc.tell(new ProducerController.Start<>(spawn(ReliableDeliveryTest.producer(count, null))));
     long deadline = System.nanoTime() + within.toNanos();
     for (int i = 1; i <= count; i++) {
@@ -146,14 +152,8 @@ class ReliableDeliveryLossTest {
     ActorRef<ConsumerController.Command<String>> cc = spawn(ConsumerController.create(
         ReliableDeliveryTest.consumerSettings(system).withResendIntervalMin(Duration.ofMillis(50))));
     int[] acks = {0};
-    ActorRef<Object> toProducer = spawn(link(pc.unsafeUpcast(),
-        m -> m instanceof ProducerControllerImpl.Ack<?> && acks[0]++ < 3, m -> m, dropped));
-    ActorRef<ProducerController.Command<String>> toProducerTyped = toProducer.unsafeUpcast();
-    ActorRef<Object> toConsumer = spawn(link(cc.unsafeUpcast(), m -> false, m -> m instanceof SequencedMessage<?> s
-        ? new SequencedMessage<>(s.producerId(), s.seqNr(), (String) s.message(), s.first(), s.ack(), toProducerTyped)
-        : m, dropped));
     cc.tell(new ConsumerController.Start<>(spawn(ReliableDeliveryTest.confirmingConsumer(out.ref()))));
-    pc.tell(new ProducerController.RegisterConsumer<>(toConsumer.unsafeUpcast()));
+    connectThroughLinks(pc, cc, m -> false, m -> m instanceof ProducerControllerImpl.Ack<?> && acks[0]++ < 3, dropped);
     pc.tell(new ProducerController.Start<>(spawn(ReliableDeliveryTest.producer(5, replies.ref()))));
     Set<Long> confirmed = new HashSet<>();
     for (int i = 1; i <= 5; i++) {
@@ -171,5 +171,24 @@ class ReliableDeliveryLossTest {
     List<Object> dropped = runThroughLossyLinks(
         2000, 20, m -> random.nextInt(100) < 5, m -> back.nextInt(100) < 5, Duration.ofSeconds(10));
     assertTrue(dropped.size() > 50, "some were dropped: " + dropped.size());
+  }
+
+  @Test
+  void withOnlyFlowControlALostMessageStaysLost() {
+    Probe<Object> out = new Probe<>(system);
+    ConcurrentLinkedQueue<Object> dropped = new ConcurrentLinkedQueue<>();
+    ActorRef<ProducerController.Command<String>> pc = spawn(ProducerController.create(String.class, "flow", Optional.empty()));
+    ActorRef<ConsumerController.Command<String>> cc = spawn(ConsumerController.create(
+        ReliableDeliveryTest.consumerSettings(system).withOnlyFlowControl(true).withFlowControlWindow(4)));
+    cc.tell(new ConsumerController.Start<>(spawn(ReliableDeliveryTest.confirmingConsumer(out.ref()))));
+    connectThroughLinks(pc, cc, once(seqNrs(3)), m -> m instanceof ProducerControllerImpl.Resend<?>, dropped);
+    pc.tell(new ProducerController.Start<>(spawn(ReliableDeliveryTest.producer(12, null))));
+    for (int i = 1; i <= 12; i++) {
+      if (i != 3) {
+        out.expect("m" + i);
+      }
+    }
+    out.expectNothing(Duration.ofMillis(300));
+    assertEquals(1, dropped.size(), "dropped (no Resend was sent): " + dropped);
   }
 }
