@@ -187,6 +187,28 @@ class ReliableDeliveryTest {
   }
 
   @Test
+  void theConsumerControllerFollowsANewProducerControllerFromItsFirstMessage() {
+    Probe<Object> oldProducer = new Probe<>(system);
+    Probe<Object> newProducer = new Probe<>(system);
+    Probe<Object> consumer = new Probe<>(system);
+    ActorRef<ConsumerController.Command<String>> cc = spawn(ConsumerController.create(consumerSettings(system)));
+    cc.tell(new ConsumerController.Start<>(spawn(confirmingConsumer(consumer.ref()))));
+    ActorRef<ProducerController.Command<String>> from = oldProducer.ref().unsafeUpcast();
+    cc.tell(new SequencedMessage<>("old", 100, "old-100", true, false, from));
+    assertEquals(new ProducerControllerImpl.Request<>(99, 149, true, false), oldProducer.receive(), "the answer to the first message");
+    consumer.expect("old-100");
+    cc.tell(new SequencedMessage<>("new", 2, "new-2", false, false, newProducer.ref().unsafeUpcast())); // not its first: ignored
+    cc.tell(new SequencedMessage<>("new", 1, "new-1", true, false, newProducer.ref().unsafeUpcast()));
+    assertEquals(new ProducerControllerImpl.Request<>(0, 50, true, false), newProducer.receive(),
+        "the new producer controller's demand, from its own first message");
+    cc.tell(new SequencedMessage<>("old", 101, "old-101", false, false, from)); // the old one's: ignored
+    cc.tell(new SequencedMessage<>("new", 2, "new-2", false, false, newProducer.ref().unsafeUpcast()));
+    consumer.expect("new-1");
+    consumer.expect("new-2");
+    consumer.expectNothing(QUIET);
+  }
+
+  @Test
   void aNewConsumerControllerGetsTheUnconfirmedMessagesAgain() {
     Probe<Long> replies = new Probe<>(system);
     Probe<Object> watcher = new Probe<>(system);

@@ -167,6 +167,7 @@ public final class ConsumerControllerImpl<A> {
     resending = false;
     receivedSeqNr = m.seqNr() - 1;
     confirmedSeqNr = m.seqNr() - 1;
+    requestedSeqNr = 0; // the demand granted to another producer controller is not this one's
     take(m);
     request(false);
   }
