@@ -24,8 +24,9 @@ import java.util.Optional;
  * ConsumerController.SequencedMessage}s; it asks the producer for more only within the demand the
  * consumer controller granted (its {@code flow-control-window}), keeps every unconfirmed message,
  * and sends them again when the consumer controller reports a gap or a silence, or when a new
- * consumer controller registers (which also happens when the one it watches stops): delivery is
- * at least once across consumer controllers, and exactly once and in order to one of them. The
+ * consumer controller registers; it watches its consumer controller and, when that one stops, keeps
+ * the unconfirmed messages for the next. Delivery is at least once across consumer controllers,
+ * and exactly once and in order to one of them. The
  * producer and its controller are meant to run in one system, as are the consumer and its
  * controller; the two controllers may run on different nodes. The unconfirmed messages live in
  * the controller's memory only (no durable queue).
