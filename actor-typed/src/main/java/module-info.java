@@ -23,6 +23,7 @@ module dev.troupe.actor.typed {
   exports dev.troupe.actor.typed.receptionist;
   exports dev.troupe.actor.typed.pubsub;
   exports dev.troupe.actor.typed.eventstream;
+  exports dev.troupe.actor.typed.delivery;
   // the typed cluster drops the subscriptions of refs that died (ActorRefAdapter.lifeOf)
   exports dev.troupe.actor.typed.internal to dev.troupe.testkit.typed, dev.troupe.cluster.typed;
 

@@ -88,6 +88,23 @@ class ClusterDocSnippetsMatchTest {
     assertTrue(missing.isEmpty(), PAGE + " lacks the rows (key, default):\n" + String.join("\n", missing));
   }
 
+  /**
+   * @param page a page's text
+   * @param section a section of a configuration
+   * @return the rows {@code | `key` | `default` |} of the section's keys (relative to it) that the
+   *     page lacks
+   */
+  static List<String> missingKeyRows(String page, Config section) {
+    List<String> missing = new ArrayList<>();
+    for (Map.Entry<String, ConfigValue> e : section.entrySet()) {
+      String row = "| `" + e.getKey() + "` | `" + defaultText(e.getValue()) + "` |";
+      if (!page.contains(row)) {
+        missing.add(row);
+      }
+    }
+    return missing;
+  }
+
   static String defaultText(ConfigValue v) {
     Object u = v.unwrapped();
     if (u instanceof String s && s.isEmpty()) {

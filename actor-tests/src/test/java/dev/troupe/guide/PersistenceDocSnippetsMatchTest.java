@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigValue;
 import dev.troupe.guide.Regions.Region;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,13 +43,7 @@ class PersistenceDocSnippetsMatchTest {
   void everyPersistenceKeyIsOnThePageWithItsDefault() throws IOException {
     String text = Files.readString(page(), StandardCharsets.UTF_8);
     Config persistence = ConfigFactory.parseResources("reference.conf").resolve().getConfig("troupe.persistence");
-    List<String> missing = new ArrayList<>();
-    for (Map.Entry<String, ConfigValue> e : persistence.entrySet()) {
-      String row = "| `" + e.getKey() + "` | `" + ClusterDocSnippetsMatchTest.defaultText(e.getValue()) + "` |";
-      if (!text.contains(row)) {
-        missing.add(row);
-      }
-    }
+    List<String> missing = ClusterDocSnippetsMatchTest.missingKeyRows(text, persistence);
     assertTrue(persistence.entrySet().size() >= 10, "read the keys from reference.conf: " + persistence.entrySet().size());
     assertTrue(missing.isEmpty(), PAGE + " lacks the rows (key, default):\n" + String.join("\n", missing));
   }

@@ -3,6 +3,8 @@ package dev.troupe.guide;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import dev.troupe.guide.Regions.Region;
 import java.io.File;
 import java.io.IOException;
@@ -62,6 +64,17 @@ class TypedGuideSnippetsMatchTest {
     // a region shown by the other page is fine
     problems.removeIf(p -> p.startsWith("region '") && shown.contains(p.substring(8, p.indexOf('\'', 8))));
     assertTrue(problems.isEmpty(), problems.size() + " problem(s):\n" + String.join("\n", problems));
+  }
+
+  /** Every key of the typed module's reliable delivery is in the guide's table, with its default. */
+  @Test
+  void everyReliableDeliveryKeyIsInTheGuideWithItsDefault() throws IOException {
+    String text = Files.readString(Regions.moduleDir().getParent().resolve("docs/typed.md"), StandardCharsets.UTF_8);
+    Config delivery = ConfigFactory.parseResources("reference.conf")
+        .resolve().getConfig("troupe.reliable-delivery");
+    List<String> missing = ClusterDocSnippetsMatchTest.missingKeyRows(text, delivery);
+    assertTrue(delivery.entrySet().size() >= 5, "read the keys from reference.conf: " + delivery.entrySet().size());
+    assertTrue(missing.isEmpty(), "docs/typed.md lacks the rows (key, default):\n" + String.join("\n", missing));
   }
 
   /** The README's typed quick start: its named blocks are the guide's regions too. */

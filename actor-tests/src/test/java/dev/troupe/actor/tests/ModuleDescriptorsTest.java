@@ -167,7 +167,7 @@ class ModuleDescriptorsTest {
 
     assertEquals(
         Set.of("dev.troupe.actor.typed", "dev.troupe.actor.typed.javadsl", "dev.troupe.actor.typed.receptionist",
-            "dev.troupe.actor.typed.pubsub", "dev.troupe.actor.typed.eventstream"),
+            "dev.troupe.actor.typed.pubsub", "dev.troupe.actor.typed.eventstream", "dev.troupe.actor.typed.delivery"),
         unqualifiedExports(typed),
         "packages dev.troupe.actor.typed exports to everyone");
     assertEquals(
