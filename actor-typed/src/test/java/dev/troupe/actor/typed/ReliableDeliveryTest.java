@@ -187,6 +187,28 @@ class ReliableDeliveryTest {
   }
 
   @Test
+  void messagesBeyondTheGrantedDemandAreDroppedNotBuffered() {
+    Probe<Object> fakeProducer = new Probe<>(system);
+    Probe<Delivery<String>> consumer = new Probe<>(system);
+    ActorRef<ConsumerController.Command<String>> cc = spawn(ConsumerController.create(consumerSettings(system)));
+    cc.tell(new ConsumerController.Start<>(consumer.ref()));
+    ActorRef<ProducerController.Command<String>> from = fakeProducer.ref().unsafeUpcast();
+    cc.tell(new SequencedMessage<>("p", 1, "m1", true, false, from));
+    assertEquals(new ProducerControllerImpl.Request<>(0, 50, true, false), fakeProducer.receive());
+    for (int i = 2; i <= 52; i++) { // 51 and 52 go past the 50 granted
+      cc.tell(new SequencedMessage<>("p", i, "m" + i, false, false, from));
+    }
+    for (int i = 1; i <= 50; i++) {
+      Delivery<?> d = consumer.expectClass(Delivery.class);
+      assertEquals("m" + i, d.message());
+      d.confirmTo().tell(ConsumerController.confirmed());
+    }
+    consumer.expectNothing(QUIET);
+    cc.tell(new SequencedMessage<>("p", 51, "m51", false, false, from)); // within the demand granted since
+    assertEquals("m51", consumer.expectClass(Delivery.class).message());
+  }
+
+  @Test
   void theConsumerControllerFollowsANewProducerControllerFromItsFirstMessage() {
     Probe<Object> oldProducer = new Probe<>(system);
     Probe<Object> newProducer = new Probe<>(system);

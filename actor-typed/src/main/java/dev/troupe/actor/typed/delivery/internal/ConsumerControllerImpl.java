@@ -136,6 +136,13 @@ public final class ConsumerControllerImpl<A> {
       }
       return;
     }
+    if (m.seqNr() > requestedSeqNr) {
+      // beyond the demand granted: a producer controller that keeps to the protocol never sends it,
+      // and taking it would let a peer grow the buffer without bound
+      ctx.getLog().warn("consumer controller: drops message {} of producer [{}], beyond the {} it asked for",
+          m.seqNr(), m.producerId(), requestedSeqNr);
+      return;
+    }
     long expected = receivedSeqNr + 1;
     if (m.seqNr() == expected) {
       resending = false;
