@@ -44,10 +44,11 @@ public class PersistEvents {
 
   /**
    * troupe | troupe-file (the same actor on the file journal, fsync off, in a temporary directory:
-   * IO on the journal's own thread) | troupe-typed (an EventSourcedBehavior; {@code persist} mode
+   * IO on the journal's own thread) | troupe-file-fsync (the same with fsync on: each group
+   * commit forced to disk) | troupe-typed (an EventSourcedBehavior; {@code persist} mode
    * only) | pekko.
    */
-  @Param({"troupe", "troupe-file", "troupe-typed", "pekko"})
+  @Param({"troupe", "troupe-file", "troupe-file-fsync", "troupe-typed", "pekko"})
   public String impl;
 
   /** persist | async | chain. */
@@ -87,14 +88,14 @@ public class PersistEvents {
         troupe = TroupeSystems.start(id, "");
         troupeActor = troupe.actorOf(dev.troupe.actor.Props.create(TroupeWriter.class, () -> new TroupeWriter(id, async)));
       }
-      case "troupe-file" -> {
+      case "troupe-file", "troupe-file-fsync" -> {
         try {
           fileDir = java.nio.file.Files.createTempDirectory("persist-events");
         } catch (java.io.IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
         troupe = TroupeSystems.start(id, "troupe.persistence.journal.plugin = \"troupe.persistence.journal.file\"\n"
-            + "troupe.persistence.journal.file.fsync = off\n"
+            + "troupe.persistence.journal.file.fsync = " + (impl.equals("troupe-file") ? "off" : "on") + "\n"
             + "troupe.persistence.journal.file.dir = \"" + fileDir.toString().replace("\\", "/") + "\"\n"
             + "troupe.serialization.bindings { \"dev.troupe.bench.PersistEvents$Evt\" = jackson-json }\n");
         troupeActor = troupe.actorOf(dev.troupe.actor.Props.create(TroupeWriter.class, () -> new TroupeWriter(id, async)));
