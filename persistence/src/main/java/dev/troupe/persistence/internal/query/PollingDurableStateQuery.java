@@ -3,9 +3,7 @@ package dev.troupe.persistence.internal.query;
 import dev.troupe.persistence.Persistence;
 import dev.troupe.persistence.query.DeletedDurableState;
 import dev.troupe.persistence.query.DurableStateChange;
-import dev.troupe.persistence.query.NoOffset;
 import dev.troupe.persistence.query.Offset;
-import dev.troupe.persistence.query.Sequence;
 import dev.troupe.persistence.query.UpdatedDurableState;
 import dev.troupe.persistence.query.javadsl.DurableStateStorePagedPersistenceIdsQuery;
 import dev.troupe.persistence.query.javadsl.DurableStateStoreQuery;
@@ -57,13 +55,13 @@ public final class PollingDurableStateQuery<A>
 
   @Override
   public Flow.Publisher<DurableStateChange<A>> currentChanges(String tag, Offset offset) {
-    long after = after(tag, offset);
+    long after = Offsets.after(tag, offset);
     return subscriber -> running.start(new Changes(subscriber, null, tag, after));
   }
 
   @Override
   public Flow.Publisher<DurableStateChange<A>> changes(String tag, Offset offset) {
-    long after = after(tag, offset);
+    long after = Offsets.after(tag, offset);
     return subscriber -> running.start(new Changes(subscriber, refreshInterval, tag, after));
   }
 
@@ -74,21 +72,6 @@ public final class PollingDurableStateQuery<A>
       throw new IllegalArgumentException("limit cannot be negative: " + limit);
     }
     return subscriber -> running.start(new Ids(subscriber, afterId, limit));
-  }
-
-  /** @return the offset a query resumes after */
-  private static long after(String tag, Offset offset) {
-    Objects.requireNonNull(tag, "tag");
-    if (offset instanceof Sequence s) {
-      if (s.value() < 0) {
-        throw new IllegalArgumentException("the offsets of durable state changes are not negative: " + s);
-      }
-      return s.value();
-    }
-    if (offset instanceof NoOffset) {
-      return 0;
-    }
-    throw new NullPointerException("offset");
   }
 
   /** A subscription to the changes of a tag. */

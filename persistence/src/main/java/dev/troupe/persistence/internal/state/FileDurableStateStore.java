@@ -115,8 +115,7 @@ public final class FileDurableStateStore implements DurableStateStore {
   private long temps;
   /** Every id with a file, as its header says, sorted for {@link #persistenceIds}. */
   private final TreeMap<String, Indexed> index = new TreeMap<>();
-  /** Per tag: the offset of the latest change of each id stored with it, to the id. */
-  private final Map<String, TreeMap<Long, String>> byTag = new HashMap<>();
+  private final TagIndex byTag = new TagIndex();
   /** The highest offset stored or given to a write. */
   private long lastOffset;
   /** The files whose header could not be read when the store started, and why. */
@@ -212,12 +211,8 @@ public final class FileDurableStateStore implements DurableStateStore {
     Objects.requireNonNull(onChange, "onChange");
     return io.submit(() -> {
       startForQuery();
-      TreeMap<Long, String> ids = byTag.get(tag);
-      if (ids == null) {
-        return null;
-      }
       long n = 0;
-      for (Map.Entry<Long, String> e : ids.tailMap(afterOffset, false).entrySet()) {
+      for (Map.Entry<Long, String> e : byTag.after(tag, afterOffset).entrySet()) {
         if (n++ >= max) {
           break;
         }
@@ -473,14 +468,8 @@ public final class FileDurableStateStore implements DurableStateStore {
   /** Puts an id's latest change in the index, in place of its last. */
   private void indexed(String persistenceId, Indexed now) {
     Indexed before = index.put(persistenceId, now);
-    if (before != null) {
-      TreeMap<Long, String> old = byTag.get(before.tag());
-      old.remove(before.offset());
-      if (old.isEmpty()) {
-        byTag.remove(before.tag());
-      }
-    }
-    byTag.computeIfAbsent(now.tag(), k -> new TreeMap<>()).put(now.offset(), persistenceId);
+    byTag.changed(persistenceId, now.tag(), now.offset(), before == null ? null : before.tag(),
+        before == null ? 0 : before.offset());
     lastOffset = Math.max(lastOffset, now.offset());
   }
 

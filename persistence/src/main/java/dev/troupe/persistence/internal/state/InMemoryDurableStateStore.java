@@ -5,11 +5,8 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.persistence.state.DurableStateRecord;
 import dev.troupe.persistence.state.DurableStateStore;
 import dev.troupe.persistence.state.GetObjectResult;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentNavigableMap;
@@ -34,8 +31,7 @@ public final class InMemoryDurableStateStore implements DurableStateStore {
   private final ConcurrentNavigableMap<String, Entry> entries = new ConcurrentSkipListMap<>();
 
   // under the lock (this)
-  /** Per tag: the offset of each id's latest change with that tag, to the id. */
-  private final Map<String, TreeMap<Long, String>> byTag = new HashMap<>();
+  private final TagIndex byTag = new TagIndex();
   private long lastOffset;
 
   /**
@@ -86,14 +82,8 @@ public final class InMemoryDurableStateStore implements DurableStateStore {
     }
     String t = tag != null ? tag : stored == null ? "" : stored.tag();
     Entry next = new Entry(value, revision, t, ++lastOffset, System.currentTimeMillis());
-    if (stored != null) {
-      TreeMap<Long, String> old = byTag.get(stored.tag());
-      old.remove(stored.offset());
-      if (old.isEmpty()) {
-        byTag.remove(stored.tag());
-      }
-    }
-    byTag.computeIfAbsent(t, k -> new TreeMap<>()).put(next.offset(), persistenceId);
+    byTag.changed(persistenceId, t, next.offset(), stored == null ? null : stored.tag(),
+        stored == null ? 0 : stored.offset());
     entries.put(persistenceId, next);
   }
 
@@ -104,15 +94,12 @@ public final class InMemoryDurableStateStore implements DurableStateStore {
       Objects.requireNonNull(onChange, "onChange");
       java.util.List<DurableStateRecord> found = new java.util.ArrayList<>();
       synchronized (this) {
-        TreeMap<Long, String> index = byTag.get(tag);
-        if (index != null) {
-          for (String id : index.tailMap(afterOffset, false).values()) {
-            if (found.size() >= max) {
-              break;
-            }
-            Entry e = entries.get(id);
-            found.add(new DurableStateRecord(e.offset(), id, e.revision(), Optional.ofNullable(e.value()), e.timestamp()));
+        for (String id : byTag.after(tag, afterOffset).values()) {
+          if (found.size() >= max) {
+            break;
           }
+          Entry e = entries.get(id);
+          found.add(new DurableStateRecord(e.offset(), id, e.revision(), Optional.ofNullable(e.value()), e.timestamp()));
         }
       }
       found.forEach(onChange); // outside the lock: the caller's code

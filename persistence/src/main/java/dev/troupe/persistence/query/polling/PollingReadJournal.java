@@ -5,12 +5,11 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.persistence.Persistence;
 import dev.troupe.persistence.internal.PluginContext;
 import dev.troupe.persistence.internal.query.PollingSubscription;
+import dev.troupe.persistence.internal.query.Offsets;
 import dev.troupe.persistence.internal.query.Subscriptions;
 import dev.troupe.persistence.journal.EventAdapters;
 import dev.troupe.persistence.query.EventEnvelope;
 import dev.troupe.persistence.query.Offset;
-import dev.troupe.persistence.query.NoOffset;
-import dev.troupe.persistence.query.Sequence;
 import dev.troupe.persistence.query.javadsl.CurrentEventsByPersistenceIdQuery;
 import dev.troupe.persistence.query.javadsl.CurrentEventsByTagQuery;
 import dev.troupe.persistence.query.javadsl.CurrentPersistenceIdsQuery;
@@ -114,29 +113,14 @@ public final class PollingReadJournal
 
   @Override
   public Flow.Publisher<EventEnvelope> eventsByTag(String tag, Offset offset) {
-    long after = after(tag, offset);
+    long after = Offsets.after(tag, offset);
     return subscriber -> start(new ByTag(subscriber, refreshInterval, tag, after));
   }
 
   @Override
   public Flow.Publisher<EventEnvelope> currentEventsByTag(String tag, Offset offset) {
-    long after = after(tag, offset);
+    long after = Offsets.after(tag, offset);
     return subscriber -> start(new ByTag(subscriber, null, tag, after));
-  }
-
-  /** @return the offset a query by tag resumes after */
-  private static long after(String tag, Offset offset) {
-    Objects.requireNonNull(tag, "tag");
-    if (offset instanceof Sequence s) {
-      if (s.value() < 0) {
-        throw new IllegalArgumentException("a tag's offsets are not negative: " + s);
-      }
-      return s.value();
-    }
-    if (offset instanceof NoOffset) {
-      return 0;
-    }
-    throw new NullPointerException("offset");
   }
 
   private static void check(String persistenceId, long from, long to) {
