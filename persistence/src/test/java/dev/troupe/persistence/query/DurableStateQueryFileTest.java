@@ -141,6 +141,16 @@ class DurableStateQueryFileTest extends DurableStateQueryContract {
   }
 
   @Test
+  void anIdLongerThanAHeaderHoldsIsRefusedBeforeAnyIo() {
+    String id = "x".repeat((1 << 20) + 1);
+    java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+        java.util.concurrent.ExecutionException.class,
+        () -> store.upsertObject(id, 1, "v", "t").toCompletableFuture().get(WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS));
+    assertTrue(e.getCause() instanceof IllegalArgumentException && e.getCause().getMessage().contains("1048576 bytes"),
+        String.valueOf(e.getCause()));
+  }
+
+  @Test
   void theDefaultSpiAndTheQueryObjectAreThoseOfTheFileStore() {
     DurableStateStoreQuery<?> q = DurableStateStoreRegistry.get(system)
         .getDurableStateStoreFor(DurableStateStoreQuery.class, "troupe.persistence.state.file");

@@ -341,7 +341,7 @@ public final class FileDurableStateStore implements DurableStateStore {
       throw new IOException("it is " + size + " bytes, over max-state-size (" + maxStateSize + " bytes) and its header");
     }
     ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(file));
-    Header h = header(b);
+    Header h = parseHeader(b);
     check(h.persistenceId().equals(persistenceId), "its header names another persistence id (one whose file name is alike)");
     int expected = Math.max(h.payloadLength(), 0);
     check(expected == b.limit() - h.length(), "its value should be " + expected + " bytes, and "
@@ -364,7 +364,7 @@ public final class FileDurableStateStore implements DurableStateStore {
    * @throws IOException saying what is wrong, or that it ends within the header ({@link
    *     BufferUnderflowException} as the cause)
    */
-  private Header header(ByteBuffer b) throws IOException {
+  private Header parseHeader(ByteBuffer b) throws IOException {
     try {
       check(b.getInt() == MAGIC, "it is no Troupe durable state file (it does not start with the magic number)");
       int version = b.getInt();
@@ -517,13 +517,13 @@ public final class FileDurableStateStore implements DurableStateStore {
       long size = ch.size();
       int first = (int) Math.min(size, FIRST_HEADER_READ);
       try {
-        return header(readFully(ch, first));
+        return parseHeader(readFully(ch, first));
       } catch (IOException e) {
         if (!(e.getCause() instanceof BufferUnderflowException) || size <= first) {
           throw e;
         }
       }
-      return header(readFully(ch, (int) Math.min(size, MAX_HEADER)));
+      return parseHeader(readFully(ch, (int) Math.min(size, MAX_HEADER)));
     }
   }
 
