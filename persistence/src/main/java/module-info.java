@@ -3,7 +3,7 @@
  * by replaying them, snapshots, and the journal and snapshot store SPI with in-memory and file
  * plugins, durable state (the latest state of an actor, not its events) and its store SPI with
  * in-memory and file plugins, event adapters that evolve stored events, and persistence queries
- * that read a journal as streams.
+ * that read a journal, or the changes of durable state, as streams.
  */
 module dev.troupe.persistence {
   requires transitive dev.troupe.actor;

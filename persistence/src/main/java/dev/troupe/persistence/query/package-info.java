@@ -8,5 +8,10 @@
  * so a query plugs into any reactive library (Pekko Streams' {@code JavaFlowSupport}, Reactor,
  * RxJava, Mutiny) and honours its subscriber's demand. {@link
  * dev.troupe.persistence.query.polling.PollingReadJournal} reads any journal plugin.
+ *
+ * <p>Durable state is queried too: {@code DurableStateStoreRegistry} (in {@code
+ * dev.troupe.persistence.state}) hands out a store's {@code javadsl.DurableStateStoreQuery}, whose
+ * streams of {@link dev.troupe.persistence.query.DurableStateChange} hand over the latest change of
+ * each object stored with a tag.
  */
 package dev.troupe.persistence.query;

@@ -102,6 +102,22 @@ public abstract class PollingSubscription<T> implements Flow.Subscription {
   }
 
   /**
+   * A subscription of a query object's {@link Subscriptions}: the system's dispatcher and scheduler,
+   * and known to them until it ends.
+   *
+   * @param subscriber who gets the items, not null (reactive-streams rule 1.9)
+   * @param subscriptions those of the query object
+   * @param refreshInterval how long a live query waits after a read that found nothing new; null
+   *     for a current query, which completes once a read finds less than it asked for
+   * @param batchSize the most items one read asks for
+   */
+  protected PollingSubscription(
+      Flow.Subscriber<? super T> subscriber, Subscriptions subscriptions, Duration refreshInterval, int batchSize) {
+    this(java.util.Objects.requireNonNull(subscriber, "subscriber"), subscriptions.system().dispatcher(),
+        subscriptions.system().scheduler(), refreshInterval, batchSize, subscriptions::ended);
+  }
+
+  /**
    * The next read. Called from the drain loop, one at a time: what a read keeps between calls
    * (where the next starts) may be plain fields, written before the returned stage completes.
    *

@@ -5,11 +5,11 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.persistence.Persistence;
 import dev.troupe.persistence.internal.PluginContext;
 import dev.troupe.persistence.internal.query.PollingSubscription;
+import dev.troupe.persistence.internal.query.Offsets;
+import dev.troupe.persistence.internal.query.Subscriptions;
 import dev.troupe.persistence.journal.EventAdapters;
 import dev.troupe.persistence.query.EventEnvelope;
 import dev.troupe.persistence.query.Offset;
-import dev.troupe.persistence.query.NoOffset;
-import dev.troupe.persistence.query.Sequence;
 import dev.troupe.persistence.query.javadsl.CurrentEventsByPersistenceIdQuery;
 import dev.troupe.persistence.query.javadsl.CurrentEventsByTagQuery;
 import dev.troupe.persistence.query.javadsl.CurrentPersistenceIdsQuery;
@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 
 /**
@@ -63,14 +62,12 @@ public final class PollingReadJournal
   /** The path of its section in {@code reference.conf}: the id to ask {@code PersistenceQuery} for. */
   public static final String IDENTIFIER = "troupe.persistence.query.polling";
 
-  private final ActorSystem system;
   private final Persistence persistence;
   private final Journal journal;
   private final EventAdapters adapters;
   private final Duration refreshInterval;
   private final int maxBufferSize;
-  private final Set<PollingSubscription<?>> running = ConcurrentHashMap.newKeySet();
-  private volatile boolean terminated;
+  private final Subscriptions running;
 
   /**
    * Reads its section and finds its journal.
@@ -82,18 +79,13 @@ public final class PollingReadJournal
    */
   public PollingReadJournal(ActorSystem system, Config config) {
     PluginContext context = new PluginContext(system, config, IDENTIFIER, PollingReadJournal.class);
-    this.system = system;
     this.refreshInterval = context.duration("refresh-interval");
     this.maxBufferSize = context.count("max-buffer-size");
     this.persistence = Persistence.get(system);
     String writePlugin = context.string("write-plugin");
     this.journal = persistence.journalFor(writePlugin);
     this.adapters = persistence.adaptersFor(writePlugin);
-    system.getWhenTerminated().whenComplete((t, e) -> {
-      terminated = true;
-      IllegalStateException end = new IllegalStateException("system [" + system.name() + "] has terminated");
-      running.forEach(s -> s.fail(end));
-    });
+    this.running = new Subscriptions(system);
   }
 
   @Override
@@ -121,29 +113,14 @@ public final class PollingReadJournal
 
   @Override
   public Flow.Publisher<EventEnvelope> eventsByTag(String tag, Offset offset) {
-    long after = after(tag, offset);
+    long after = Offsets.after(tag, offset);
     return subscriber -> start(new ByTag(subscriber, refreshInterval, tag, after));
   }
 
   @Override
   public Flow.Publisher<EventEnvelope> currentEventsByTag(String tag, Offset offset) {
-    long after = after(tag, offset);
+    long after = Offsets.after(tag, offset);
     return subscriber -> start(new ByTag(subscriber, null, tag, after));
-  }
-
-  /** @return the offset a query by tag resumes after */
-  private static long after(String tag, Offset offset) {
-    Objects.requireNonNull(tag, "tag");
-    if (offset instanceof Sequence s) {
-      if (s.value() < 0) {
-        throw new IllegalArgumentException("a tag's offsets are not negative: " + s);
-      }
-      return s.value();
-    }
-    if (offset instanceof NoOffset) {
-      return 0;
-    }
-    throw new NullPointerException("offset");
   }
 
   private static void check(String persistenceId, long from, long to) {
@@ -155,11 +132,7 @@ public final class PollingReadJournal
 
   /** Starts a new subscription: known until it ends, then its first signal. */
   private void start(PollingSubscription<?> s) {
-    running.add(s);
-    s.start();
-    if (terminated) { // it ended before this one was known
-      s.fail(new IllegalStateException("system [" + system.name() + "] has terminated"));
-    }
+    running.start(s);
   }
 
   private <T> CompletionStage<T> bounded(CompletionStage<T> call, String what) {
@@ -187,8 +160,7 @@ public final class PollingReadJournal
 
     Events(Flow.Subscriber<? super EventEnvelope> on, Duration refresh, String persistenceId, long from, long to,
         boolean current) {
-      super(Objects.requireNonNull(on, "subscriber"), system.dispatcher(), system.scheduler(), refresh, maxBufferSize,
-          running::remove); // a null subscriber: reactive-streams rule 1.9
+      super(on, running, refresh, maxBufferSize); // a null subscriber: reactive-streams rule 1.9
       this.persistenceId = persistenceId;
       this.next = Math.max(1, from);
       this.to = to;
@@ -249,8 +221,7 @@ public final class PollingReadJournal
     private long after;
 
     ByTag(Flow.Subscriber<? super EventEnvelope> on, Duration refresh, String tag, long after) {
-      super(Objects.requireNonNull(on, "subscriber"), system.dispatcher(), system.scheduler(), refresh, maxBufferSize,
-          running::remove);
+      super(on, running, refresh, maxBufferSize);
       this.tag = tag;
       this.after = after;
       this.current = refresh == null;
@@ -283,8 +254,7 @@ public final class PollingReadJournal
     private boolean listedAll; // a current query listed once
 
     Ids(Flow.Subscriber<? super String> on, Duration refresh, boolean live) {
-      super(Objects.requireNonNull(on, "subscriber"), system.dispatcher(), system.scheduler(), refresh, maxBufferSize,
-          running::remove);
+      super(on, running, refresh, maxBufferSize);
       this.live = live;
     }
 
