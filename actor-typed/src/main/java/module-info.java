@@ -6,7 +6,8 @@
  *
  * <p>The internal package is exported only to the typed testkit, whose synchronous {@code
  * BehaviorTestKit} runs behaviours with the same interpreter, and to the typed cluster, which
- * watches the actor behind a subscriber's ref.
+ * watches the actor behind a subscriber's ref; the package of reliable delivery's internal wire
+ * messages is exported to the typed cluster too, whose serializer writes them between nodes.
  */
 // The internal package is exported to modules that depend on this one, so they can never be on this
 // module's compile path: javac's "module not found" warning for that qualified export is expected.
@@ -26,6 +27,8 @@ module dev.troupe.actor.typed {
   exports dev.troupe.actor.typed.delivery;
   // the typed cluster drops the subscriptions of refs that died (ActorRefAdapter.lifeOf)
   exports dev.troupe.actor.typed.internal to dev.troupe.testkit.typed, dev.troupe.cluster.typed;
+  // the typed cluster's serializer writes Request, Resend and Ack between nodes
+  exports dev.troupe.actor.typed.delivery.internal to dev.troupe.cluster.typed;
 
   // Props.create(Class, Creator) in dev.troupe.actor instantiates the actor that runs a behaviour.
   opens dev.troupe.actor.typed.internal to dev.troupe.actor;

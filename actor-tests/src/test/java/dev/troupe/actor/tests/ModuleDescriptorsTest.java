@@ -171,10 +171,12 @@ class ModuleDescriptorsTest {
         unqualifiedExports(typed),
         "packages dev.troupe.actor.typed exports to everyone");
     assertEquals(
-        Map.of("dev.troupe.actor.typed.internal", Set.of(TESTKIT_TYPED, "dev.troupe.cluster.typed")),
+        Map.of("dev.troupe.actor.typed.internal", Set.of(TESTKIT_TYPED, "dev.troupe.cluster.typed"),
+            "dev.troupe.actor.typed.delivery.internal", Set.of("dev.troupe.cluster.typed")),
         qualifiedExports(typed),
         "the typed engine is exported only to the typed testkit (its BehaviorTestKit runs the interpreter)"
-            + " and the typed cluster (it watches the actor behind a subscriber's ref)");
+            + " and the typed cluster (it watches the actor behind a subscriber's ref); reliable delivery's"
+            + " internal wire messages only to the typed cluster, whose serializer writes them");
     assertOpens(
         typed,
         Map.of("dev.troupe.actor.typed.internal", Set.of(API)),
@@ -204,9 +206,11 @@ class ModuleDescriptorsTest {
         unqualifiedExports(typedCluster),
         "packages dev.troupe.cluster.typed exports to everyone");
     assertEquals(
-        Map.of("dev.troupe.cluster.sharding.typed.internal", Set.of(REMOTING)),
+        Map.of("dev.troupe.cluster.sharding.typed.internal", Set.of(REMOTING),
+            "dev.troupe.cluster.typed.internal", Set.of(REMOTING)),
         qualifiedExports(typedCluster),
-        "its internals only to remoting, whose registry instantiates the envelope's serializer");
+        "its internals only to remoting, whose registry instantiates the envelope's and reliable delivery's"
+            + " serializers");
     assertNothingOpened(typedCluster);
     assertRequiresTransitive(typedCluster, CLUSTER);
     assertRequiresTransitive(typedCluster, TYPED);
