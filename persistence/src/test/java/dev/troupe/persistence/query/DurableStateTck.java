@@ -37,8 +37,8 @@ abstract class DurableStateTck extends FlowPublisherVerification<DurableStateCha
 
   DurableStateTck() {
     // as QueryTck: signals waited for up to 5 s, "no signal" checks 50 ms, a cancelled subscriber
-    // collectable 300 ms after its cancel
-    super(new TestEnvironment(5_000, 50, 10), 300);
+    // collectable 1 s after its cancel
+    super(new TestEnvironment(5_000, 50, 10), 1_000);
   }
 
   @BeforeClass
