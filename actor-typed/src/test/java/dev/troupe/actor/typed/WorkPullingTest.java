@@ -1,0 +1,202 @@
+package dev.troupe.actor.typed;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.troupe.actor.ConfigurationException;
+import dev.troupe.actor.Done;
+import dev.troupe.actor.typed.delivery.ConsumerController;
+import dev.troupe.actor.typed.delivery.ConsumerController.Delivery;
+import dev.troupe.actor.typed.delivery.ProducerController;
+import dev.troupe.actor.typed.delivery.WorkPullingProducerController;
+import dev.troupe.actor.typed.delivery.WorkPullingProducerController.GetWorkerStats;
+import dev.troupe.actor.typed.delivery.WorkPullingProducerController.MessageWithConfirmation;
+import dev.troupe.actor.typed.delivery.WorkPullingProducerController.RequestNext;
+import dev.troupe.actor.typed.delivery.WorkPullingProducerController.WorkerStats;
+import dev.troupe.actor.typed.javadsl.Adapter;
+import dev.troupe.actor.typed.javadsl.Behaviors;
+import dev.troupe.actor.typed.receptionist.Receptionist;
+import dev.troupe.actor.typed.receptionist.ServiceKey;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Work pulling: the messages spread over the workers listed under a key, each worker's demand, a
+ * worker that stops or joins, confirmations, the worker stats, the buffer and the settings.
+ */
+class WorkPullingTest {
+  static final Duration QUIET = Duration.ofMillis(300);
+
+  private final ServiceKey<ConsumerController.Command<String>> key = ServiceKey.create(
+      ConsumerController.serviceKeyClass(), "workers-" + System.nanoTime());
+  private ActorSystem<Void> system;
+
+  @BeforeEach
+  void start() {
+    system = Systems.empty("work-pulling");
+  }
+
+  @AfterEach
+  void stop() {
+    Systems.terminate(system);
+  }
+
+  private <T> ActorRef<T> spawn(Behavior<T> behavior) {
+    return Adapter.spawnAnonymous(Adapter.toClassic(system), behavior);
+  }
+
+  private void stopActor(ActorRef<?> ref) {
+    Adapter.toClassic(system).stop(Adapter.toClassic(ref));
+  }
+
+  private ActorRef<WorkPullingProducerController.Command<String>> controller() {
+    return spawn(WorkPullingProducerController.create(String.class, "work", key, Optional.empty()));
+  }
+
+  /** A producer that sends "m1" to "m{count}", one for each {@link RequestNext}, asking for a confirmation when {@code confirmations} is not null. */
+  static Behavior<RequestNext<String>> producer(int count, ActorRef<Done> confirmations) {
+    return Behaviors.setup(ctx -> {
+      int[] next = {1};
+      return Behaviors.receiveMessage(req -> {
+        if (next[0] <= count) {
+          String m = "m" + next[0]++;
+          if (confirmations == null) {
+            req.sendNextTo().tell(m);
+          } else {
+            req.askNextTo().tell(new MessageWithConfirmation<>(m, confirmations));
+          }
+        }
+        return Behaviors.same();
+      });
+    });
+  }
+
+  /** A consumer that tells {@code out} "{name}:{message}" and confirms at once. */
+  static Behavior<Delivery<String>> confirming(String name, ActorRef<Object> out) {
+    return Behaviors.receiveMessage(d -> {
+      out.tell(name + ":" + d.message());
+      d.confirmTo().tell(ConsumerController.confirmed());
+      return Behaviors.same();
+    });
+  }
+
+  /** Starts a consumer controller with {@code window} for {@code consumer} and registers it under the key. */
+  private ActorRef<ConsumerController.Command<String>> worker(ActorRef<Delivery<String>> consumer, int window) {
+    ActorRef<ConsumerController.Command<String>> cc = spawn(ConsumerController.create(
+        ReliableDeliveryTest.consumerSettings(system).withFlowControlWindow(window)));
+    cc.tell(new ConsumerController.Start<>(consumer));
+    system.receptionist().tell(Receptionist.register(key, cc));
+    return cc;
+  }
+
+  /** Asks the controller for its stats until it has {@code n} workers (bounded). */
+  private void awaitWorkers(ActorRef<WorkPullingProducerController.Command<String>> wpc, int n) {
+    Probe<WorkerStats> stats = new Probe<>(system);
+    long deadline = System.nanoTime() + Probe.WAIT.toNanos();
+    while (true) {
+      wpc.tell(new GetWorkerStats<>(stats.ref()));
+      int now = stats.expectClass(WorkerStats.class).numberOfWorkers();
+      if (now == n) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        fail("the controller has " + now + " workers after " + Probe.WAIT + ", expected " + n);
+      }
+      stats.expectNothing(Duration.ofMillis(20));
+    }
+  }
+
+  /** Reads {@code count} "{worker}:{message}" notes, failing on a message seen twice. */
+  private static Map<String, Set<String>> processed(Probe<Object> out, int count) {
+    Map<String, Set<String>> byWorker = new HashMap<>();
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < count; i++) {
+      String[] note = ((String) out.receive()).split(":");
+      assertTrue(seen.add(note[1]), "processed twice: " + note[1]);
+      byWorker.computeIfAbsent(note[0], w -> new TreeSet<>()).add(note[1]);
+    }
+    return byWorker;
+  }
+
+  @Test
+  void theWorkIsSpreadOverTheWorkersAndEveryMessageProcessedOnce() {
+    Probe<Object> out = new Probe<>(system);
+    ActorRef<WorkPullingProducerController.Command<String>> wpc = controller();
+    for (String name : new String[] {"w1", "w2", "w3"}) {
+      worker(spawn(confirming(name, out.ref())), 10);
+    }
+    awaitWorkers(wpc, 3);
+    wpc.tell(new WorkPullingProducerController.Start<>(spawn(producer(300, null))));
+    Map<String, Set<String>> byWorker = processed(out, 300);
+    assertEquals(Set.of("w1", "w2", "w3"), byWorker.keySet(), "the workers that got work");
+    out.expectNothing(QUIET);
+  }
+
+  @Test
+  void theProducerIsAskedOnlyWithinTheWorkersDemand() {
+    Probe<RequestNext<String>> producer = new Probe<>(system);
+    Probe<Delivery<String>> consumer = new Probe<>(system);
+    ActorRef<WorkPullingProducerController.Command<String>> wpc = controller();
+    worker(consumer.ref(), 4);
+    awaitWorkers(wpc, 1);
+    wpc.tell(new WorkPullingProducerController.Start<>(producer.ref()));
+    for (int i = 1; i <= 4; i++) {
+      @SuppressWarnings("unchecked")
+      RequestNext<String> req = producer.expectClass(RequestNext.class);
+      req.sendNextTo().tell("m" + i);
+    }
+    producer.expectNothing(QUIET); // the worker's window (4) is used up, nothing confirmed
+    Delivery<?> d = consumer.expectClass(Delivery.class);
+    assertEquals("m1", d.message());
+    consumer.expectNothing(QUIET); // one delivery at a time
+    d.confirmTo().tell(ConsumerController.confirmed());
+    d = consumer.expectClass(Delivery.class);
+    assertEquals("m2", d.message());
+    d.confirmTo().tell(ConsumerController.confirmed()); // 2 of 4 confirmed: the worker asks for more
+    producer.expectClass(RequestNext.class);
+  }
+
+  @Test
+  void aSlowWorkerHoldsNoMoreThanItsWindowWhileAFastOneTakesTheRest() {
+    Probe<Object> out = new Probe<>(system);
+    Probe<Delivery<String>> slow = new Probe<>(system);
+    ActorRef<WorkPullingProducerController.Command<String>> wpc = controller();
+    worker(slow.ref(), 4);
+    worker(spawn(confirming("fast", out.ref())), 10);
+    awaitWorkers(wpc, 2);
+    wpc.tell(new WorkPullingProducerController.Start<>(spawn(producer(200, null))));
+    Delivery<?> d = slow.expectClass(Delivery.class); // not confirmed: the slow worker's window fills
+    Set<String> seen = new HashSet<>();
+    while (seen.size() < 200 - 4) { // the fast worker takes all but the at most 4 the slow one holds
+      String m = ((String) out.receive()).split(":")[1];
+      assertTrue(seen.add(m), "processed twice: " + m);
+    }
+    for (Object note = out.poll(QUIET); note != null; note = out.poll(QUIET)) {
+      String m = ((String) note).split(":")[1];
+      assertTrue(seen.add(m), "processed twice: " + m);
+    }
+    int held = 200 - seen.size();
+    assertTrue(held >= 1 && held <= 4, "the slow worker holds " + held + " messages, its window is 4");
+    for (int i = 1; i <= held; i++) {
+      if (i > 1) {
+        d = slow.expectClass(Delivery.class);
+      }
+      assertTrue(seen.add((String) d.message()), "processed twice: " + d.message());
+      d.confirmTo().tell(ConsumerController.confirmed());
+    }
+    slow.expectNothing(QUIET);
+    assertEquals(200, seen.size(), "every message processed");
+  }
+}
