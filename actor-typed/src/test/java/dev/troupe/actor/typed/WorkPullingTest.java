@@ -199,4 +199,127 @@ class WorkPullingTest {
     slow.expectNothing(QUIET);
     assertEquals(200, seen.size(), "every message processed");
   }
+
+  @Test
+  void aStoppedWorkersUnconfirmedMessagesGoToAWorkerThatJoinsLater() {
+    Probe<Delivery<String>> first = new Probe<>(system);
+    Probe<Done> confirmations = new Probe<>(system);
+    Probe<Object> out = new Probe<>(system);
+    Probe<Object> watcher = new Probe<>(system);
+    ActorRef<WorkPullingProducerController.Command<String>> wpc = controller();
+    ActorRef<Delivery<String>> firstConsumer = spawn(Behaviors.<Delivery<String>>receiveMessage(d -> {
+      first.ref().tell(d); // never confirmed
+      return Behaviors.same();
+    }));
+    ActorRef<ConsumerController.Command<String>> cc1 = worker(firstConsumer, 5);
+    awaitWorkers(wpc, 1);
+    wpc.tell(new WorkPullingProducerController.Start<>(spawn(producer(10, confirmations.ref()))));
+    assertEquals("m1", first.expectClass(Delivery.class).message());
+    confirmations.expectNothing(QUIET); // m1 to m5 sent to the first worker, none confirmed
+    watcher.watch(cc1);
+    stopActor(firstConsumer); // its consumer controller stops with it
+    watcher.expectTerminated(cc1);
+    awaitWorkers(wpc, 0);
+    worker(spawn(confirming("second", out.ref())), 5);
+    Map<String, Set<String>> byWorker = processed(out, 10);
+    Set<String> all = new TreeSet<>();
+    for (int i = 1; i <= 10; i++) {
+      all.add("m" + i);
+      confirmations.expect(Done.getInstance());
+    }
+    assertEquals(Map.of("second", all), byWorker, "the second worker processes the first one's five and the rest");
+    out.expectNothing(QUIET);
+    confirmations.expectNothing(Duration.ZERO);
+    first.expectNothing(Duration.ZERO);
+  }
+
+  @Test
+  void aMessageWithConfirmationIsAnsweredOnceTheWorkerConfirmedIt() {
+    Probe<RequestNext<String>> producer = new Probe<>(system);
+    Probe<Delivery<String>> consumer = new Probe<>(system);
+    Probe<Done> replies = new Probe<>(system);
+    ActorRef<WorkPullingProducerController.Command<String>> wpc = controller();
+    worker(consumer.ref(), 10);
+    awaitWorkers(wpc, 1);
+    wpc.tell(new WorkPullingProducerController.Start<>(producer.ref()));
+    for (int i = 1; i <= 2; i++) {
+      @SuppressWarnings("unchecked")
+      RequestNext<String> req = producer.expectClass(RequestNext.class);
+      req.askNextTo().tell(new MessageWithConfirmation<>("m" + i, replies.ref()));
+      Delivery<?> d = consumer.expectClass(Delivery.class);
+      assertEquals("m" + i, d.message());
+      replies.expectNothing(Duration.ofMillis(100)); // not before the worker confirms
+      d.confirmTo().tell(ConsumerController.confirmed());
+      replies.expect(Done.getInstance());
+    }
+  }
+
+  @Test
+  void theStatsCountTheWorkersAsTheyComeAndGo() {
+    ActorRef<WorkPullingProducerController.Command<String>> wpc = controller();
+    awaitWorkers(wpc, 0);
+    ActorRef<Delivery<String>> c1 = spawn(Behaviors.ignore());
+    ActorRef<ConsumerController.Command<String>> cc1 = worker(c1, 10);
+    worker(spawn(Behaviors.ignore()), 10);
+    awaitWorkers(wpc, 2);
+    system.receptionist().tell(Receptionist.deregister(key, cc1)); // leaves the listing, still running
+    awaitWorkers(wpc, 1);
+    worker(spawn(Behaviors.ignore()), 10);
+    awaitWorkers(wpc, 2);
+  }
+
+  @Test
+  void messagesSentWithoutDemandWaitUpToTheBufferSize() {
+    Probe<Done> replies = new Probe<>(system);
+    Probe<Object> out = new Probe<>(system);
+    WorkPullingProducerController.Settings settings = WorkPullingProducerController.Settings.create(system).withBufferSize(3);
+    ActorRef<WorkPullingProducerController.Command<String>> wpc =
+        spawn(WorkPullingProducerController.create(String.class, "work", key, Optional.empty(), settings));
+    for (int i = 1; i <= 5; i++) { // no worker: no demand; the fourth and fifth are dropped
+      wpc.tell(new MessageWithConfirmation<>("m" + i, replies.ref()));
+    }
+    awaitWorkers(wpc, 0);
+    worker(spawn(confirming("w", out.ref())), 10);
+    Map<String, Set<String>> byWorker = processed(out, 3);
+    assertEquals(Map.of("w", Set.of("m1", "m2", "m3")), byWorker, "the buffered messages");
+    for (int i = 1; i <= 3; i++) {
+      replies.expect(Done.getInstance());
+    }
+    out.expectNothing(QUIET);
+    replies.expectNothing(Duration.ZERO);
+  }
+
+  @Test
+  void settingsComeFromTheConfigurationAndMalformedValuesNameTheirKey() {
+    WorkPullingProducerController.Settings s = WorkPullingProducerController.Settings.create(system);
+    assertEquals(1000, s.bufferSize());
+    assertEquals(Duration.ofSeconds(1), s.producerControllerSettings().resendFirstInterval());
+    assertEquals(7, s.withBufferSize(7).bufferSize());
+    assertEquals(1000, s.bufferSize(), "a copy leaves the original as it is");
+    assertEquals(Duration.ofMillis(5), s.withProducerControllerSettings(
+        ProducerController.Settings.create(system).withResendFirstInterval(Duration.ofMillis(5)))
+        .producerControllerSettings().resendFirstInterval());
+    assertThrows(IllegalArgumentException.class, () -> s.withBufferSize(0));
+
+    assertKeyNamed("buffer-size = lots", "buffer-size");
+    assertKeyNamed("buffer-size = 0", "buffer-size");
+    assertKeyNamed("resend-first-interval = never", "resend-first-interval");
+    Config own = ConfigFactory.parseString("resend-first-interval = 3s")
+        .withFallback(system.settings().config().getConfig(WorkPullingProducerController.CONFIG_PATH));
+    assertEquals(Duration.ofSeconds(3), WorkPullingProducerController.Settings.create(own)
+        .producerControllerSettings().resendFirstInterval(), "the workers' producer controllers' own key");
+
+    assertThrows(IllegalArgumentException.class,
+        () -> WorkPullingProducerController.create(String.class, "p", key, Optional.of(Behaviors.empty())));
+    assertThrows(IllegalArgumentException.class,
+        () -> WorkPullingProducerController.create(String.class, " ", key, Optional.empty()));
+  }
+
+  private void assertKeyNamed(String override, String k) {
+    String path = WorkPullingProducerController.CONFIG_PATH;
+    Config config = ConfigFactory.parseString(override).withFallback(system.settings().config().getConfig(path));
+    ConfigurationException e = assertThrows(ConfigurationException.class,
+        () -> WorkPullingProducerController.Settings.create(config), override);
+    assertTrue(e.getMessage().contains("'" + path + "." + k + "'"), e.getMessage());
+  }
 }
