@@ -101,8 +101,12 @@ class WorkPullingTest {
     return cc;
   }
 
-  /** Asks the controller for its stats until it has {@code n} workers (bounded). */
   private void awaitWorkers(ActorRef<WorkPullingProducerController.Command<String>> wpc, int n) {
+    awaitWorkers(system, wpc, n);
+  }
+
+  /** Asks the controller for its stats until it has {@code n} workers (bounded). */
+  static void awaitWorkers(ActorSystem<?> system, ActorRef<? super GetWorkerStats<String>> wpc, int n) {
     Probe<WorkerStats> stats = new Probe<>(system);
     long deadline = System.nanoTime() + Probe.WAIT.toNanos();
     while (true) {

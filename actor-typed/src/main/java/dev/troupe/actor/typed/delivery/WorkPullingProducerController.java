@@ -29,9 +29,9 @@ import java.util.Optional;
  * <p>When a worker goes away (the listing drops its consumer controller, or that controller stops),
  * the messages it had not confirmed go to other workers: delivery is at least once, and a message
  * may be processed twice. While no worker has demand the producer is not asked; the messages that
- * wait (a worker's unconfirmed ones, or one sent without a {@link RequestNext}) are kept in a buffer
- * of at most {@code buffer-size} of the producer's messages, and a message the producer sends while
- * the buffer is full is dropped with a warning. Everything lives in memory (no durable queue).
+ * wait (a gone worker's unconfirmed ones, or one sent without a {@link RequestNext}) are kept, and
+ * a message the producer sends while {@code buffer-size} of them wait is dropped with a warning (a
+ * gone worker's are always kept). Everything lives in memory (no durable queue).
  */
 public final class WorkPullingProducerController {
   private WorkPullingProducerController() {}
@@ -186,8 +186,8 @@ public final class WorkPullingProducerController {
     }
 
     /**
-     * @return how many of the producer's messages are kept while no worker has demand ({@code
-     *     buffer-size})
+     * @return how many messages may wait for a worker with demand before the producer's next one
+     *     is dropped ({@code buffer-size})
      */
     public int bufferSize() {
       return bufferSize;
