@@ -67,19 +67,12 @@ class WorkPullingTest {
 
   /** A producer that sends "m1" to "m{count}", one for each {@link RequestNext}, asking for a confirmation when {@code confirmations} is not null. */
   static Behavior<RequestNext<String>> producer(int count, ActorRef<Done> confirmations) {
-    return Behaviors.setup(ctx -> {
-      int[] next = {1};
-      return Behaviors.receiveMessage(req -> {
-        if (next[0] <= count) {
-          String m = "m" + next[0]++;
-          if (confirmations == null) {
-            req.sendNextTo().tell(m);
-          } else {
-            req.askNextTo().tell(new MessageWithConfirmation<>(m, confirmations));
-          }
-        }
-        return Behaviors.same();
-      });
+    return ReliableDeliveryTest.producerOf(count, (RequestNext<String> req, String m) -> {
+      if (confirmations == null) {
+        req.sendNextTo().tell(m);
+      } else {
+        req.askNextTo().tell(new MessageWithConfirmation<>(m, confirmations));
+      }
     });
   }
 
