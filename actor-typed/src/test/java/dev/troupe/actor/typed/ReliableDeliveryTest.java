@@ -19,6 +19,7 @@ import dev.troupe.actor.typed.javadsl.Adapter;
 import dev.troupe.actor.typed.javadsl.Behaviors;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,16 +53,22 @@ class ReliableDeliveryTest {
    * confirmation to {@code confirmations} when that is not null.
    */
   static Behavior<RequestNext<String>> producer(int count, ActorRef<Long> confirmations) {
+    return producerOf(count, (req, m) -> {
+      if (confirmations == null) {
+        req.sendNextTo().tell(m);
+      } else {
+        req.askNextTo().tell(new MessageWithConfirmation<>(m, confirmations));
+      }
+    });
+  }
+
+  /** A producer that hands "m1" to "m{count}" to {@code send}, one for each request it gets. */
+  static <R> Behavior<R> producerOf(int count, BiConsumer<R, String> send) {
     return Behaviors.setup(ctx -> {
       int[] next = {1};
       return Behaviors.receiveMessage(req -> {
         if (next[0] <= count) {
-          String m = "m" + next[0]++;
-          if (confirmations == null) {
-            req.sendNextTo().tell(m);
-          } else {
-            req.askNextTo().tell(new MessageWithConfirmation<>(m, confirmations));
-          }
+          send.accept(req, "m" + next[0]++);
         }
         return Behaviors.same();
       });

@@ -137,6 +137,19 @@ public final class ConsumerController {
   }
 
   /**
+   * The class of {@link Command} with its type argument, for the {@link
+   * dev.troupe.actor.typed.receptionist.ServiceKey} workers register under for work pulling: {@code
+   * ServiceKey.create(ConsumerController.serviceKeyClass(), "workers")}.
+   *
+   * @param <A> the producer's messages
+   * @return {@code Command.class}
+   */
+  @SuppressWarnings("unchecked")
+  public static <A> Class<Command<A>> serviceKeyClass() {
+    return (Class<Command<A>>) (Class<?>) Command.class;
+  }
+
+  /**
    * A consumer controller with the system's settings ({@value #CONFIG_PATH}).
    *
    * @param <A> the producer's messages

@@ -141,7 +141,8 @@ public final class ProducerController {
     return ProducerControllerImpl.create(messageClass, producerId, Objects.requireNonNull(settings, "settings"));
   }
 
-  private static void checkArguments(Class<?> messageClass, String producerId, Optional<?> durableQueueBehavior) {
+  /** The checks of {@code create}, shared with {@link WorkPullingProducerController}. */
+  static void checkArguments(Class<?> messageClass, String producerId, Optional<?> durableQueueBehavior) {
     Objects.requireNonNull(messageClass, "messageClass");
     Objects.requireNonNull(producerId, "producerId");
     Objects.requireNonNull(durableQueueBehavior, "durableQueueBehavior");
@@ -180,7 +181,14 @@ public final class ProducerController {
      * @throws dev.troupe.actor.ConfigurationException if a value is malformed, naming its key
      */
     public static Settings create(Config config) {
-      SettingsReader r = new SettingsReader(config, CONFIG_PATH);
+      return read(new SettingsReader(config, CONFIG_PATH));
+    }
+
+    /**
+     * @param r a reader of a section that holds these keys (also the work pulling controller's)
+     * @return the settings it holds
+     */
+    static Settings read(SettingsReader r) {
       return new Settings(r.positiveDuration("resend-first-interval"));
     }
 

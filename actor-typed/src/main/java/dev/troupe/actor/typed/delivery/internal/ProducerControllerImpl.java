@@ -58,6 +58,16 @@ public final class ProducerControllerImpl<A> {
    */
   public record Ack<A>(long confirmedSeqNr) implements ProducerController.Command<A> {}
 
+  /**
+   * Tells the owner of a producer controller created with a {@code confirmationsTo} (the work
+   * pulling controller, for its workers' controllers) that the consumer confirmed every message up
+   * to {@code confirmedSeqNr}.
+   *
+   * @param producerId the producer controller's id
+   * @param confirmedSeqNr the highest confirmed sequence number
+   */
+  public record Confirmed(String producerId, long confirmedSeqNr) {}
+
   /** A message from the producer, through the {@code sendNextTo} adapter. */
   private record Msg<A>(A message) {}
 
@@ -73,6 +83,8 @@ public final class ProducerControllerImpl<A> {
   private final ProducerController.Settings settings;
   private final ActorRef<A> sendNextTo;
   private final ActorRef<ProducerController.Command<A>> self;
+  /** Gets a {@link Confirmed} whenever more is confirmed (every message then asks for an ack), or null. */
+  private final ActorRef<Object> confirmationsTo;
 
   private ActorRef<RequestNext<A>> producer;
   private ActorRef<ConsumerController.Command<A>> consumer;
@@ -95,8 +107,9 @@ public final class ProducerControllerImpl<A> {
 
   private ProducerControllerImpl(
       ActorContext<Object> ctx, TimerScheduler<Object> timers, Class<A> messageClass, String producerId,
-      ProducerController.Settings settings) {
+      ProducerController.Settings settings, ActorRef<Object> confirmationsTo) {
     this.ctx = ctx;
+    this.confirmationsTo = confirmationsTo;
     this.timers = timers;
     this.producerId = producerId;
     this.settings = settings;
@@ -113,9 +126,25 @@ public final class ProducerControllerImpl<A> {
    */
   public static <A> Behavior<ProducerController.Command<A>> create(
       Class<A> messageClass, String producerId, ProducerController.Settings settings) {
+    return create(messageClass, producerId, settings, null);
+  }
+
+  /**
+   * A producer controller that tells {@code confirmationsTo} each advance of what its consumer
+   * confirmed, as a {@link Confirmed}, and has every message acknowledged at once.
+   *
+   * @param messageClass the producer's messages
+   * @param producerId the producer's id
+   * @param settings the settings, or null for the system's
+   * @param confirmationsTo gets the {@link Confirmed}s, or null
+   * @param <A> the producer's messages
+   * @return the controller's behaviour
+   */
+  public static <A> Behavior<ProducerController.Command<A>> create(
+      Class<A> messageClass, String producerId, ProducerController.Settings settings, ActorRef<Object> confirmationsTo) {
     Behavior<Object> b = Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
       ProducerController.Settings s = settings != null ? settings : ProducerController.Settings.create(ctx.getSystem());
-      ProducerControllerImpl<A> state = new ProducerControllerImpl<>(ctx, timers, messageClass, producerId, s);
+      ProducerControllerImpl<A> state = new ProducerControllerImpl<>(ctx, timers, messageClass, producerId, s, confirmationsTo);
       return Behaviors.receive((c, msg) -> state.onMessage(msg));
     }));
     return Typing.cast(b);
@@ -190,7 +219,8 @@ public final class ProducerControllerImpl<A> {
   private void onMessageFromProducer(A message, ActorRef<Long> replyTo) {
     requested = false;
     long seqNr = currentSeqNr++;
-    SequencedMessage<A> m = new SequencedMessage<>(producerId, seqNr, message, seqNr == firstSeqNr, replyTo != null, self);
+    boolean ack = replyTo != null || confirmationsTo != null;
+    SequencedMessage<A> m = new SequencedMessage<>(producerId, seqNr, message, seqNr == firstSeqNr, ack, self);
     if (replyTo != null) {
       replyAfterConfirmation.put(seqNr, replyTo);
     }
@@ -236,6 +266,9 @@ public final class ProducerControllerImpl<A> {
       e.getValue().tell(e.getKey());
     }
     done.clear();
+    if (confirmationsTo != null) {
+      confirmationsTo.tell(new Confirmed(producerId, seqNr));
+    }
   }
 
   private void resendFrom(long fromSeqNr) {
