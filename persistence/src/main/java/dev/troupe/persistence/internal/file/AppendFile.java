@@ -1,10 +1,6 @@
 package dev.troupe.persistence.internal.file;
 
-import static dev.troupe.persistence.internal.file.JournalFormat.NOT_KNOWN;
-import static dev.troupe.persistence.internal.file.JournalFormat.SLOT;
-
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -16,10 +12,6 @@ import org.slf4j.LoggerFactory;
  * against {@code max-open-files}: it may be closed to keep the open files few and opened again with
  * its state kept, and an IO error that leaves its state unknown makes it unusable (the journal
  * forgets it and reads the file again on its next use). IO thread only.
- *
- * <p>It keeps the slot after its header ({@link JournalFormat}) up to date: after each force it
- * says how far the file is on disk, and before an append that will not be forced it says that this
- * is not known. On open, {@link #tornAt} reads it to tell a torn tail from corruption.
  */
 abstract class AppendFile {
   private static final Logger LOG = LoggerFactory.getLogger(AppendFile.class);
@@ -34,36 +26,22 @@ abstract class AppendFile {
   boolean dirty;
   /** Set when an IO error left the file's state unknown. */
   private IOException failure;
-  /** Where the slot is, right after the header; -1 in a file of the version without one. */
-  long slotAt;
-  /** What the slot says: every byte before it is on disk; {@link JournalFormat#NOT_KNOWN} if not known. */
-  long forcedTo;
-
-  /**
-   * Where a file's parts are, as its header says.
-   *
-   * @param dataStart where its records start
-   * @param slotAt where its slot is, or -1 if it has none
-   * @param forcedTo what the slot says ({@link JournalFormat#NOT_KNOWN} without one)
-   */
-  record Layout(long dataStart, long slotAt, long forcedTo) {}
+  /** Where the file ended when this object last forced it (or made it forced); -1 if it has not. */
+  long durableEnd = -1;
 
   /**
    * @param path the file
    * @param channel it, open
-   * @param layout where its parts are
+   * @param dataStart where its records start (after its header)
    */
-  AppendFile(Path path, FileChannel channel, Layout layout) {
+  AppendFile(Path path, FileChannel channel, long dataStart) {
     this.path = path;
     this.channel = channel;
-    this.end = layout.dataStart();
-    this.slotAt = layout.slotAt();
-    this.forcedTo = layout.forcedTo();
+    this.end = dataStart;
   }
 
   /**
-   * Forces appended records to disk, then says so in the slot (which the next force takes to disk:
-   * until then it says less than it could, never more).
+   * Forces appended records to disk.
    *
    * @throws IOException if forcing fails
    */
@@ -71,65 +49,17 @@ abstract class AppendFile {
     if (dirty && channel != null) {
       channel.force(true);
       dirty = false;
-      forced(end);
+      durableEnd = end;
     }
   }
 
   /**
-   * Says in the slot that every byte before {@code to} is on disk; not forced itself.
-   *
-   * @param to how far the file is on disk
-   * @throws IOException if the write fails
+   * @param fsync whether the next append will be forced
+   * @return whether the next append should start with a sync point: it will be forced, and every
+   *     byte before it is known to be on disk (this object forced all it appended)
    */
-  final void forced(long to) throws IOException {
-    if (slotAt >= 0 && forcedTo != to) {
-      DiskIo.writeFully(channel, ByteBuffer.wrap(JournalFormat.slot(to)), slotAt);
-      forcedTo = to;
-    }
-  }
-
-  /**
-   * Before an append that will not be forced ({@code fsync = off}): the slot stops saying how far
-   * the file is on disk, so that damage found after a crash is judged as in a file without one.
-   *
-   * @throws IOException if the write fails
-   */
-  final void appendingUnforced() throws IOException {
-    if (slotAt >= 0 && forcedTo != NOT_KNOWN) {
-      DiskIo.writeFully(channel, ByteBuffer.wrap(JournalFormat.slot(NOT_KNOWN)), slotAt);
-      forcedTo = NOT_KNOWN;
-    }
-  }
-
-  /**
-   * Whether the damaged record the scan on open found at {@code pos} is a torn tail (the writes
-   * from there were never acknowledged: cut them away) rather than corruption. Where the slot says
-   * how far the file is on disk, that decides it: the disk may keep a later page of an unforced
-   * write and lose an earlier one, so sound records after the damage prove nothing. Where it does
-   * not, the damage is a tail only if no sound record follows it and it claims no impossible length.
-   *
-   * @param r the scan's reader
-   * @param pos where the damage is
-   * @param plausible what a record of the file looks like
-   * @return whether it is a torn tail
-   * @throws IOException if reading fails
-   */
-  final boolean tornAt(RecordReader r, long pos, RecordReader.Plausible plausible) throws IOException {
-    if (forcedTo != NOT_KNOWN) {
-      return pos >= forcedTo;
-    }
-    return !r.oversizeAt(pos) && !r.validRecordAfter(pos + 1, plausible);
-  }
-
-  /**
-   * @param cut where the scan on open would cut the file (or where it ends, if nothing is cut)
-   * @return why that loses bytes that were on disk, or null if it does not
-   */
-  final String cutsForced(long cut) {
-    return cut < forcedTo
-        ? "the file must keep at least " + forcedTo + " bytes, which were on disk (its header's slot says so), but"
-            + " its sound records end at " + cut
-        : null;
+  final boolean syncPointDue(boolean fsync) {
+    return fsync && durableEnd == end;
   }
 
   /** @return whether the file is open */
@@ -207,63 +137,35 @@ abstract class AppendFile {
   }
 
   /**
-   * Checks that a file starts with its header, of this version (then its slot follows) or of the
-   * version before the slot, and reads the slot. A file that ends within a header (or slot) that is
-   * right so far was cut short while it was made (a crash): it starts again, empty, in this version.
+   * Checks that a file starts with its header. A file that ends within a header that is right so
+   * far was cut short while it was made (a crash): it starts again, empty.
    *
    * @param ch the file
    * @param expected the header it must start with
-   * @param unslotted the header of the same name in the version without the slot
    * @param what the file, for the warning (e.g. "journal file x of persistence id [p]")
    * @param fsync whether to force a header written again
    * @param mismatch the error for any other start
-   * @return where its parts are
+   * @return where the records start
    * @throws IOException what {@code mismatch} says, or if reading or writing fails
    */
-  static Layout checkHeader(FileChannel ch, byte[] expected, byte[] unslotted, String what, boolean fsync,
-      HeaderMismatch mismatch) throws IOException {
+  static long checkHeader(FileChannel ch, byte[] expected, String what, boolean fsync, HeaderMismatch mismatch)
+      throws IOException {
     long size = ch.size();
-    ByteBuffer got = ByteBuffer.allocate((int) Math.min(size, expected.length + SLOT));
+    java.nio.ByteBuffer got = java.nio.ByteBuffer.allocate((int) Math.min(size, expected.length));
     DiskIo.readFully(ch, got, 0);
     byte[] g = got.array();
-    int n = Math.min(g.length, expected.length);
-    if (n == expected.length && java.util.Arrays.equals(g, 0, n, unslotted, 0, n)) {
-      return new Layout(n, -1, NOT_KNOWN);
+    if (!java.util.Arrays.equals(g, 0, g.length, expected, 0, g.length)) {
+      throw mismatch.explain(g, size);
     }
-    if (!java.util.Arrays.equals(g, 0, n, expected, 0, n) && !java.util.Arrays.equals(g, 0, n, unslotted, 0, n)) {
-      throw mismatch.explain(java.util.Arrays.copyOf(g, n), size);
-    }
-    if (g.length < expected.length + SLOT) {
+    if (g.length < expected.length) {
       LOG.warn("{} ends within its header ({} of {} bytes), as a crash while it was made leaves it: it starts again,"
-          + " empty", what, g.length, expected.length + SLOT);
+          + " empty", what, g.length, expected.length);
       ch.truncate(0);
-      return writeHeader(ch, expected, fsync);
+      DiskIo.writeFully(ch, java.nio.ByteBuffer.wrap(expected), 0);
+      if (fsync) {
+        ch.force(true);
+      }
     }
-    long forcedTo = JournalFormat.forcedTo(java.util.Arrays.copyOfRange(g, expected.length, g.length));
-    if (forcedTo == NOT_KNOWN) {
-      LOG.debug("{} does not say how far it is on disk", what);
-    }
-    return new Layout(g.length, expected.length, forcedTo);
-  }
-
-  /**
-   * Writes a new file's header and slot (with fsync, the slot says the header is on disk, and the
-   * file is forced).
-   *
-   * @param ch the file, empty
-   * @param header its header
-   * @param fsync whether to force it
-   * @return where its parts are
-   * @throws IOException if writing or forcing fails
-   */
-  static Layout writeHeader(FileChannel ch, byte[] header, boolean fsync) throws IOException {
-    long dataStart = header.length + SLOT;
-    long forcedTo = fsync ? dataStart : NOT_KNOWN;
-    ByteBuffer b = ByteBuffer.allocate((int) dataStart).put(header).put(JournalFormat.slot(forcedTo)).flip();
-    DiskIo.writeFully(ch, b, 0);
-    if (fsync) {
-      ch.force(true);
-    }
-    return new Layout(dataStart, header.length, forcedTo);
+    return expected.length;
   }
 }

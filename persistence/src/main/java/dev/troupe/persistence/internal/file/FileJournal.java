@@ -45,15 +45,16 @@ import org.slf4j.LoggerFactory;
  * per persistent actor in {@code dir}, named by its persistence id where that is a safe file name,
  * else by the id's SHA-256; the format is {@link JournalFormat}'s.
  *
- * <p>Every record carries a CRC32C, and each file's header a slot that says how far it is on disk
- * (see {@link JournalFormat}). A file is read once when first used: damage after that point (a
- * record cut short or failing its CRC, sound records after it or not: a crash may keep a later page
- * of an unforced write and lose an earlier one), or an atomic write missing its last events, is a
- * torn tail, cut away with a warning, as it was never acknowledged; damage before it is
- * corruption, and every call for that actor fails naming the file and offset until someone repairs
- * it. Where the slot says nothing ({@code fsync = off}, or a file of the version before it), a bad
- * record is a torn tail only with nothing sound after it. Deleting events appends a marker: replay
- * skips what it deletes.
+ * <p>Every record carries a CRC32C. A file is read once when first used: a tail that a crash cut
+ * short or tore (an atomic write missing its last events, or damage in the writes of the last
+ * force: with {@code fsync = on}, damage after the last sync point, whatever sound records follow
+ * it, as the disk may keep a later page of an unforced write and lose an earlier one; with {@code
+ * fsync = off}, damage with nothing sound after it) is cut away with a warning, as it was never
+ * acknowledged; other damage (a bad record with a sync point after it, or with {@code fsync = off}
+ * any sound record after it, or a record claiming an impossible length) is corruption, and every
+ * call for that actor fails naming the file and offset until someone repairs it. See {@link
+ * JournalFormat} for the sync points. Deleting events appends a marker: replay skips what it
+ * deletes.
  *
  * <p><b>Compaction.</b> When a deletion leaves at least {@code compact-after} bytes of dead records
  * (deleted events and deletion markers) at the start of a file, and no fewer than the bytes of the

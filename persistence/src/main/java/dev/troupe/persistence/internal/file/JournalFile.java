@@ -11,6 +11,8 @@ import static dev.troupe.persistence.internal.file.JournalFormat.MAX_TAGS_LENGTH
 import static dev.troupe.persistence.internal.file.JournalFormat.MAX_TAG_BYTES;
 import static dev.troupe.persistence.internal.file.JournalFormat.SEQ_AT;
 import static dev.troupe.persistence.internal.file.JournalFormat.SERIALIZER_AT;
+import static dev.troupe.persistence.internal.file.JournalFormat.SYNCED;
+import static dev.troupe.persistence.internal.file.JournalFormat.SYNCED_BODY;
 import static dev.troupe.persistence.internal.file.JournalFormat.TAG_COUNT_AT;
 import static dev.troupe.persistence.internal.file.JournalFormat.TIMESTAMP_AT;
 import static dev.troupe.persistence.internal.file.JournalFormat.TOMBSTONE;
@@ -82,8 +84,7 @@ final class JournalFile extends AppendFile {
   final String persistenceId;
   /** The longest body a record may have: the largest event and its fields. */
   private final long maxBody;
-  /** Where the records start: after the header and its slot (compaction may move it). */
-  private long dataStart;
+  private final long dataStart;
   /** Where the records that compaction keeps start: after the compaction marker of a compacted file. */
   private long keptFrom;
   /** How many times compaction switched this object to a new file (whose positions differ). */
@@ -95,11 +96,11 @@ final class JournalFile extends AppendFile {
   private long[] indexPos = new long[8];
   private int indexSize;
 
-  private JournalFile(String persistenceId, Path path, long maxBody, FileChannel channel, Layout layout) {
-    super(path, channel, layout);
+  private JournalFile(String persistenceId, Path path, long maxBody, FileChannel channel, long dataStart) {
+    super(path, channel, dataStart);
     this.persistenceId = persistenceId;
     this.maxBody = maxBody;
-    this.dataStart = layout.dataStart();
+    this.dataStart = dataStart;
     this.keptFrom = dataStart;
   }
 
@@ -116,11 +117,17 @@ final class JournalFile extends AppendFile {
   static JournalFile create(String persistenceId, Path path, long maxEventSize, boolean fsync) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
-      Layout layout = writeHeader(ch, JournalFormat.header(persistenceId, JournalFormat.VERSION), fsync);
+      byte[] header = JournalFormat.header(persistenceId);
+      DiskIo.writeFully(ch, ByteBuffer.wrap(header), 0);
       if (fsync) {
+        ch.force(true);
         DiskIo.forceDirectory(path.getParent());
       }
-      return new JournalFile(persistenceId, path, maxBody(maxEventSize), ch, layout);
+      JournalFile f = new JournalFile(persistenceId, path, maxBody(maxEventSize), ch, header.length);
+      if (fsync) {
+        f.durableEnd = header.length;
+      }
+      return f;
     } catch (IOException | RuntimeException e) {
       closeQuietly(ch);
       throw e;
@@ -142,8 +149,8 @@ final class JournalFile extends AppendFile {
   static JournalFile open(String persistenceId, Path path, long maxEventSize, boolean fsync) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
-      Layout layout = checkHeader(ch, persistenceId, path, fsync);
-      JournalFile f = new JournalFile(persistenceId, path, maxBody(maxEventSize), ch, layout);
+      long dataStart = checkHeader(ch, persistenceId, path, fsync);
+      JournalFile f = new JournalFile(persistenceId, path, maxBody(maxEventSize), ch, dataStart);
       f.scan(fsync);
       return f;
     } catch (IOException | RuntimeException e) {
@@ -165,14 +172,18 @@ final class JournalFile extends AppendFile {
   /** What a record of this file looks like before its CRC is checked: of a known type. */
   private static boolean plausible(RecordReader r, long pos, int length) throws IOException {
     byte type = r.byteAt(pos + TYPE_AT);
-    return isEvent(type) || type == TOMBSTONE || type == COMPACTED;
+    return isEvent(type) || type == TOMBSTONE || type == COMPACTED || type == SYNCED;
   }
 
-  /** @return where the file's parts are */
-  private static Layout checkHeader(FileChannel ch, String persistenceId, Path path, boolean fsync) throws IOException {
-    return checkHeader(ch, JournalFormat.header(persistenceId, JournalFormat.VERSION),
-        JournalFormat.header(persistenceId, JournalFormat.VERSION_UNSLOTTED), "journal file " + path
-        + " of persistence id [" + persistenceId + "]", fsync, (g, size) -> new IOException("journal file " + path
+  /** A sound sync point at its own position: every byte before it was on disk when it was written. */
+  private static boolean syncPoint(RecordReader r, long pos, int length) throws IOException {
+    return length == SYNCED_BODY && r.byteAt(pos + TYPE_AT) == SYNCED && r.longAt(pos + SEQ_AT) == pos;
+  }
+
+  /** @return where the records start */
+  private static long checkHeader(FileChannel ch, String persistenceId, Path path, boolean fsync) throws IOException {
+    return checkHeader(ch, JournalFormat.header(persistenceId), "journal file " + path + " of persistence id ["
+        + persistenceId + "]", fsync, (g, size) -> new IOException("journal file " + path
         + " cannot hold the events of persistence id [" + persistenceId + "]: " + headerMismatch(ch, g, size)));
   }
 
@@ -181,9 +192,8 @@ final class JournalFile extends AppendFile {
     if (g.length < 8 || b.getInt(0) != JournalFormat.MAGIC) {
       return "it is no Troupe journal file (it does not start with the journal's magic number)";
     }
-    if (b.getInt(4) != JournalFormat.VERSION && b.getInt(4) != JournalFormat.VERSION_UNSLOTTED) {
-      return "it has journal format version " + b.getInt(4) + ", and this journal reads versions "
-          + JournalFormat.VERSION_UNSLOTTED + " and " + JournalFormat.VERSION;
+    if (b.getInt(4) != JournalFormat.VERSION) {
+      return "it has journal format version " + b.getInt(4) + ", and this journal reads version " + JournalFormat.VERSION;
     }
     int n = g.length >= 12 ? b.getInt(8) : -1;
     if (n >= 0 && n <= size - 16 && n <= 1 << 20) {
@@ -208,7 +218,9 @@ final class JournalFile extends AppendFile {
     while (pos < size) {
       String problem = r.problemAt(pos);
       if (problem != null) {
-        if (!tornAt(r, pos, JournalFile::plausible)) {
+        // corruption if it claims an impossible length (no torn write does), or, with fsync, if a
+        // sync point follows it (see JournalFormat); without fsync, if any sound record does
+        if (r.oversizeAt(pos) || r.validRecordAfter(pos + 1, fsync ? JournalFile::syncPoint : JournalFile::plausible)) {
           throw corrupt(pos, problem);
         }
         torn = problem;
@@ -219,7 +231,11 @@ final class JournalFile extends AppendFile {
         throw corrupt(pos, malformed);
       }
       byte type = r.byteAt(pos + TYPE_AT);
-      if (type == TOMBSTONE) {
+      if (type == SYNCED) {
+        if (groupStart >= 0) {
+          throw corrupt(pos, "a sync point within an atomic write");
+        }
+      } else if (type == TOMBSTONE) {
         if (groupStart >= 0) {
           throw corrupt(pos, "a deletion marker within an atomic write");
         }
@@ -250,10 +266,6 @@ final class JournalFile extends AppendFile {
       pos += FRAME + r.intAt(pos);
     }
     end = pos;
-    String lost = cutsForced(groupStart >= 0 ? groupStart : pos);
-    if (lost != null) {
-      throw corrupt(groupStart >= 0 ? groupStart : pos, lost);
-    }
     if (groupStart >= 0 || torn != null) {
       long cut = groupStart >= 0 ? groupStart : pos;
       String what = torn != null ? "at offset " + pos + " in " + torn : "in an atomic write without its last event";
@@ -306,9 +318,7 @@ final class JournalFile extends AppendFile {
    * @throws IOException if the write fails: the file's state is then unknown
    */
   void append(JournalFormat.Encoded write, boolean fsync) throws IOException {
-    if (!fsync) {
-      appendingUnforced();
-    }
+    syncPointIfDue(fsync);
     long at = end;
     DiskIo.writeFully(channel, ByteBuffer.wrap(write.records()), at);
     end = at + write.records().length;
@@ -333,16 +343,26 @@ final class JournalFile extends AppendFile {
     if (to <= deletedTo) {
       return;
     }
-    if (!fsync) {
-      appendingUnforced();
-    }
+    syncPointIfDue(fsync);
     byte[] marker = JournalFormat.tombstone(to);
     DiskIo.writeFully(channel, ByteBuffer.wrap(marker), end);
     end += marker.length;
     deletedTo = to;
     if (fsync) {
-      dirty = true;
-      force();
+      channel.force(true);
+      durableEnd = end;
+    }
+  }
+
+  /**
+   * Appends a sync point if every byte so far is known to be on disk and what follows will be
+   * forced: one record of a few bytes before the first append after each force.
+   */
+  private void syncPointIfDue(boolean fsync) throws IOException {
+    if (syncPointDue(fsync)) {
+      byte[] sync = JournalFormat.synced(end);
+      DiskIo.writeFully(channel, ByteBuffer.wrap(sync), end);
+      end += sync.length;
     }
   }
 
@@ -506,10 +526,9 @@ final class JournalFile extends AppendFile {
     Files.deleteIfExists(temp);
     FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
-    byte[] header = JournalFormat.header(persistenceId, JournalFormat.VERSION);
-    Compaction c = new Compaction(temp, out, from, header.length);
+    Compaction c = new Compaction(temp, out, from);
     try {
-      DiskIo.writeFully(out, ByteBuffer.wrap(header), 0);
+      DiskIo.writeFully(out, ByteBuffer.wrap(JournalFormat.header(persistenceId)), 0);
       c.writeMarker();
     } catch (IOException | RuntimeException e) {
       c.abort();
@@ -521,10 +540,9 @@ final class JournalFile extends AppendFile {
   /**
    * A rewrite of the file without its dead records, in steps that each run as one task of the IO
    * thread (appends and deletions of the file may run between them: they are copied too, as the
-   * file grows). The new file is the header (of this version: a file of the version before the
-   * slot gets one), its slot, a compaction marker (the deletion and the highest
-   * number as they are when it finishes), and the bytes of the old file from the first live event
-   * on, unchanged: their records, CRCs and atomic writes as they were. It goes in place of the old
+   * file grows). The new file is the header, a compaction marker (the deletion and the highest
+   * number as they are when it finishes), the bytes of the old file from the first live event on,
+   * unchanged (their records, CRCs and atomic writes as they were), and a sync point. It goes in place of the old
    * one by an atomic rename, so a crash leaves one or the other, both whole; a leftover new file
    * is no journal file by its name, and is deleted when a journal opens the directory.
    */
@@ -533,21 +551,16 @@ final class JournalFile extends AppendFile {
     private final FileChannel out;
     /** Where the kept bytes start in the old file. */
     private final long from;
-    /** Where the new file's slot is (right after its header), and its marker. */
-    private final long newSlotAt;
-    private final long newDataStart;
-    /** Where the kept bytes start in the new one: after the header, the slot and the marker. */
+    /** Where the kept bytes start in the new one: after the header and the marker. */
     private final long to;
     /** How far the old file is copied. */
     private long copied;
 
-    private Compaction(Path temp, FileChannel out, long from, int headerLength) {
+    private Compaction(Path temp, FileChannel out, long from) {
       this.temp = temp;
       this.out = out;
       this.from = from;
-      this.newSlotAt = headerLength;
-      this.newDataStart = headerLength + JournalFormat.SLOT;
-      this.to = newDataStart + FRAME + COMPACTED_BODY;
+      this.to = dataStart + FRAME + COMPACTED_BODY;
       this.copied = from;
     }
 
@@ -562,7 +575,7 @@ final class JournalFile extends AppendFile {
     }
 
     private void writeMarker() throws IOException {
-      DiskIo.writeFully(out, ByteBuffer.wrap(JournalFormat.compacted(deletedTo, highest)), newDataStart);
+      DiskIo.writeFully(out, ByteBuffer.wrap(JournalFormat.compacted(deletedTo, highest)), dataStart);
     }
 
     /**
@@ -605,12 +618,13 @@ final class JournalFile extends AppendFile {
       if (copied != end) {
         throw new IllegalStateException("compaction of " + path + " finishing at " + copied + " of " + end);
       }
-      long newEnd = end - from + to;
+      long newEnd = end + to - from;
+      byte[] sync = JournalFormat.synced(newEnd);
       try {
         writeMarker();
-        // The force below takes all of the new file to disk, its slot with it (before the rename,
-        // so the slot never speaks for a file the name does not point at yet).
-        DiskIo.writeFully(out, ByteBuffer.wrap(JournalFormat.slot(newEnd)), newSlotAt);
+        // A sync point after the copy: the file is renamed into place only once all of it is on
+        // disk, so its last records are no "writes of the last force" a crash may have torn.
+        DiskIo.writeFully(out, ByteBuffer.wrap(sync), newEnd);
         // Forced whatever fsync says: after a crash the name must not point at a file whose copy
         // never reached the disk (with fsync off that would lose the whole history, not a tail).
         out.force(true);
@@ -630,12 +644,10 @@ final class JournalFile extends AppendFile {
         }
       }
       indexSize = kept;
-      end = newEnd;
+      end = newEnd + sync.length;
       keptFrom = to;
-      dataStart = newDataStart;
-      slotAt = newSlotAt;
-      forcedTo = newEnd;
       dirty = false;
+      durableEnd = end; // forced above
       generation++;
       if (fsync) {
         DiskIo.forceDirectory(path.getParent());
@@ -665,6 +677,9 @@ final class JournalFile extends AppendFile {
     byte type = r.byteAt(pos + TYPE_AT);
     if (type == TOMBSTONE) {
       return length == TOMBSTONE_BODY && r.longAt(pos + SEQ_AT) >= 0 ? null : "a malformed deletion marker";
+    }
+    if (type == SYNCED) {
+      return length == SYNCED_BODY && r.longAt(pos + SEQ_AT) >= 0 ? null : "a malformed sync point";
     }
     if (type == COMPACTED) {
       return length == COMPACTED_BODY && r.longAt(pos + SEQ_AT) >= 0

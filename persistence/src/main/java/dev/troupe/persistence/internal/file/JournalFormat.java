@@ -19,8 +19,7 @@ import java.util.zip.CRC32C;
  * The bytes of a journal file (all numbers big-endian):
  *
  * <pre>
- * header:  int magic "TRJL" | int version 2 | int n | n bytes: the persistence id, UTF-8 | int CRC32C of the above
- * slot:    long forcedTo | int CRC32C of forcedTo's 8 bytes
+ * header:  int magic "TRJL" | int version 1 | int n | n bytes: the persistence id, UTF-8 | int CRC32C of the above
  * record:  int length L | int CRC32C of the length's 4 bytes and the body | L bytes: the body
  * body:    byte 1 (an event, the last of its atomic write) or 2 (an event, more of its write follow)
  *            | long sequenceNr | long timestamp | int serializerId | int m | m bytes: the manifest, UTF-8 | the payload
@@ -31,17 +30,22 @@ import java.util.zip.CRC32C;
  *          byte 3 (deletion marker) | long toSequenceNr: events up to it are deleted
  *          byte 6 (compaction marker) | long toSequenceNr: events up to it are deleted
  *            | long highestSequenceNr: the highest number the file ever stored
+ *          byte 7 (sync point) | long position: where this record starts
  * </pre>
  *
- * <p>The slot after the header says how far the file is known to be on disk: every byte before
- * {@code forcedTo} was forced, or it is -1 (not known). It is written after each force (with {@code
- * fsync = on}), so it is never ahead of what was forced; an append that is not forced ({@code fsync =
- * off}) sets it to -1 first. It is what tells a torn tail from corruption after a crash: a
- * damaged record at or after {@code forcedTo} belongs to writes that were never acknowledged (the
- * disk may have kept a later page of them and lost an earlier one), and is cut away with everything
- * after it; one before it is corruption. Where it is not known, a damaged record is a torn tail only
- * if no sound record follows it. Version 1 files have no slot, are read as before, and are written
- * with version 2 when compaction rewrites them.
+ * <p>A sync point says that every byte before it was on disk when it was written: with {@code
+ * fsync = on}, the journal puts one before the first write it appends to a file after a force of
+ * that file succeeded (so in the same page as the new records: it costs no page and no call of
+ * its own). It is what tells a torn tail from corruption after a crash. A crash may leave the
+ * records of the writes it interrupted cut short, or with a page lost before a page kept (the disk
+ * orders its writes as it likes until they are forced): sound records after damage prove nothing
+ * then. A sound sync point after the damage does: the damaged bytes were on disk before it was
+ * written, so the damage is corruption. Without one, the damage lies in the writes of the last
+ * force, which was never acknowledged if the damage came from a crash, and it is cut away with
+ * everything after it. (A failing disk that damages those last, acknowledged, bytes is taken for a
+ * crash too.) With {@code fsync = off} nothing is known to be on disk: damage is corruption if any
+ * sound record follows it. A sync point whose position is not its own (copied by compaction) says
+ * nothing.
  *
  * <p>An atomic write of several events is several records, each but the last of type 2 or 5: a
  * file that ends within one (a crash while it was appended) loses all of it, so it stays all or
@@ -61,8 +65,7 @@ import java.util.zip.CRC32C;
  * journal's:
  *
  * <pre>
- * header:  int magic "TRTG" | int version 2 | int n | n bytes: the tag, UTF-8 | int CRC32C of the above
- * slot:    as a journal file's (version 1: none)
+ * header:  int magic "TRTG" | int version 1 | int n | n bytes: the tag, UTF-8 | int CRC32C of the above
  * record:  int length L | int CRC32C of the length's 4 bytes and the body | L bytes: the body
  * body:    long sequenceNr | long timestamp | int the CRC32C of the event's record | int n
  *            | n bytes: the persistence id, UTF-8
@@ -73,13 +76,7 @@ import java.util.zip.CRC32C;
  */
 final class JournalFormat {
   static final int MAGIC = 0x54524A4C; // "TRJL"
-  static final int VERSION = 2;
-  /** The version without the slot, still read. */
-  static final int VERSION_UNSLOTTED = 1;
-  /** The bytes of the slot after the header: forcedTo and its CRC. */
-  static final int SLOT = 12;
-  /** What the slot holds when how far the file is on disk is not known. */
-  static final long NOT_KNOWN = -1;
+  static final int VERSION = 1;
   /** An event, the last (or only) one of its atomic write. */
   static final byte EVENT = 1;
   /** An event that more events of its atomic write follow. */
@@ -92,6 +89,8 @@ final class JournalFormat {
   static final byte TAGGED_MORE = 5;
   /** Starts a compacted file: deletes the events up to a number, and keeps the highest one stored. */
   static final byte COMPACTED = 6;
+  /** Says that every byte before it was on disk when it was written. */
+  static final byte SYNCED = 7;
   /** The most tags an event may have. */
   static final int MAX_TAGS = 64;
   /** The most bytes (UTF-8) a tag may have; it has at least one. */
@@ -104,6 +103,7 @@ final class JournalFormat {
   static final int EVENT_FIXED = 1 + 8 + 8 + 4 + 4;
   static final int TOMBSTONE_BODY = 1 + 8;
   static final int COMPACTED_BODY = 1 + 8 + 8;
+  static final int SYNCED_BODY = 1 + 8;
   /** Where a compaction marker's highest sequence number is, from the record's start. */
   static final int COMPACTED_HIGHEST_AT = FRAME + 9;
   /** Where the fields of a body start, from the record's start. */
@@ -122,7 +122,7 @@ final class JournalFormat {
   static final int MAX_ID_BYTES = 1 << 20;
 
   static final int TAG_MAGIC = 0x54525447; // "TRTG"
-  static final int TAG_VERSION = 2;
+  static final int TAG_VERSION = 1;
   /** A tag index record's body without the persistence id: seqNr, timestamp, event CRC, id length. */
   static final int ENTRY_FIXED = 8 + 8 + 4 + 4;
   /** The most bytes a tag index record's body may have. */
@@ -320,46 +320,27 @@ final class JournalFormat {
 
   /**
    * @param tag the file's tag
-   * @param version {@link #TAG_VERSION}, or 1 for a file without the slot
    * @return the header of its tag index file
    */
-  static byte[] tagHeader(String tag, int version) {
-    return header(TAG_MAGIC, version, tag);
-  }
-
-  /**
-   * @param forcedTo how far the file is on disk, or {@link #NOT_KNOWN}
-   * @return the slot's bytes
-   */
-  static byte[] slot(long forcedTo) {
-    ByteBuffer b = ByteBuffer.allocate(SLOT);
-    b.putLong(forcedTo);
+  static byte[] tagHeader(String tag) {
+    byte[] t = tag.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer b = ByteBuffer.allocate(16 + t.length);
+    b.putInt(TAG_MAGIC).putInt(TAG_VERSION).putInt(t.length).put(t);
     CRC32C crc = new CRC32C();
-    crc.update(b.array(), 0, 8);
+    crc.update(b.array(), 0, b.position());
     b.putInt((int) crc.getValue());
     return b.array();
   }
 
   /**
-   * @param slot a slot's bytes as read
-   * @return what it says, or {@link #NOT_KNOWN} if its CRC does not match (a crash cut its write)
-   *     or it says something no slot says
+   * @param at where the record goes
+   * @return a sync point record
    */
-  static long forcedTo(byte[] slot) {
-    ByteBuffer b = ByteBuffer.wrap(slot);
-    CRC32C crc = new CRC32C();
-    crc.update(slot, 0, 8);
-    long to = b.getLong(0);
-    return b.getInt(8) == (int) crc.getValue() && to >= 0 ? to : NOT_KNOWN;
-  }
-
-  private static byte[] header(int magic, int version, String name) {
-    byte[] n = name.getBytes(StandardCharsets.UTF_8);
-    ByteBuffer b = ByteBuffer.allocate(16 + n.length);
-    b.putInt(magic).putInt(version).putInt(n.length).put(n);
-    CRC32C crc = new CRC32C();
-    crc.update(b.array(), 0, b.position());
-    b.putInt((int) crc.getValue());
+  static byte[] synced(long at) {
+    ByteBuffer b = ByteBuffer.allocate(FRAME + SYNCED_BODY);
+    b.position(FRAME);
+    b.put(SYNCED).putLong(at);
+    seal(b, 0);
     return b.array();
   }
 
@@ -390,11 +371,16 @@ final class JournalFormat {
 
   /**
    * @param persistenceId the file's actor
-   * @param version {@link #VERSION}, or {@link #VERSION_UNSLOTTED} for a file without the slot
    * @return the header of its file
    */
-  static byte[] header(String persistenceId, int version) {
-    return header(MAGIC, version, persistenceId);
+  static byte[] header(String persistenceId) {
+    byte[] id = persistenceId.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer b = ByteBuffer.allocate(16 + id.length);
+    b.putInt(MAGIC).putInt(VERSION).putInt(id.length).put(id);
+    CRC32C crc = new CRC32C();
+    crc.update(b.array(), 0, b.position());
+    b.putInt((int) crc.getValue());
+    return b.array();
   }
 
   /**
@@ -413,7 +399,7 @@ final class JournalFormat {
     ByteBuffer fixed = ByteBuffer.allocate(12);
     DiskIo.readFully(ch, fixed, 0);
     int n = fixed.getInt(8);
-    if (fixed.getInt(0) != MAGIC || (fixed.getInt(4) != VERSION && fixed.getInt(4) != VERSION_UNSLOTTED) || n < 0 || n > MAX_ID_BYTES || n > size - 16) {
+    if (fixed.getInt(0) != MAGIC || fixed.getInt(4) != VERSION || n < 0 || n > MAX_ID_BYTES || n > size - 16) {
       return null;
     }
     ByteBuffer rest = ByteBuffer.allocate(n + 4);

@@ -58,10 +58,10 @@ final class TagFile extends AppendFile {
   private long[] indexPos = new long[8];
   private int indexSize;
 
-  private TagFile(String tag, Path path, FileChannel channel, Layout layout) {
-    super(path, channel, layout);
+  private TagFile(String tag, Path path, FileChannel channel, long dataStart) {
+    super(path, channel, dataStart);
     this.tag = tag;
-    this.dataStart = layout.dataStart();
+    this.dataStart = dataStart;
   }
 
   /**
@@ -76,11 +76,13 @@ final class TagFile extends AppendFile {
   static TagFile create(String tag, Path path, boolean fsync) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
-      Layout layout = writeHeader(ch, JournalFormat.tagHeader(tag, JournalFormat.TAG_VERSION), fsync);
+      byte[] header = JournalFormat.tagHeader(tag);
+      DiskIo.writeFully(ch, ByteBuffer.wrap(header), 0);
       if (fsync) {
+        ch.force(true);
         DiskIo.forceDirectory(path.getParent());
       }
-      return new TagFile(tag, path, ch, layout);
+      return new TagFile(tag, path, ch, header.length);
     } catch (IOException | RuntimeException e) {
       closeQuietly(ch);
       throw e;
@@ -101,8 +103,8 @@ final class TagFile extends AppendFile {
   static TagFile open(String tag, Path path, boolean fsync) throws IOException {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
     try {
-      Layout layout = checkHeader(ch, tag, path, fsync);
-      TagFile f = new TagFile(tag, path, ch, layout);
+      long dataStart = checkHeader(ch, tag, path, fsync);
+      TagFile f = new TagFile(tag, path, ch, dataStart);
       f.scan(fsync);
       return f;
     } catch (IOException | RuntimeException e) {
@@ -111,15 +113,14 @@ final class TagFile extends AppendFile {
     }
   }
 
-  private static Layout checkHeader(FileChannel ch, String tag, Path path, boolean fsync) throws IOException {
-    return checkHeader(ch, JournalFormat.tagHeader(tag, JournalFormat.TAG_VERSION), JournalFormat.tagHeader(tag, 1),
-        "tag index file " + path + " of tag [" + tag + "]", fsync,
+  private static long checkHeader(FileChannel ch, String tag, Path path, boolean fsync) throws IOException {
+    return checkHeader(ch, JournalFormat.tagHeader(tag), "tag index file " + path + " of tag [" + tag + "]", fsync,
         (g, size) -> {
           ByteBuffer b = ByteBuffer.wrap(g);
           String why = g.length < 8 || b.getInt(0) != JournalFormat.TAG_MAGIC
               ? "it is no Troupe tag index file (it does not start with the tag index's magic number)"
-              : b.getInt(4) != JournalFormat.TAG_VERSION && b.getInt(4) != 1
-                  ? "it has tag index format version " + b.getInt(4) + ", and this journal reads versions 1 and "
+              : b.getInt(4) != JournalFormat.TAG_VERSION
+                  ? "it has tag index format version " + b.getInt(4) + ", and this journal reads version "
                       + JournalFormat.TAG_VERSION
                   : "its header names another tag (one whose file name is alike: the SHA-256 hex of the other, or a"
                       + " difference in case only on a file system that ignores case), or is corrupt";
@@ -154,7 +155,7 @@ final class TagFile extends AppendFile {
     while (pos < size) {
       String problem = r.problemAt(pos);
       if (problem != null) {
-        if (!tornAt(r, pos, TagFile::plausible)) {
+        if (r.oversizeAt(pos) || r.validRecordAfter(pos + 1, TagFile::plausible)) {
           throw corrupt(pos, problem);
         }
         torn = problem;
@@ -168,10 +169,6 @@ final class TagFile extends AppendFile {
       pos += FRAME + r.intAt(pos);
     }
     end = pos;
-    String lost = cutsForced(pos);
-    if (lost != null) {
-      throw corrupt(pos, lost);
-    }
     if (torn != null) {
       LOG.warn("tag index file {} of tag [{}] ends at offset {} in {}, as a crash while appending leaves it: the {}"
           + " bytes from there (of events never stored) are cut away", path, tag, pos, torn, size - pos);
@@ -200,9 +197,6 @@ final class TagFile extends AppendFile {
    * @throws IOException if the write fails: the file's state is then unknown
    */
   void append(List<byte[]> entries, boolean fsync) throws IOException {
-    if (!fsync) {
-      appendingUnforced();
-    }
     int total = 0;
     for (byte[] e : entries) {
       total += e.length;

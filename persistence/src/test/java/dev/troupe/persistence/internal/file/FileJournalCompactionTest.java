@@ -90,17 +90,17 @@ class FileJournalCompactionTest extends JournalTestSupport {
     assertEquals(1, j.compactions());
     byte[] after = Files.readAllBytes(file("p"));
     assertTrue(after.length < before.length / 3, "the file shrinks: " + before.length + " -> " + after.length);
-    byte[] headerBytes = JournalFormat.header("p", JournalFormat.VERSION);
-    int header = dataStart("p");
+    int header = JournalFormat.header("p").length;
     byte[] marker = JournalFormat.compacted(80, 100);
-    assertArrayEquals(headerBytes, Arrays.copyOf(after, headerBytes.length));
-    assertEquals(after.length, JournalFormat.forcedTo(Arrays.copyOfRange(after, headerBytes.length, header)),
-        "the slot says all of the new file is on disk");
+    assertArrayEquals(JournalFormat.header("p"), Arrays.copyOf(after, header));
     assertArrayEquals(marker, Arrays.copyOfRange(after, header, header + marker.length), "the compaction marker");
-    int kept = after.length - header - marker.length;
-    byte[] deleted = concat(before, JournalFormat.tombstone(80)); // the file as deleteTo left it
+    int kept = after.length - header - marker.length - SYNC;
+    // the file as deleteTo left it: a sync point and the deletion marker
+    byte[] deleted = concat(concat(before, JournalFormat.synced(before.length)), JournalFormat.tombstone(80));
     assertArrayEquals(Arrays.copyOfRange(deleted, deleted.length - kept, deleted.length),
-        Arrays.copyOfRange(after, header + marker.length, after.length), "the live records, byte for byte");
+        Arrays.copyOfRange(after, header + marker.length, after.length - SYNC), "the live records, byte for byte");
+    assertArrayEquals(JournalFormat.synced(after.length - SYNC), Arrays.copyOfRange(after, after.length - SYNC,
+        after.length), "a sync point after them");
     assertFalse(Files.exists(temp("p")));
 
     assertEquals(range(81, 100), seqNrs(j, "p"));
@@ -127,7 +127,7 @@ class FileJournalCompactionTest extends JournalTestSupport {
     store(j, events("p", 1, 50));
     await(j.deleteTo("p", Long.MAX_VALUE), "deleteTo all");
     idle(j);
-    assertEquals(dataStart("p") + JournalFormat.compacted(50, 50).length, Files.size(file("p")));
+    assertEquals(JournalFormat.header("p").length + JournalFormat.compacted(50, 50).length + SYNC, Files.size(file("p")));
     assertEquals(50, highest(j, "p"));
     assertEquals(List.of(), seqNrs(j, "p"));
     assertEquals(List.of(), red(j));
@@ -153,7 +153,8 @@ class FileJournalCompactionTest extends JournalTestSupport {
     await(off.deleteTo("off", 100), "deleteTo all, compaction off");
     idle(off);
     assertEquals(0, off.compactions());
-    assertEquals(full + JournalFormat.tombstone(1).length, Files.size(file("off")), "only the deletion marker is added");
+    assertEquals(full + SYNC + JournalFormat.tombstone(1).length, Files.size(file("off")),
+        "only the deletion marker is added (after a sync point)");
     assertEquals(100, highest(off, "off"));
     off.close();
 
@@ -184,7 +185,7 @@ class FileJournalCompactionTest extends JournalTestSupport {
     first.close();
     byte[] old = Files.readAllBytes(file("p"));
     // what a crash while copying leaves: the new file's header and marker, and part of the records
-    byte[] partial = Arrays.copyOf(old, dataStart("p") + 100);
+    byte[] partial = Arrays.copyOf(old, JournalFormat.header("p").length + 100);
     Files.write(temp("p"), partial);
     Files.write(temp("gone"), partial); // of an id whose file is gone meanwhile
 
@@ -243,7 +244,7 @@ class FileJournalCompactionTest extends JournalTestSupport {
     idle(j);
     assertEquals(1, j.compactions());
     byte[] after = Files.readAllBytes(file("p"));
-    int firstKept = dataStart("p") + JournalFormat.compacted(0, 0).length;
+    int firstKept = JournalFormat.header("p").length + JournalFormat.compacted(0, 0).length;
     assertEquals(JournalFormat.EVENT_MORE, after[firstKept + JournalFormat.TYPE_AT],
         "event 43 is still the write's continuation record");
     assertEquals(range(43, 44), seqNrs(j, "p"));

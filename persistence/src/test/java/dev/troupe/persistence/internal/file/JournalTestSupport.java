@@ -6,8 +6,6 @@ import dev.troupe.actor.ActorSystem;
 import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.PersistentRepr;
-import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Journals on a temporary directory, and writing and reading them in a line. */
 abstract class JournalTestSupport extends PluginTestSupport {
+  /** The bytes of a sync point, which starts each write appended after a force (with fsync). */
+  static final int SYNC = JournalFormat.synced(0).length;
   @TempDir Path dir;
   ActorSystem system;
 
@@ -66,50 +66,5 @@ abstract class JournalTestSupport extends PluginTestSupport {
 
   static long highest(Journal j, String pid) {
     return await(j.highestSequenceNr(pid), "highestSequenceNr of " + pid);
-  }
-
-  /** @return where the records of a journal file of {@code pid} start: after its header and slot */
-  static int dataStart(String pid) {
-    return JournalFormat.header(pid, JournalFormat.VERSION).length + JournalFormat.SLOT;
-  }
-
-  /** @return where the records of the tag index file of {@code tag} start: after its header and slot */
-  static int tagDataStart(String tag) {
-    return JournalFormat.tagHeader(tag, JournalFormat.TAG_VERSION).length + JournalFormat.SLOT;
-  }
-
-  /**
-   * What a crash while a write was forced leaves: the file as it is after the write, cut at {@code
-   * cut}, with the slot it had before the write (which says how far it was on disk once the write
-   * before it was forced).
-   *
-   * @param after the file after the write
-   * @param cut where the crash cut it
-   * @param before the file before the write
-   * @param slotAt where its slot is (its header's length)
-   * @return the bytes it is left with
-   */
-  static byte[] crashImage(byte[] after, int cut, byte[] before, int slotAt) {
-    byte[] image = java.util.Arrays.copyOf(after, cut);
-    System.arraycopy(before, slotAt, image, slotAt, Math.min(JournalFormat.SLOT, Math.max(0, cut - slotAt)));
-    return image;
-  }
-
-  /** Writes {@code bytes} over a file's, from {@code offset}. */
-  static void overwrite(Path file, long offset, byte[] bytes) throws IOException {
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      f.seek(offset);
-      f.write(bytes);
-    }
-  }
-
-  /** Inverts the bits of one byte of a file. */
-  static void flipByte(Path file, long offset) throws IOException {
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      f.seek(offset);
-      int b = f.read();
-      f.seek(offset);
-      f.write(~b & 0xFF);
-    }
   }
 }
