@@ -167,8 +167,24 @@ class ReliableDeliveryTest {
     }
   }
 
-  @Test
-  void theConsumerControllerDropsDuplicatesAndAsksForWhatIsMissing() {
+  /** A consumer controller that a test feeds in place of its producer controller, past its first message. */
+  private record Fed(Probe<Object> producer, Probe<Delivery<String>> consumer,
+      ActorRef<ConsumerController.Command<String>> cc, ActorRef<ProducerController.Command<String>> from) {
+    void send(long seqNr) {
+      cc.tell(new SequencedMessage<>("p", seqNr, "m" + seqNr, false, false, from));
+    }
+
+    /** Takes deliveries {@code first..last} in order, confirming each. */
+    void expectAndConfirm(int first, int last) {
+      for (int i = first; i <= last; i++) {
+        Delivery<?> d = consumer.expectClass(Delivery.class);
+        assertEquals("m" + i, d.message());
+        d.confirmTo().tell(ConsumerController.confirmed());
+      }
+    }
+  }
+
+  private Fed fedPastItsFirstMessage() {
     Probe<Object> fakeProducer = new Probe<>(system);
     Probe<Delivery<String>> consumer = new Probe<>(system);
     ActorRef<ConsumerController.Command<String>> cc = spawn(ConsumerController.create(consumerSettings(system)));
@@ -176,43 +192,35 @@ class ReliableDeliveryTest {
     ActorRef<ProducerController.Command<String>> from = fakeProducer.ref().unsafeUpcast();
     cc.tell(new SequencedMessage<>("p", 1, "m1", true, false, from));
     assertEquals(new ProducerControllerImpl.Request<>(0, 50, true, false), fakeProducer.receive(), "the answer to the first message");
-    cc.tell(new SequencedMessage<>("p", 1, "m1", false, false, from)); // a duplicate
-    cc.tell(new SequencedMessage<>("p", 2, "m2", false, false, from));
-    cc.tell(new SequencedMessage<>("p", 2, "m2", false, false, from)); // a duplicate
-    cc.tell(new SequencedMessage<>("p", 4, "m4", false, false, from)); // 3 is missing
-    assertEquals(new ProducerControllerImpl.Resend<>(3), fakeProducer.receive(), "what the consumer controller asks for");
-    cc.tell(new SequencedMessage<>("p", 3, "m3", false, false, from));
-    cc.tell(new SequencedMessage<>("p", 4, "m4", false, false, from));
-    cc.tell(new SequencedMessage<>("p", 1, "m1", true, false, from)); // the first again: answered again
-    assertEquals(new ProducerControllerImpl.Request<>(0, 50, true, false), fakeProducer.receive(), "the answer to the first message again");
-    for (int i = 1; i <= 4; i++) {
-      Delivery<?> d = consumer.expectClass(Delivery.class);
-      assertEquals("m" + i, d.message());
-      d.confirmTo().tell(ConsumerController.confirmed());
-    }
-    consumer.expectNothing(QUIET);
+    return new Fed(fakeProducer, consumer, cc, from);
+  }
+
+  @Test
+  void theConsumerControllerDropsDuplicatesAndAsksForWhatIsMissing() {
+    Fed f = fedPastItsFirstMessage();
+    f.send(1); // a duplicate
+    f.send(2);
+    f.send(2); // a duplicate
+    f.send(4); // 3 is missing
+    assertEquals(new ProducerControllerImpl.Resend<>(3), f.producer().receive(), "what the consumer controller asks for");
+    f.send(3);
+    f.send(4);
+    f.cc().tell(new SequencedMessage<>("p", 1, "m1", true, false, f.from())); // the first again: answered again
+    assertEquals(new ProducerControllerImpl.Request<>(0, 50, true, false), f.producer().receive(), "the answer to the first message again");
+    f.expectAndConfirm(1, 4);
+    f.consumer().expectNothing(QUIET);
   }
 
   @Test
   void messagesBeyondTheGrantedDemandAreDroppedNotBuffered() {
-    Probe<Object> fakeProducer = new Probe<>(system);
-    Probe<Delivery<String>> consumer = new Probe<>(system);
-    ActorRef<ConsumerController.Command<String>> cc = spawn(ConsumerController.create(consumerSettings(system)));
-    cc.tell(new ConsumerController.Start<>(consumer.ref()));
-    ActorRef<ProducerController.Command<String>> from = fakeProducer.ref().unsafeUpcast();
-    cc.tell(new SequencedMessage<>("p", 1, "m1", true, false, from));
-    assertEquals(new ProducerControllerImpl.Request<>(0, 50, true, false), fakeProducer.receive());
+    Fed f = fedPastItsFirstMessage();
     for (int i = 2; i <= 52; i++) { // 51 and 52 go past the 50 granted
-      cc.tell(new SequencedMessage<>("p", i, "m" + i, false, false, from));
+      f.send(i);
     }
-    for (int i = 1; i <= 50; i++) {
-      Delivery<?> d = consumer.expectClass(Delivery.class);
-      assertEquals("m" + i, d.message());
-      d.confirmTo().tell(ConsumerController.confirmed());
-    }
-    consumer.expectNothing(QUIET);
-    cc.tell(new SequencedMessage<>("p", 51, "m51", false, false, from)); // within the demand granted since
-    assertEquals("m51", consumer.expectClass(Delivery.class).message());
+    f.expectAndConfirm(1, 50);
+    f.consumer().expectNothing(QUIET);
+    f.send(51); // within the demand granted since
+    f.expectAndConfirm(51, 51);
   }
 
   @Test

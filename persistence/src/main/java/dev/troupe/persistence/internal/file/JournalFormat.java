@@ -337,11 +337,7 @@ final class JournalFormat {
    * @return a sync point record
    */
   static byte[] synced(long at) {
-    ByteBuffer b = ByteBuffer.allocate(FRAME + SYNCED_BODY);
-    b.position(FRAME);
-    b.put(SYNCED).putLong(at);
-    seal(b, 0);
-    return b.array();
+    return marker(SYNCED, at);
   }
 
   /**
@@ -349,9 +345,14 @@ final class JournalFormat {
    * @return a deletion marker record
    */
   static byte[] tombstone(long toSequenceNr) {
-    ByteBuffer b = ByteBuffer.allocate(FRAME + TOMBSTONE_BODY);
+    return marker(TOMBSTONE, toSequenceNr);
+  }
+
+  /** @return a record of a type and one long (a deletion marker, a sync point) */
+  private static byte[] marker(byte type, long value) {
+    ByteBuffer b = ByteBuffer.allocate(FRAME + 1 + 8);
     b.position(FRAME);
-    b.put(TOMBSTONE).putLong(toSequenceNr);
+    b.put(type).putLong(value);
     seal(b, 0);
     return b.array();
   }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.persistence.spi.PersistentRepr;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,22 +32,6 @@ class FileJournalRecoveryTest extends JournalTestSupport {
       store(j, write(pid, i, new Evt("event", i)));
     }
     return starts;
-  }
-
-  private static void overwrite(Path file, long offset, byte[] bytes) throws IOException {
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      f.seek(offset);
-      f.write(bytes);
-    }
-  }
-
-  private static void flipByte(Path file, long offset) throws IOException {
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      f.seek(offset);
-      int b = f.read();
-      f.seek(offset);
-      f.write(~b & 0xFF);
-    }
   }
 
   @Test
@@ -107,8 +90,7 @@ class FileJournalRecoveryTest extends JournalTestSupport {
   }
 
   private void assertCorruptAt(IOException e, long offset) {
-    String m = e.getMessage();
-    assertTrue(m.contains(file("p").toString()) && m.contains("corrupt at offset " + offset + ":"), m);
+    assertCorruptIn(e, file("p"), offset);
   }
 
   @Test

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -21,18 +20,8 @@ class FileJournalSyncPointTest extends JournalTestSupport {
     return dir.resolve(pid + FileJournal.SUFFIX);
   }
 
-  private static void flipByte(Path file, long offset) throws IOException {
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      f.seek(offset);
-      int b = f.read();
-      f.seek(offset);
-      f.write(~b & 0xFF);
-    }
-  }
-
   private void assertCorruptAt(IOException e, long offset) {
-    String m = e.getMessage();
-    assertTrue(m.contains(file("p").toString()) && m.contains("corrupt at offset " + offset + ":"), m);
+    assertCorruptIn(e, file("p"), offset);
   }
 
   @Test

@@ -1,11 +1,14 @@
 package dev.troupe.persistence.internal.file;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.troupe.actor.ActorSystem;
 import dev.troupe.persistence.spi.AtomicWrite;
 import dev.troupe.persistence.spi.Journal;
 import dev.troupe.persistence.spi.PersistentRepr;
+import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -66,5 +69,29 @@ abstract class JournalTestSupport extends PluginTestSupport {
 
   static long highest(Journal j, String pid) {
     return await(j.highestSequenceNr(pid), "highestSequenceNr of " + pid);
+  }
+
+  /** Asserts that an error reports {@code file} corrupt at {@code offset}. */
+  static void assertCorruptIn(IOException e, Path file, long offset) {
+    String m = e.getMessage();
+    assertTrue(m.contains(file.toString()) && m.contains("corrupt at offset " + offset + ":"), m);
+  }
+
+  /** Writes {@code bytes} over a file's, from {@code offset}. */
+  static void overwrite(Path file, long offset, byte[] bytes) throws IOException {
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+      f.seek(offset);
+      f.write(bytes);
+    }
+  }
+
+  /** Inverts the bits of one byte of a file. */
+  static void flipByte(Path file, long offset) throws IOException {
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+      f.seek(offset);
+      int b = f.read();
+      f.seek(offset);
+      f.write(~b & 0xFF);
+    }
   }
 }
