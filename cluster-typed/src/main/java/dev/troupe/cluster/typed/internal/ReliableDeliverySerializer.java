@@ -51,7 +51,7 @@ public final class ReliableDeliverySerializer implements Serializer {
   /** @param system the system whose serialization writes the producers' messages and whose refs are resolved */
   public ReliableDeliverySerializer(ActorSystem system) {
     this.system = system;
-    this.frame = new WireFrame(system, IDENTIFIER, KIND);
+    this.frame = new WireFrame(system, IDENTIFIER, KIND, ReliableDeliverySerializer::isWireMessage);
   }
 
   private ActorRefResolver resolver() {
@@ -66,6 +66,13 @@ public final class ReliableDeliverySerializer implements Serializer {
   @Override
   public int identifier() {
     return IDENTIFIER;
+  }
+
+  /** @return whether this serializer writes {@code o} (one of the wire messages of reliable delivery) */
+  private static boolean isWireMessage(Object o) {
+    return o instanceof ConsumerController.SequencedMessage<?> || o instanceof ProducerControllerImpl.Request<?>
+        || o instanceof ProducerControllerImpl.Resend<?> || o instanceof ProducerControllerImpl.Ack<?>
+        || o instanceof ProducerController.RegisterConsumer<?>;
   }
 
   @Override

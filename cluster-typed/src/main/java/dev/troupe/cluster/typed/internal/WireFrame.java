@@ -28,17 +28,21 @@ public final class WireFrame {
   private final ActorSystem system;
   private final int identifier;
   private final String kind;
+  private final java.util.function.Predicate<Object> own;
   private volatile Serialization serialization; // the registry, looked up on first use
 
   /**
    * @param system the system whose serialization writes and reads the payloads
    * @param identifier the carrying serializer's identifier: a payload of its own is refused
    * @param kind the messages in errors, with their article, e.g. {@code "a sharding envelope"}
+   * @param own whether a message is one the carrying serializer writes (refused as a payload on
+   *     write, before it is serialized: no recursion)
    */
-  public WireFrame(ActorSystem system, int identifier, String kind) {
+  public WireFrame(ActorSystem system, int identifier, String kind, java.util.function.Predicate<Object> own) {
     this.system = system;
     this.identifier = identifier;
     this.kind = kind;
+    this.own = own;
   }
 
   private Serialization serialization() {
@@ -112,16 +116,14 @@ public final class WireFrame {
    *
    * @param message the message
    * @return what the system's serialization made of it
-   * @throws IllegalArgumentException for a message of the carrying serializer's own kinds, or a
-   *     manifest over {@value #MAX_STRING} bytes
+   * @throws IllegalArgumentException for a message of the carrying serializer's own kinds (its
+   *     manifest is checked when {@link #writePayload} writes it)
    */
   public Serialized payload(Object message) {
-    if (serialization().serializerFor(message.getClass()).identifier() == identifier) {
+    if (own.test(message)) {
       throw new IllegalArgumentException(kind + " inside another is not sent: " + message);
     }
-    Serialized inner = serialization().serialize(message);
-    utf8(inner.manifest(), "manifest");
-    return inner;
+    return serialization().serialize(message);
   }
 
   /**

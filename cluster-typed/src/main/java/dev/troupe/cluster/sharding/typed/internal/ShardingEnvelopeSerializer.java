@@ -23,7 +23,7 @@ public final class ShardingEnvelopeSerializer implements Serializer {
 
   /** @param system the system whose serialization writes and reads the entities' messages */
   public ShardingEnvelopeSerializer(ActorSystem system) {
-    this.frame = new WireFrame(system, IDENTIFIER, "a sharding envelope");
+    this.frame = new WireFrame(system, IDENTIFIER, "a sharding envelope", ShardingEnvelope.class::isInstance);
   }
 
   @Override
