@@ -48,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * {@link #generation} counts the switches, so that a position found before one is never used after
  * it.
  *
- * <p>Why one file (about 720 lines): the scan on open, appends, replay, locating events for tag
+ * <p>Why one file (about 760 lines): the scan on open, appends, replay, locating events for tag
  * reads and the compaction all read and move the same state — the end, the highest and deleted-to
  * numbers, the sparse index, the channel — and must agree on what a record is; the reading of
  * records is {@link RecordReader}'s, the bytes {@link JournalFormat}'s.
